@@ -51,16 +51,16 @@ std::string hex(uint64_t v) {
 }  // namespace
 
 void check_fields(const Command& c, std::vector<Diagnostic>& out) {
-  const std::string name(c.info->name);
+  const std::string_view name = c.info->name;
   if (uint64_t extra = c.bits & reserved_mask(c.cmd()))
     add(out, Severity::ERROR, Problem::RESERVED_BITS, c.offset,
-        name + ": reserved bits " + hex(extra) + " are set (param " + hex(c.param()) + ")");
+        std::string(name) + ": reserved bits " + hex(extra) + " are set (param " + hex(c.param()) + ")");
   for (const auto& f : fields_of(c.cmd())) {
     if (f.type != FieldType::ENUM) continue;
     int64_t v = value(c.bits, f);
     if (!fits(f, v))
       add(out, Severity::ERROR, Problem::ILLEGAL_VALUE, c.offset,
-          name + ": " + std::string(f.name) + " = " + std::to_string(v) + " is not a defined " +
+          std::string(name) + ": " + std::string(f.name) + " = " + std::to_string(v) + " is not a defined " +
               std::string(enum_name(f.enum_id)) + " value");
   }
 }
@@ -73,10 +73,12 @@ Stream decode(const uint8_t* data, size_t size_bytes) {
     add(diag, Severity::ERROR, Problem::EMPTY, 0, "empty command stream (no NPU_OP_STOP)");
     return s;
   }
-  if (size_bytes % 4)
+  if (size_bytes % 4) {
+    s.trailing_bytes.assign(data + (size_bytes & ~size_t{3}), data + size_bytes);
     add(diag, Severity::ERROR, Problem::SIZE_NOT_WORDS, static_cast<uint32_t>(size_bytes & ~size_t{3}),
         "stream size " + std::to_string(size_bytes) + " bytes is not a multiple of 4; the last " +
             std::to_string(size_bytes % 4) + " byte(s) are ignored");
+  }
   if (size_bytes > kMaxStreamBytes)
     add(diag, Severity::ERROR, Problem::TOO_LONG, 0,
         "stream is " + std::to_string(size_bytes) + " bytes, over the 16 MiB QSIZE limit");

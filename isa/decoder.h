@@ -57,6 +57,7 @@ struct Stream {
   std::vector<Command> commands;
   std::vector<Diagnostic> diagnostics;
   size_t size_bytes = 0;
+  std::vector<uint8_t> trailing_bytes;  // the 1..3 bytes after the last whole word, if any
 
   bool ok() const;  // no ERROR diagnostic
   size_t error_count() const;

@@ -10,6 +10,7 @@ namespace {
 struct CommandIndex {
   std::array<int16_t, 0x8000> by_halfword{};  // command table index + 1, 0 = unknown
   std::array<uint16_t, kCommandCount + 1> field_begin{};
+  std::array<uint64_t, kCommandCount> reserved{};
 
   CommandIndex() {
     for (size_t i = 0; i < kCommandCount; ++i) by_halfword[first_halfword(kCommands[i].cmd)] = static_cast<int16_t>(i + 1);
@@ -20,6 +21,12 @@ struct CommandIndex {
     }
     if (f != kFieldCount) throw std::logic_error("isa.def: fields must follow their command");
     field_begin[kCommandCount] = static_cast<uint16_t>(kFieldCount);
+    for (size_t i = 0; i < kCommandCount; ++i) {
+      uint64_t used = 0xFFFF;  // opcode, reserved header bits (checked separately) and control
+      for (size_t k = field_begin[i]; k < field_begin[i + 1]; ++k) used |= field_mask(kFields[k]);
+      const uint64_t all = is_cmd1(kCommands[i].cmd) ? ~0ull : 0xFFFFFFFFull;
+      reserved[i] = all & ~used;
+    }
   }
   size_t index_of(Cmd c) const {
     int16_t i = by_halfword[first_halfword(c) & 0x7FFF];
@@ -91,11 +98,6 @@ std::optional<uint32_t> enum_value(EnumId e, std::string_view name) {
   return std::nullopt;
 }
 
-uint64_t reserved_mask(Cmd cmd) {
-  uint64_t used = 0xFFFF;  // opcode, reserved header bits (checked separately) and control
-  for (const auto& f : fields_of(cmd)) used |= field_mask(f);
-  uint64_t all = is_cmd1(cmd) ? ~0ull : 0xFFFFFFFFull;
-  return all & ~used;
-}
+uint64_t reserved_mask(Cmd cmd) { return index().reserved[index().index_of(cmd)]; }
 
 }  // namespace ethosu::isa

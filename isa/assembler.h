@@ -1,0 +1,22 @@
+// Assembler: the NATIVE text form (isa/disasm.h) to command-stream bytes.
+//
+// Syntax, one statement per line; ';' or '#' starts a comment:
+//   NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8   fields by name, any order;
+//                                      enum fields take the enum's value names, others integers
+//                                      (decimal, 0x hex, negative for signed fields); omitted fields are 0
+//   NPU_OP_STOP mask=0xffff
+//   .word 0x00004000 0x00000010        raw 32-bit words (what the disassembler writes for invalid words)
+//   .byte 0x01                         raw bytes (only after the last word)
+// Errors throw ethosu::InputError "<source>:<line>: <what>".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ethosu::isa {
+
+std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name = "<input>");
+
+}  // namespace ethosu::isa

@@ -1,0 +1,93 @@
+#include "isa/disasm.h"
+
+#include <cstdio>
+
+namespace ethosu::isa {
+namespace {
+
+std::string fmt(const char* f, unsigned long long a) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, f, a);
+  return buf;
+}
+
+std::string field_text(const Command& c, const FieldInfo& f) {
+  const int64_t v = value(c.bits, f);
+  std::string s(f.name);
+  s += '=';
+  if (f.type == FieldType::ENUM) {
+    auto n = enum_value_name(f.enum_id, static_cast<uint32_t>(v));
+    s += n.empty() ? std::to_string(v) : std::string(n);
+  } else if (f.location == Location::ADDR40 && f.type == FieldType::UNSIGNED) {
+    s += fmt("0x%llx", static_cast<unsigned long long>(v));
+  } else {
+    s += std::to_string(v);
+  }
+  return s;
+}
+
+// A command is written symbolically only when its text assembles back to the same bits.
+bool representable(const Command& c) {
+  if (!c.info || (c.word0() & kReservedHeaderMask)) return false;
+  std::vector<Diagnostic> problems;
+  check_fields(c, problems);
+  return problems.empty();
+}
+
+std::string raw_columns(const Command& c) {
+  std::string s = hex_offset(c.offset) + ": ";
+  s += c.words == 2 ? fmt("%08llx", c.payload()) : std::string(8, ' ');
+  s += ' ' + fmt("%04llx", c.param()) + ' ' + fmt("%04llx", c.code());
+  return s;
+}
+
+}  // namespace
+
+std::string command_text(const Command& c) {
+  std::string s(c.info->name);
+  for (const auto& f : fields_of(c.cmd())) s += ' ' + field_text(c, f);
+  return s;
+}
+
+std::string vela_line(const Command& c) {
+  std::string s = raw_columns(c) + " - ";
+  if (!c.info) return s + "<invalid>";
+  s += c.info->kind == Kind::CMD1 ? "cmd1." : "cmd0.";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%-26s%5u", std::string(c.info->name).c_str(), static_cast<unsigned>(c.param()));
+  return s + buf;
+}
+
+std::string disassemble(const Stream& s, DisasmFormat format) {
+  std::string out;
+  if (format == DisasmFormat::VELA) {
+    out += "Register-Level Command Stream: Output\n";
+    out += "  Offset: Payload Param Code - Command                        Param\n";
+    for (const auto& c : s.commands) out += vela_line(c) + '\n';
+    out += "Number of commands = " + std::to_string(s.commands.size()) + '\n';
+    out += "Command stream length = " + std::to_string(s.size_bytes) + " bytes\n";
+    return out;
+  }
+  out += "; ethosu-sim disassembly: " + std::to_string(s.size_bytes) + " bytes, " +
+         std::to_string(s.commands.size()) + " commands\n";
+  out += "; comment columns: offset: payload param code, as in Vela's register command stream listing\n";
+  constexpr size_t kCommentColumn = 64;
+  for (const auto& c : s.commands) {
+    std::string line;
+    if (representable(c)) {
+      line = command_text(c);
+    } else {
+      line = fmt(".word 0x%08llx", c.word0());
+      if (c.words == 2) line += fmt(" 0x%08llx", c.payload());
+    }
+    if (line.size() < kCommentColumn) line.append(kCommentColumn - line.size(), ' ');
+    line += " ; " + raw_columns(c);
+    if (c.info) line += " param=" + std::to_string(c.param());
+    out += line + '\n';
+  }
+  // Odd trailing bytes are not words; keep them so that the text still describes the whole file.
+  for (uint8_t b : s.trailing_bytes) out += fmt(".byte 0x%02llx", b) + "\n";
+  return out;
+}
+
+}  // namespace ethosu::isa

@@ -1,0 +1,27 @@
+// Disassembler: decoded commands to text.
+//
+// NATIVE is the project's assembly language (see isa/assembler.h): one command per line, symbolic
+// command, field and enum names, then a comment with the raw words in the layout of Vela's listing
+// (offset: payload param code) and the param value. Words that are not a valid command are written as
+// `.word` directives so that assemble(disassemble(x)) == x for every stream.
+// VELA reproduces the "Register-Level Command Stream: Output" section of Vela's
+// --verbose-register-command-stream print exactly.
+#pragma once
+
+#include <string>
+
+#include "isa/decoder.h"
+
+namespace ethosu::isa {
+
+enum class DisasmFormat { NATIVE, VELA };
+
+std::string disassemble(const Stream& s, DisasmFormat format = DisasmFormat::NATIVE);
+
+// One command in NATIVE syntax without the trailing comment, e.g. "NPU_SET_IFM_REGION region=1".
+std::string command_text(const Command& c);
+
+// The Vela listing line for one command (no newline).
+std::string vela_line(const Command& c);
+
+}  // namespace ethosu::isa

@@ -1,0 +1,361 @@
+#include "isa/operation.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ethosu::isa {
+
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::CONV: return "conv";
+    case OpKind::DEPTHWISE: return "depthwise";
+    case OpKind::POOL: return "pool";
+    case OpKind::ELEMENTWISE: return "elementwise";
+    case OpKind::DMA: return "dma";
+  }
+  return "?";
+}
+
+TileCoord tile_of(const FeatureMap& fm, uint32_t x, uint32_t y) {
+  if (x >= fm.width0) {
+    if (y >= fm.height1) return {3, x - fm.width0, y - fm.height1};
+    return {1, x - fm.width0, y};
+  }
+  if (y >= fm.height0) return {2, x, y - fm.height0};
+  return {0, x, y};
+}
+
+int64_t element_offset(const FeatureMap& fm, uint32_t x, uint32_t y, uint32_t c) {
+  const TileCoord t = tile_of(fm, x, y);
+  const int64_t esize = fm.element.bytes();
+  int64_t a = static_cast<int64_t>(fm.base[t.tile]) + int64_t{t.y} * fm.stride_y + int64_t{t.x} * fm.stride_x;
+  if (fm.element.nhcwb16())
+    a += int64_t{c / 16} * fm.stride_c + int64_t{c % 16} * esize;
+  else
+    a += int64_t{c} * esize;
+  return a;
+}
+
+namespace {
+
+// Saturating arithmetic: DMA footprints can exceed 64 bits (40-bit length x 16-bit x 16-bit); anything
+// that large is far outside every region, so clamping keeps comparisons right.
+int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    return ((a < 0) != (b < 0)) ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  return r;
+}
+int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return a < 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  return r;
+}
+
+bool is_3d(const DmaEndpoint& e) { return e.stride_mode == enums::dma_stride_mode::D3; }
+bool is_multi(const DmaEndpoint& e) { return e.stride_mode != enums::dma_stride_mode::D1; }
+
+}  // namespace
+
+uint64_t Dma::rows() const { return (is_multi(src) || is_multi(dst)) ? size0 : 1; }
+uint64_t Dma::planes() const { return (is_3d(src) || is_3d(dst)) ? size1 : 1; }
+
+Span dma_span(const Dma& d, const DmaEndpoint& side) {
+  const auto addr = static_cast<int64_t>(side.address);
+  const auto len = static_cast<int64_t>(d.length_bytes);
+  const auto rows = static_cast<int64_t>(d.rows());
+  const auto planes = static_cast<int64_t>(d.planes());
+  if (len == 0 || rows == 0 || planes == 0) return {addr, addr};
+  int64_t first_row = 0, last_row = 0;  // start offsets of the lowest and highest rows
+  switch (side.stride_mode) {
+    case enums::dma_stride_mode::D1:
+      return {addr, sat_add(addr, sat_mul(sat_mul(len, rows), planes))};
+    case enums::dma_stride_mode::D2: {
+      const int64_t end = sat_mul(sat_mul(rows, planes) - 1, sat_add(len, d.skip0));
+      first_row = std::min<int64_t>(0, end);
+      last_row = std::max<int64_t>(0, end);
+      break;
+    }
+    case enums::dma_stride_mode::D3: {
+      const int64_t row_step = sat_add(len, d.skip0);
+      const int64_t plane_step = sat_add(sat_mul(row_step, rows), d.skip1);
+      const int64_t r = sat_mul(rows - 1, row_step), p = sat_mul(planes - 1, plane_step);
+      first_row = std::min<int64_t>(0, r) + std::min<int64_t>(0, p);
+      last_row = sat_add(std::max<int64_t>(0, r), std::max<int64_t>(0, p));
+      break;
+    }
+  }
+  return {sat_add(addr, first_row), sat_add(sat_add(addr, last_row), len)};
+}
+
+bool Operation::is_unary() const {
+  using M = enums::elementwise_mode;
+  return kind == OpKind::ELEMENTWISE &&
+         (elementwise_mode == M::LRELU || elementwise_mode == M::ABS || elementwise_mode == M::CLZ);
+}
+
+bool Operation::uses_ifm2() const { return kind == OpKind::ELEMENTWISE && !is_unary(); }
+bool Operation::reads_ifm2() const { return uses_ifm2() && !broadcast.scalar; }
+
+bool Operation::reads_scales() const {
+  // Pooling in per-channel mode reads no scale stream (spec 03 section 4.1 [V]); the mainline Linux
+  // validator still sizes one for POOL, which only matters for never-written scale registers.
+  return (kind == OpKind::CONV || kind == OpKind::DEPTHWISE) && ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL;
+}
+
+bool starts_operation(Cmd c) {
+  return c == Cmd::NPU_OP_CONV || c == Cmd::NPU_OP_DEPTHWISE || c == Cmd::NPU_OP_POOL ||
+         c == Cmd::NPU_OP_ELEMENTWISE || c == Cmd::NPU_OP_DMA_START;
+}
+
+namespace {
+
+struct FmFields {
+  Field region;
+  Field base[4];
+  Field width0_m1, height0_m1, height1_m1;
+  Field stride_x, stride_y, stride_c;
+  Field type, precision, format;
+  Field zero_point;
+};
+
+constexpr FmFields kIfm{Field::NPU_SET_IFM_REGION_region,
+                        {Field::NPU_SET_IFM_BASE0_addr, Field::NPU_SET_IFM_BASE1_addr, Field::NPU_SET_IFM_BASE2_addr,
+                         Field::NPU_SET_IFM_BASE3_addr},
+                        Field::NPU_SET_IFM_WIDTH0_M1_width_m1,
+                        Field::NPU_SET_IFM_HEIGHT0_M1_height_m1,
+                        Field::NPU_SET_IFM_HEIGHT1_M1_height_m1,
+                        Field::NPU_SET_IFM_STRIDE_X_stride,
+                        Field::NPU_SET_IFM_STRIDE_Y_stride,
+                        Field::NPU_SET_IFM_STRIDE_C_stride,
+                        Field::NPU_SET_IFM_PRECISION_activation_type,
+                        Field::NPU_SET_IFM_PRECISION_activation_precision,
+                        Field::NPU_SET_IFM_PRECISION_activation_format,
+                        Field::NPU_SET_IFM_ZERO_POINT_zero_point};
+constexpr FmFields kIfm2{Field::NPU_SET_IFM2_REGION_region,
+                         {Field::NPU_SET_IFM2_BASE0_addr, Field::NPU_SET_IFM2_BASE1_addr,
+                          Field::NPU_SET_IFM2_BASE2_addr, Field::NPU_SET_IFM2_BASE3_addr},
+                         Field::NPU_SET_IFM2_WIDTH0_M1_width_m1,
+                         Field::NPU_SET_IFM2_HEIGHT0_M1_height_m1,
+                         Field::NPU_SET_IFM2_HEIGHT1_M1_height_m1,
+                         Field::NPU_SET_IFM2_STRIDE_X_stride,
+                         Field::NPU_SET_IFM2_STRIDE_Y_stride,
+                         Field::NPU_SET_IFM2_STRIDE_C_stride,
+                         Field::NPU_SET_IFM2_PRECISION_activation_type,
+                         Field::NPU_SET_IFM2_PRECISION_activation_precision,
+                         Field::NPU_SET_IFM2_PRECISION_activation_format,
+                         Field::NPU_SET_IFM2_ZERO_POINT_zero_point};
+constexpr FmFields kOfm{Field::NPU_SET_OFM_REGION_region,
+                        {Field::NPU_SET_OFM_BASE0_addr, Field::NPU_SET_OFM_BASE1_addr, Field::NPU_SET_OFM_BASE2_addr,
+                         Field::NPU_SET_OFM_BASE3_addr},
+                        Field::NPU_SET_OFM_WIDTH0_M1_width_m1,
+                        Field::NPU_SET_OFM_HEIGHT0_M1_height_m1,
+                        Field::NPU_SET_OFM_HEIGHT1_M1_height_m1,
+                        Field::NPU_SET_OFM_STRIDE_X_stride,
+                        Field::NPU_SET_OFM_STRIDE_Y_stride,
+                        Field::NPU_SET_OFM_STRIDE_C_stride,
+                        Field::NPU_SET_OFM_PRECISION_activation_type,
+                        Field::NPU_SET_OFM_PRECISION_activation_precision,
+                        Field::NPU_SET_OFM_PRECISION_activation_format,
+                        Field::NPU_SET_OFM_ZERO_POINT_zero_point};
+
+template <typename E>
+E as(int64_t v) {
+  return static_cast<E>(static_cast<uint32_t>(v));
+}
+
+FeatureMap read_fm(const RegisterState& s, const FmFields& f) {
+  FeatureMap fm;
+  fm.region = static_cast<uint8_t>(s.get(f.region));
+  for (int i = 0; i < 4; ++i) fm.base[i] = static_cast<uint64_t>(s.get(f.base[i]));
+  fm.width0 = static_cast<uint32_t>(s.get(f.width0_m1)) + 1;
+  fm.height0 = static_cast<uint32_t>(s.get(f.height0_m1)) + 1;
+  fm.height1 = static_cast<uint32_t>(s.get(f.height1_m1)) + 1;
+  fm.stride_x = s.get(f.stride_x);
+  fm.stride_y = s.get(f.stride_y);
+  fm.stride_c = s.get(f.stride_c);
+  fm.element.type = as<enums::activation_type>(s.get(f.type));
+  fm.element.precision = as<enums::activation_precision>(s.get(f.precision));
+  fm.element.format = as<enums::activation_format>(s.get(f.format));
+  fm.zero_point = static_cast<int32_t>(s.get(f.zero_point));
+  return fm;
+}
+
+// Stored IFM size for one axis: the upscaled extent is halved (rounded up) when upscaling (spec 03 3.4).
+uint32_t stored_extent(int64_t upscaled, bool upscale) {
+  if (upscaled <= 0) return 0;
+  return static_cast<uint32_t>(upscale ? (upscaled + 1) / 2 : upscaled);
+}
+
+}  // namespace
+
+Operation describe(const Command& c, const RegisterState& s) {
+  Operation op;
+  op.cmd = c.cmd();
+  switch (op.cmd) {
+    case Cmd::NPU_OP_DEPTHWISE: op.kind = OpKind::DEPTHWISE; break;
+    case Cmd::NPU_OP_POOL:
+      op.kind = OpKind::POOL;
+      op.pooling_mode = as<enums::pooling_mode>(c.get(Field::NPU_OP_POOL_pooling_mode));
+      break;
+    case Cmd::NPU_OP_ELEMENTWISE:
+      op.kind = OpKind::ELEMENTWISE;
+      op.elementwise_mode = as<enums::elementwise_mode>(c.get(Field::NPU_OP_ELEMENTWISE_elementwise_mode));
+      break;
+    case Cmd::NPU_OP_DMA_START: op.kind = OpKind::DMA; break;
+    default: op.kind = OpKind::CONV; break;
+  }
+
+  op.ifm = read_fm(s, kIfm);
+  op.ifm2 = read_fm(s, kIfm2);
+  op.ofm = read_fm(s, kOfm);
+  op.ifm.round_mode = as<enums::round_mode>(s.get(Field::NPU_SET_IFM_PRECISION_round_mode));
+  op.ofm.round_mode = as<enums::round_mode>(s.get(Field::NPU_SET_OFM_PRECISION_round_mode));
+  op.ifm_scale_mode = as<enums::ifm_scale_mode>(s.get(Field::NPU_SET_IFM_PRECISION_scale_mode));
+  op.ofm_scale_mode = as<enums::ofm_scale_mode>(s.get(Field::NPU_SET_OFM_PRECISION_scale_mode));
+
+  op.ofm.width = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_WIDTH_M1_width_m1)) + 1;
+  op.ofm.height = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_HEIGHT_M1_height_m1)) + 1;
+  op.ofm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_DEPTH_M1_depth_m1)) + 1;
+  op.ifm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_DEPTH_M1_depth_m1)) + 1;
+
+  Kernel& k = op.kernel;
+  k.dilation_x = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_x));
+  k.dilation_y = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_y));
+  k.dilated_width = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_WIDTH_M1_width_m1)) + 1;
+  k.dilated_height = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_HEIGHT_M1_height_m1)) + 1;
+  k.width = (k.dilated_width - 1) / k.dilation_x + 1;
+  k.height = (k.dilated_height - 1) / k.dilation_y + 1;
+  k.stride_x = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_msb)) << 1) |
+                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_lsb))) + 1;
+  k.stride_y = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_msb)) << 1) |
+                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_lsb))) + 1;
+  k.weight_order = as<enums::weight_order>(s.get(Field::NPU_SET_KERNEL_STRIDE_weight_order));
+  k.decomposition = as<enums::kernel_decomposition>(s.get(Field::NPU_SET_KERNEL_STRIDE_decomposition));
+
+  op.padding.top = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_TOP_pad));
+  op.padding.left = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_LEFT_pad));
+  op.padding.bottom = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_BOTTOM_pad));
+  op.padding.right = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_RIGHT_pad));
+  op.upscale = as<enums::ifm_upscale_mode>(s.get(Field::NPU_SET_IFM_UPSCALE_mode));
+
+  op.broadcast.h = s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_h) != 0;
+  op.broadcast.w = s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_w) != 0;
+  op.broadcast.c = s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_c) != 0;
+  op.broadcast.scalar = s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_constant) != 0;
+  op.broadcast.operand_order = as<enums::ifm2_operand_order>(s.get(Field::NPU_SET_IFM2_BROADCAST_operand_order));
+  op.broadcast.scalar_value = static_cast<int32_t>(s.get(Field::NPU_SET_IFM2_SCALAR_scalar));
+
+  if (op.kind == OpKind::ELEMENTWISE) {
+    // Elementwise ignores kernel, stride, padding and upscale (stale in the registers); IFM follows the
+    // OFM extent and IFM2 too except on broadcast axes (spec 03 section 3.1).
+    op.upscale = enums::ifm_upscale_mode::NONE;
+    op.ifm.width = op.ofm.width;
+    op.ifm.height = op.ofm.height;
+    op.ifm_upscaled_width = op.ofm.width;
+    op.ifm_upscaled_height = op.ofm.height;
+    op.ifm2.width = op.broadcast.w ? 1 : op.ofm.width;
+    op.ifm2.height = op.broadcast.h ? 1 : op.ofm.height;
+    op.ifm2.depth = op.broadcast.c ? 1 : op.ofm.depth;
+  } else if (op.kind != OpKind::DMA) {
+    const bool up = op.upscale != enums::ifm_upscale_mode::NONE;
+    op.ifm_upscaled_width = int64_t{op.ofm.width - 1} * k.stride_x + k.dilated_width - op.padding.left -
+                            op.padding.right;
+    op.ifm_upscaled_height = int64_t{op.ofm.height - 1} * k.stride_y + k.dilated_height - op.padding.top -
+                             op.padding.bottom;
+    op.ifm.width = stored_extent(op.ifm_upscaled_width, up);
+    op.ifm.height = stored_extent(op.ifm_upscaled_height, up);
+  }
+
+  op.weight_region = static_cast<uint8_t>(s.get(Field::NPU_SET_WEIGHT_REGION_region));
+  op.weights[0] = {static_cast<uint64_t>(s.get(Field::NPU_SET_WEIGHT_BASE_addr)),
+                   static_cast<uint64_t>(s.get(Field::NPU_SET_WEIGHT_LENGTH_length))};
+  op.weights[1] = {static_cast<uint64_t>(s.get(Field::NPU_SET_WEIGHT1_BASE_addr)),
+                   static_cast<uint64_t>(s.get(Field::NPU_SET_WEIGHT1_LENGTH_length))};
+  op.scale_region = static_cast<uint8_t>(s.get(Field::NPU_SET_SCALE_REGION_region));
+  op.scales[0] = {static_cast<uint64_t>(s.get(Field::NPU_SET_SCALE_BASE_addr)),
+                  static_cast<uint64_t>(s.get(Field::NPU_SET_SCALE_LENGTH_length))};
+  op.scales[1] = {static_cast<uint64_t>(s.get(Field::NPU_SET_SCALE1_BASE_addr)),
+                  static_cast<uint64_t>(s.get(Field::NPU_SET_SCALE1_LENGTH_length))};
+
+  op.activation.function = as<enums::activation_function>(s.get(Field::NPU_SET_ACTIVATION_activation_function));
+  op.activation.clip_range = as<enums::activation_clip_range>(s.get(Field::NPU_SET_ACTIVATION_activation_clip_range));
+  op.activation.min = static_cast<int32_t>(s.get(Field::NPU_SET_ACTIVATION_MIN_clip_boundary));
+  op.activation.max = static_cast<int32_t>(s.get(Field::NPU_SET_ACTIVATION_MAX_clip_boundary));
+
+  op.block.width = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_WIDTH_M1_width_m1)) + 1;
+  op.block.height = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_HEIGHT_M1_height_m1)) + 1;
+  op.block.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_DEPTH_M1_depth_m1)) + 1;
+  op.shram.ib_end = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_IB_END_ib_end));
+  op.shram.ab_start = static_cast<uint32_t>(s.get(Field::NPU_SET_AB_START_ab_start));
+  op.shram.ifm2_ib_start = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM2_IB_START_ib_start));
+  op.acc_format = as<enums::acc_format>(s.get(Field::NPU_SET_ACC_FORMAT_acc_format));
+  op.blockdep = static_cast<uint32_t>(s.get(Field::NPU_SET_BLOCKDEP_blockdep));
+
+  op.ofm_scale = {static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_SCALE_scale)),
+                  static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_SCALE_shift))};
+  op.opa_scale = {static_cast<uint32_t>(s.get(Field::NPU_SET_OPA_SCALE_scale)),
+                  static_cast<uint32_t>(s.get(Field::NPU_SET_OPA_SCALE_shift))};
+  op.opb_scale = {static_cast<uint32_t>(s.get(Field::NPU_SET_OPB_SCALE_scale)), 0};
+  op.parallel_mode = as<enums::parallel_mode>(s.get(Field::NPU_SET_PARALLEL_MODE_parallel_mode));
+
+  Dma& d = op.dma;
+  d.src.mode = as<enums::dma_region_mode>(s.get(Field::NPU_SET_DMA0_SRC_REGION_region_mode));
+  d.src.region = static_cast<uint8_t>(s.get(Field::NPU_SET_DMA0_SRC_REGION_region));
+  d.src.stride_mode = as<enums::dma_stride_mode>(s.get(Field::NPU_SET_DMA0_SRC_REGION_stride_mode));
+  d.src.address = static_cast<uint64_t>(s.get(Field::NPU_SET_DMA0_SRC_addr));
+  d.dst.mode = as<enums::dma_region_mode>(s.get(Field::NPU_SET_DMA0_DST_REGION_region_mode));
+  d.dst.region = static_cast<uint8_t>(s.get(Field::NPU_SET_DMA0_DST_REGION_region));
+  d.dst.stride_mode = as<enums::dma_stride_mode>(s.get(Field::NPU_SET_DMA0_DST_REGION_stride_mode));
+  d.dst.address = static_cast<uint64_t>(s.get(Field::NPU_SET_DMA0_DST_addr));
+  d.length_bytes = static_cast<uint64_t>(s.get(Field::NPU_SET_DMA0_LEN_length));
+  d.size0 = static_cast<uint32_t>(s.get(Field::NPU_SET_DMA0_SIZE0_size));
+  d.size1 = static_cast<uint32_t>(s.get(Field::NPU_SET_DMA0_SIZE1_size));
+  d.skip0 = s.get(Field::NPU_SET_DMA0_SKIP0_skip);
+  d.skip1 = s.get(Field::NPU_SET_DMA0_SKIP1_skip);
+  return op;
+}
+
+bool StreamState::apply(const Command& c) {
+  if (!regs_.apply(c)) return false;
+  written_.set(slot(c.cmd()));
+  return true;
+}
+
+StreamState walk(const Stream& s, const Visitor& visit) {
+  StreamState st;
+  for (const Command& c : s.commands) {
+    if (!c.info) continue;
+    if (st.apply(c)) continue;
+    const Cmd cmd = c.cmd();
+    if (starts_operation(cmd)) {
+      const Operation op = describe(c, st.regs());
+      visit(Event{EventKind::OPERATION, c, &op, 0}, st);
+      continue;
+    }
+    switch (cmd) {
+      case Cmd::NPU_OP_DMA_WAIT:
+        visit(Event{EventKind::DMA_WAIT, c, nullptr, static_cast<uint32_t>(c.get(Field::NPU_OP_DMA_WAIT_k))}, st);
+        break;
+      case Cmd::NPU_OP_KERNEL_WAIT:
+        visit(Event{EventKind::KERNEL_WAIT, c, nullptr, static_cast<uint32_t>(c.get(Field::NPU_OP_KERNEL_WAIT_n))},
+              st);
+        break;
+      case Cmd::NPU_OP_PMU_MASK:
+        visit(Event{EventKind::PMU_MASK, c, nullptr, static_cast<uint32_t>(c.get(Field::NPU_OP_PMU_MASK_enable))},
+              st);
+        break;
+      case Cmd::NPU_OP_IRQ:
+        visit(Event{EventKind::IRQ, c, nullptr, static_cast<uint32_t>(c.get(Field::NPU_OP_IRQ_mask))}, st);
+        break;
+      case Cmd::NPU_OP_STOP:
+        visit(Event{EventKind::STOP, c, nullptr, static_cast<uint32_t>(c.get(Field::NPU_OP_STOP_mask))}, st);
+        return st;
+      default: break;
+    }
+  }
+  return st;
+}
+
+}  // namespace ethosu::isa

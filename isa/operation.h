@@ -1,0 +1,243 @@
+// One issued NPU operation, described in typed form from the sticky register state.
+//
+// Contract: describe() turns the RegisterState seen when an NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE or
+// NPU_OP_DMA_START is parsed into an Operation: every register the operation depends on, decoded through
+// the isa.def fields (no masks here), plus the derived geometry the spec defines but no register holds
+// (IFM extent, undilated kernel size, strides 1..4, which operands are actually read). Registers an
+// operation ignores (kernel state for elementwise, IFM2 for conv, ...) are still decoded but flagged by
+// the `reads_*` predicates. element_offset() is the single implementation of the feature-map addressing
+// rule (03-data-semantics.md section 2) used by the validator, the functional kernels and tools.
+// walk() is the one stream walker: it keeps the state, describes each operation and reports the
+// synchronisation/stop events in stream order.
+#pragma once
+
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "isa/decoder.h"
+#include "isa/isa.h"
+#include "isa/state.h"
+
+namespace ethosu::isa {
+
+enum class OpKind : uint8_t { CONV, DEPTHWISE, POOL, ELEMENTWISE, DMA };
+
+const char* op_kind_name(OpKind k);
+
+// Element type and layout of a feature map (IFM/IFM2/OFM_PRECISION).
+struct ElementType {
+  enums::activation_type type = enums::activation_type::UNSIGNED;
+  enums::activation_precision precision = enums::activation_precision::B8;
+  enums::activation_format format = enums::activation_format::NHWC;
+
+  bool is_signed() const { return type == enums::activation_type::SIGNED; }
+  unsigned bits() const { return 8u << static_cast<unsigned>(precision); }  // B64 gives 64 (unsupported)
+  unsigned bytes() const { return bits() / 8; }
+  bool nhcwb16() const { return format == enums::activation_format::NHCWB16; }
+};
+
+// A feature map as one operation accesses it. Extents are in elements; the tile split and strides
+// are exactly as programmed (custom strides are legal and used by Vela).
+struct FeatureMap {
+  uint8_t region = 0;
+  std::array<uint64_t, 4> base{};  // tile base offsets in the region (40-bit)
+  uint32_t width0 = 1;             // WIDTH0_M1 + 1: width of tiles 0 and 2
+  uint32_t height0 = 1;            // HEIGHT0_M1 + 1: height of tile 0
+  uint32_t height1 = 1;            // HEIGHT1_M1 + 1: height of tile 1 (tile 3 is below it)
+  uint32_t width = 0;              // full extent the operation touches (after upscale division for the IFM)
+  uint32_t height = 0;
+  uint32_t depth = 0;
+  int64_t stride_x = 0;  // bytes, signed 40-bit
+  int64_t stride_y = 0;
+  int64_t stride_c = 0;
+  ElementType element;
+  int32_t zero_point = 0;
+  enums::round_mode round_mode = enums::round_mode::DBL;  // IFM: operand scaling; OFM: output stage; IFM2: unused
+};
+
+// Tile (0..3) holding logical element (x, y), and the coordinates inside that tile (spec 03 section 2.1).
+struct TileCoord {
+  unsigned tile;
+  uint32_t x;
+  uint32_t y;
+};
+TileCoord tile_of(const FeatureMap& fm, uint32_t x, uint32_t y);
+
+// Byte offset inside fm.region of element (x, y, c). Signed: custom negative strides can point below the
+// region start, which the validator must see rather than wrap.
+//   NHWC:    BASE[t] + y*STRIDE_Y + x*STRIDE_X + c*esize
+//   NHCWB16: BASE[t] + y*STRIDE_Y + x*STRIDE_X + (c/16)*STRIDE_C + (c%16)*esize
+// Decision: NHCWB16 uses the programmed STRIDE_X (the spec writes 16*esize, which is what Vela programs,
+// but also says strides must be honoured exactly); NHWC steps channels by esize, not STRIDE_C (spec 03 2.2).
+int64_t element_offset(const FeatureMap& fm, uint32_t x, uint32_t y, uint32_t c);
+
+struct Kernel {
+  uint32_t width = 1;           // taps: KERNEL_WIDTH_M1 / dilation_x + 1
+  uint32_t height = 1;
+  uint32_t dilated_width = 1;   // KERNEL_WIDTH_M1 + 1: IFM footprint of one output element
+  uint32_t dilated_height = 1;
+  uint32_t stride_x = 1;        // ((msb << 1) | lsb) + 1, 1..4
+  uint32_t stride_y = 1;
+  uint32_t dilation_x = 1;      // 1 or 2
+  uint32_t dilation_y = 1;
+  enums::weight_order weight_order = enums::weight_order::DEPTH_FIRST;
+  enums::kernel_decomposition decomposition = enums::kernel_decomposition::D8X8;
+};
+
+struct Padding {
+  uint32_t top = 0, left = 0, bottom = 0, right = 0;
+};
+
+// A byte stream for one core (weights or scale/bias).
+struct StreamRef {
+  uint64_t base = 0;
+  uint64_t length_bytes = 0;
+};
+
+struct Activation {
+  enums::activation_function function = enums::activation_function::RELU;
+  enums::activation_clip_range clip_range = enums::activation_clip_range::OFM_PRECISION;
+  int32_t min = 0;  // 16-bit two's complement, OFM quantized units
+  int32_t max = 0;
+};
+
+struct Scale {
+  uint32_t scale = 0;
+  uint32_t shift = 0;
+};
+
+struct Ifm2Broadcast {
+  bool h = false, w = false, c = false;
+  bool scalar = false;  // broadcast_constant: IFM2 is IFM2_SCALAR, no feature map is read
+  enums::ifm2_operand_order operand_order = enums::ifm2_operand_order::ORDER_B;
+  int32_t scalar_value = 0;  // 16-bit, sign-extended; zero-extend per IFM2 signedness when using it
+};
+
+struct DmaEndpoint {
+  enums::dma_region_mode mode = enums::dma_region_mode::EXTERNAL;
+  uint8_t region = 0;  // region index when EXTERNAL; core mask (bit k = core k) for an INTERNAL destination
+  enums::dma_stride_mode stride_mode = enums::dma_stride_mode::D1;
+  uint64_t address = 0;  // region offset, or SHRAM byte address when INTERNAL
+  bool internal() const { return mode == enums::dma_region_mode::INTERNAL; }
+};
+
+struct Dma {
+  DmaEndpoint src, dst;
+  uint64_t length_bytes = 0;  // bytes per row (the whole transfer in 1D)
+  uint32_t size0 = 0;         // rows (2D/3D)
+  uint32_t size1 = 0;         // planes (3D)
+  int64_t skip0 = 0;          // bytes between rows, signed 40-bit
+  int64_t skip1 = 0;          // bytes between planes, signed 40-bit
+
+  // Rows and planes the transfer moves: SIZE0 counts when either side is 2D/3D, SIZE1 when either is 3D.
+  uint64_t rows() const;
+  uint64_t planes() const;
+  uint64_t total_bytes() const { return length_bytes * rows() * planes(); }
+};
+
+// Byte span [lo, hi) one DMA side touches, relative to its region (or SHRAM). A 1D side is contiguous
+// for total_bytes(); a 2D side places row r at r*(LEN+SKIP0) (rows of all planes in sequence when the
+// other side is 3D: our decision, the spec is silent); a 3D side places plane p at
+// p*((LEN+SKIP0)*SIZE0 + SKIP1) (spec 03 section 10). Empty (lo == hi) when nothing moves.
+struct Span {
+  int64_t lo = 0;
+  int64_t hi = 0;
+  bool empty() const { return hi <= lo; }
+};
+Span dma_span(const Dma& d, const DmaEndpoint& side);
+
+struct ShramConfig {
+  uint32_t ib_end = 0;         // banks (1 KiB)
+  uint32_t ab_start = 0;
+  uint32_t ifm2_ib_start = 0;
+};
+
+struct BlockConfig {
+  uint32_t width = 1, height = 1, depth = 1;  // OFM block, *_M1 + 1
+};
+
+struct Operation {
+  Cmd cmd = Cmd::NPU_OP_STOP;
+  OpKind kind = OpKind::CONV;
+  enums::pooling_mode pooling_mode = enums::pooling_mode::MAX;
+  enums::elementwise_mode elementwise_mode = enums::elementwise_mode::MUL;
+
+  FeatureMap ifm, ifm2, ofm;
+  enums::ifm_scale_mode ifm_scale_mode = enums::ifm_scale_mode::OPA_OPB_16;
+  enums::ofm_scale_mode ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  Kernel kernel;
+  Padding padding;
+  enums::ifm_upscale_mode upscale = enums::ifm_upscale_mode::NONE;
+  // IFM extent in upscaled space, signed: the spec's formula can go to zero or below for bad state.
+  int64_t ifm_upscaled_width = 0;
+  int64_t ifm_upscaled_height = 0;
+
+  uint8_t weight_region = 0;
+  std::array<StreamRef, 2> weights{};  // [core]: WEIGHT_*, WEIGHT1_*
+  uint8_t scale_region = 0;
+  std::array<StreamRef, 2> scales{};   // [core]: SCALE_*, SCALE1_*
+
+  Activation activation;
+  BlockConfig block;
+  ShramConfig shram;
+  enums::acc_format acc_format = enums::acc_format::I32;
+  uint32_t blockdep = 0;
+  Scale ofm_scale, opa_scale, opb_scale;  // OPB has no shift
+  Ifm2Broadcast broadcast;
+  enums::parallel_mode parallel_mode = enums::parallel_mode::SINGLE_CORE;
+  Dma dma;
+
+  bool is_kernel() const { return kind != OpKind::DMA; }
+  bool is_unary() const;           // ELEMENTWISE LRELU/ABS/CLZ
+  bool reads_ifm() const { return is_kernel(); }
+  bool reads_ifm2() const;         // binary elementwise with a feature-map IFM2
+  bool uses_ifm2() const;          // binary elementwise (feature map or scalar)
+  bool reads_weights() const { return kind == OpKind::CONV || kind == OpKind::DEPTHWISE; }
+  bool reads_scales() const;       // CONV/DEPTHWISE with per-channel scaling
+  bool uses_kernel() const { return kind == OpKind::CONV || kind == OpKind::DEPTHWISE || kind == OpKind::POOL; }
+  unsigned cores() const { return parallel_mode == enums::parallel_mode::DUAL_CORE_DEPTH ? 2 : 1; }
+};
+
+// Describes the operation `op` (an NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE/DMA_START command) under state s.
+Operation describe(const Command& op, const RegisterState& s);
+
+// True for the commands describe() accepts.
+bool starts_operation(Cmd c);
+
+// RegisterState plus which state commands were ever written (the Linux validator rejects reads of
+// never-written registers; the reset value 0 is otherwise indistinguishable).
+class StreamState {
+ public:
+  bool apply(const Command& c);
+  const RegisterState& regs() const { return regs_; }
+  bool written(Cmd c) const { return written_[slot(c)]; }
+
+ private:
+  static size_t slot(Cmd c) {
+    const auto h = static_cast<uint16_t>(c);
+    return (h & kCmd1Flag) ? 256 + (h & 0xFF) : (h & 0xFF);
+  }
+  RegisterState regs_;
+  std::bitset<512> written_;
+};
+
+enum class EventKind : uint8_t { OPERATION, DMA_WAIT, KERNEL_WAIT, PMU_MASK, IRQ, STOP };
+
+struct Event {
+  EventKind kind;
+  const Command& command;              // command.offset is the stream byte offset
+  const Operation* operation;          // OPERATION only
+  uint32_t value;                      // DMA_WAIT k, KERNEL_WAIT n, PMU_MASK enable, IRQ/STOP mask
+};
+
+using Visitor = std::function<void(const Event&, const StreamState&)>;
+
+// Walks the commands in order: state commands update the state, NPU_OP_* produce events. Entries the
+// decoder could not decode (info == nullptr) are skipped; walking ends after the first NPU_OP_STOP,
+// as the NPU never reads further. Returns the state after the walk.
+StreamState walk(const Stream& s, const Visitor& visit);
+
+}  // namespace ethosu::isa

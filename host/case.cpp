@@ -1,0 +1,260 @@
+#include "host/case.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "sim/error.h"
+
+namespace ethosu::host {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr uint32_t kMaxRegions = 8;  // BASEP0..7
+
+// Key names that differ between the two manifest flavours.
+struct TensorKeys {
+  const char* list;
+  const char* size;
+  const char* file;
+};
+constexpr TensorKeys kNormalisedInputs{"inputs", "size_bytes", "file"};
+constexpr TensorKeys kNormalisedOutputs{"outputs", "size_bytes", "file"};
+constexpr TensorKeys kCorpusInputs{"npu_inputs", "bytes", "file"};
+constexpr TensorKeys kCorpusOutputs{"npu_outputs", "bytes", "expected_file"};
+
+class ManifestReader {
+ public:
+  explicit ManifestReader(fs::path manifest) : path_(std::move(manifest)), dir_(path_.parent_path()) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
+    throw InputError(path_.string() + ": " + key + ": " + problem);
+  }
+
+  const fs::path& path() const { return path_; }
+
+  json load() const {
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) throw InputError(path_.string() + ": cannot open the manifest");
+    try {
+      return json::parse(in);
+    } catch (const json::parse_error& e) {
+      throw InputError(path_.string() + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    }
+  }
+
+  const json& member(const json& obj, const char* key, const std::string& key_path) const {
+    if (!obj.is_object()) fail(key_path, "is not an object");
+    const auto it = obj.find(key);
+    if (it == obj.end()) fail(join(key_path, key), "missing");
+    return *it;
+  }
+
+  std::string string(const json& obj, const char* key, const std::string& key_path) const {
+    const json& v = member(obj, key, key_path);
+    if (!v.is_string()) fail(join(key_path, key), "is not a string");
+    return v.get<std::string>();
+  }
+
+  uint64_t u64(const json& obj, const char* key, const std::string& key_path) const {
+    const json& v = member(obj, key, key_path);
+    if (v.is_number_unsigned()) return v.get<uint64_t>();
+    if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
+    fail(join(key_path, key), "is not a non-negative integer");
+  }
+
+  // A file key that may be absent or null. The file must exist and, when `size` is given, hold that many bytes.
+  std::optional<fs::path> file(const json& obj, const char* key, const std::string& key_path,
+                               std::optional<uint64_t> size) const {
+    const auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) return std::nullopt;
+    const std::string k = join(key_path, key);
+    if (!it->is_string()) fail(k, "is not a string or null");
+    const fs::path p = (dir_ / it->get<std::string>()).lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) fail(k, "file " + p.string() + " does not exist");
+    const uint64_t actual = fs::file_size(p, ec);
+    if (ec) fail(k, "cannot read the size of " + p.string());
+    if (size && actual != *size) {
+      fail(k, p.string() + " holds " + std::to_string(actual) + " bytes but the manifest says " +
+                  std::to_string(*size));
+    }
+    return p;
+  }
+
+  static std::string join(const std::string& key_path, const std::string& key) {
+    return key_path.empty() ? key : key_path + "." + key;
+  }
+
+ private:
+  fs::path path_;
+  fs::path dir_;
+};
+
+uint32_t region_index(const ManifestReader& r, uint64_t index, const std::string& key) {
+  if (index >= kMaxRegions) r.fail(key, "region " + std::to_string(index) + " is not a base pointer 0..7");
+  return static_cast<uint32_t>(index);
+}
+
+// `regions` as an object keyed by region number (normalised flavour).
+std::vector<CaseRegion> regions_from_object(const ManifestReader& r, const json& obj) {
+  std::vector<CaseRegion> regions;
+  for (const auto& [key, value] : obj.items()) {
+    const std::string k = "regions." + key;
+    if (key.empty() || key.size() > 1 || key[0] < '0' || key[0] > '9') r.fail(k, "key is not a region number");
+    CaseRegion region;
+    region.index = region_index(r, static_cast<uint64_t>(key[0] - '0'), k);
+    region.size_bytes = r.u64(value, "size_bytes", k);
+    region.file = r.file(value, "file", k, region.size_bytes);
+    regions.push_back(std::move(region));
+  }
+  return regions;
+}
+
+// A list of {region, size, file} (model-corpus flavour: `regions` list or `regions_detail`).
+std::vector<CaseRegion> regions_from_list(const ManifestReader& r, const json& list, const std::string& key) {
+  if (!list.is_array()) r.fail(key, "is not a list");
+  std::vector<CaseRegion> regions;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string k = key + "[" + std::to_string(i) + "]";
+    CaseRegion region;
+    region.index = region_index(r, r.u64(list[i], "region", k), k + ".region");
+    region.size_bytes = r.u64(list[i], "size", k);
+    region.file = r.file(list[i], "file", k, region.size_bytes);
+    regions.push_back(std::move(region));
+  }
+  return regions;
+}
+
+std::vector<CaseRegion> sorted_unique(const ManifestReader& r, std::vector<CaseRegion> regions, const char* key) {
+  std::sort(regions.begin(), regions.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  for (size_t i = 1; i < regions.size(); ++i) {
+    if (regions[i].index == regions[i - 1].index) r.fail(key, "region " + std::to_string(regions[i].index) + " appears twice");
+  }
+  return regions;
+}
+
+std::vector<CaseTensor> tensors(const ManifestReader& r, const json& manifest, const TensorKeys& keys,
+                                const std::vector<CaseRegion>& regions, const json* reference_files) {
+  const json& list = r.member(manifest, keys.list, "");
+  if (!list.is_array()) r.fail(keys.list, "is not a list");
+  std::vector<CaseTensor> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string k = std::string(keys.list) + "[" + std::to_string(i) + "]";
+    const json& item = list[i];
+    CaseTensor t;
+    t.name = r.string(item, "name", k);
+    t.region = region_index(r, r.u64(item, "region", k), k + ".region");
+    t.offset = r.u64(item, "offset", k);
+    t.size_bytes = r.u64(item, keys.size, k);
+    t.file = r.file(item, keys.file, k, t.size_bytes);
+    const auto region = std::find_if(regions.begin(), regions.end(), [&](const auto& g) { return g.index == t.region; });
+    if (region == regions.end()) r.fail(k + ".region", "region " + std::to_string(t.region) + " is not described");
+    if (t.offset > region->size_bytes || t.size_bytes > region->size_bytes - t.offset) {
+      r.fail(k + ".offset", "bytes [" + std::to_string(t.offset) + ", " + std::to_string(t.offset + t.size_bytes) +
+                                ") lie outside region " + std::to_string(t.region) + " (" +
+                                std::to_string(region->size_bytes) + " bytes)");
+    }
+    if (reference_files != nullptr && item.contains(keys.file) && item[keys.file].is_string()) {
+      const auto it = reference_files->find(item[keys.file].get<std::string>());
+      if (it != reference_files->end()) {
+        if (!it->is_string()) r.fail("reference.files", "engine of " + item[keys.file].get<std::string>() + " is not a string");
+        t.reference_engine = it->get<std::string>();
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+void check_same_tensors(const ManifestReader& r, const std::vector<CaseTensor>& a, const std::vector<CaseTensor>& b,
+                        const char* key_a, const char* key_b) {
+  if (a.size() != b.size()) {
+    r.fail(key_b, std::to_string(b.size()) + " entries but " + key_a + " has " + std::to_string(a.size()));
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].region != b[i].region || a[i].offset != b[i].offset || a[i].size_bytes != b[i].size_bytes ||
+        a[i].file != b[i].file) {
+      r.fail(std::string(key_b) + "[" + std::to_string(i) + "]",
+             std::string("region, offset, size or file disagrees with ") + key_a + "[" + std::to_string(i) + "]");
+    }
+  }
+}
+
+void check_same_regions(const ManifestReader& r, const std::vector<CaseRegion>& a, const std::vector<CaseRegion>& b) {
+  bool same = a.size() == b.size();
+  for (size_t i = 0; same && i < a.size(); ++i) {
+    same = a[i].index == b[i].index && a[i].size_bytes == b[i].size_bytes && a[i].file == b[i].file;
+  }
+  if (!same) r.fail("regions_detail", "disagrees with regions (index, size or file)");
+}
+
+}  // namespace
+
+const CaseRegion* CorpusCase::region(uint32_t index) const {
+  const auto it = std::find_if(regions.begin(), regions.end(), [&](const auto& g) { return g.index == index; });
+  return it == regions.end() ? nullptr : &*it;
+}
+
+CorpusCase load_case(const std::filesystem::path& path) {
+  std::error_code ec;
+  const fs::path manifest_path = fs::is_directory(path, ec) ? path / "manifest.json" : path;
+  const ManifestReader r(manifest_path);
+  const json m = r.load();
+  if (!m.is_object()) r.fail("(top level)", "is not an object");
+
+  CorpusCase c;
+  c.manifest = manifest_path;
+  c.flavour = m.contains("npu_inputs") ? CaseFlavour::MODEL_CORPUS : CaseFlavour::OPCORPUS;
+  c.name = m.contains("case") ? r.string(m, "case", "") : r.string(m, "name", "");
+  c.accelerator = m.contains("accelerator") ? r.string(m, "accelerator", "")
+                                            : r.string(r.member(m, "vela", ""), "accelerator", "vela");
+  const json& cmdstream = r.member(m, "cmdstream", "");
+  const std::optional<fs::path> stream = r.file(cmdstream, "file", "cmdstream", std::nullopt);
+  if (!stream) r.fail("cmdstream.file", "missing");
+  c.command_stream = *stream;
+  const uint64_t stream_bytes = fs::file_size(c.command_stream, ec);
+  if (ec || stream_bytes == 0 || stream_bytes % 4 != 0) {
+    r.fail("cmdstream.file", c.command_stream.string() + " is not a non-empty whole number of 32-bit words");
+  }
+
+  const json& regions = r.member(m, "regions", "");
+  if (regions.is_object()) {
+    c.regions = sorted_unique(r, regions_from_object(r, regions), "regions");
+    if (m.contains("regions_detail")) {
+      check_same_regions(r, c.regions, sorted_unique(r, regions_from_list(r, m["regions_detail"], "regions_detail"),
+                                                     "regions_detail"));
+    }
+  } else {
+    c.regions = sorted_unique(r, regions_from_list(r, regions, "regions"), "regions");
+  }
+
+  const json* reference_files = nullptr;
+  if (const auto ref = m.find("reference"); ref != m.end() && ref->is_object() && ref->contains("files")) {
+    reference_files = &(*ref)["files"];
+    if (!reference_files->is_object()) r.fail("reference.files", "is not an object");
+  }
+  const bool normalised = m.contains("inputs");
+  if (normalised) {
+    c.inputs = tensors(r, m, kNormalisedInputs, c.regions, nullptr);
+    c.outputs = tensors(r, m, kNormalisedOutputs, c.regions, reference_files);
+  }
+  if (c.flavour == CaseFlavour::MODEL_CORPUS) {
+    std::vector<CaseTensor> inputs = tensors(r, m, kCorpusInputs, c.regions, nullptr);
+    std::vector<CaseTensor> outputs = tensors(r, m, kCorpusOutputs, c.regions, reference_files);
+    if (normalised) {
+      check_same_tensors(r, c.inputs, inputs, "inputs", "npu_inputs");
+      check_same_tensors(r, c.outputs, outputs, "outputs", "npu_outputs");
+    } else {
+      c.inputs = std::move(inputs);
+      c.outputs = std::move(outputs);
+    }
+  } else if (!normalised) {
+    r.fail("inputs", "missing (and no npu_inputs either)");
+  }
+  return c;
+}
+
+}  // namespace ethosu::host

@@ -1,0 +1,56 @@
+// A conformance case: one folder with a manifest.json, a command stream, region files, inputs and expected
+// outputs (shared/opcorpus and shared/corpus, including the corpus u65_512/ variant folders).
+//
+// Contract: load_case() reads either manifest flavour into one CorpusCase. The normalised keys (`regions`
+// object keyed "0".."7" with `size_bytes`, `inputs[]`/`outputs[]` with `size_bytes` and `file`) are used when
+// present; otherwise the model-corpus keys (`regions` or `regions_detail` list with `region`/`size`/`file`,
+// `npu_inputs[]`/`npu_outputs[]` with `bytes`, `file`/`expected_file`). When a manifest carries both, they
+// must agree. Paths are resolved relative to the manifest's folder and every referenced file must exist
+// with the declared size; tensors must lie inside their region. Anything else throws ethosu::InputError
+// naming the manifest and the key.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ethosu::host {
+
+enum class CaseFlavour { OPCORPUS, MODEL_CORPUS };
+
+struct CaseRegion {
+  uint32_t index = 0;  // base-pointer index
+  uint64_t size_bytes = 0;
+  std::optional<std::filesystem::path> file;  // initial contents (region 0 flash); absent = uninitialised
+};
+
+struct CaseTensor {
+  std::string name;
+  uint32_t region = 0;
+  uint64_t offset = 0;  // bytes into the region
+  uint64_t size_bytes = 0;
+  std::optional<std::filesystem::path> file;  // inputs: data to load; outputs: expected bytes
+  // Outputs: the engine that produced `file`, from the manifest's reference.files (e.g. "tflite_int_numpy",
+  // "armnn_cpuref", "tflm_reference_kernels"); empty when the manifest does not say.
+  std::string reference_engine;
+};
+
+struct CorpusCase {
+  std::filesystem::path manifest;
+  CaseFlavour flavour = CaseFlavour::OPCORPUS;
+  std::string name;
+  std::string accelerator;  // e.g. "ethos-u65-256": the variant the stream was compiled for
+  std::filesystem::path command_stream;
+  std::vector<CaseRegion> regions;  // ascending index
+  std::vector<CaseTensor> inputs, outputs;
+
+  // nullptr when the case has no such region.
+  const CaseRegion* region(uint32_t index) const;
+};
+
+// `path` is a manifest.json or the folder holding one.
+CorpusCase load_case(const std::filesystem::path& path);
+
+}  // namespace ethosu::host

@@ -1,0 +1,390 @@
+#include "models/kernels/weights/weight_decoder.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "sim/error.h"
+
+namespace ethosu::weights {
+namespace {
+
+// Bitstream constants (04-weight-codec.md section 2).
+constexpr unsigned kZdivBits = 3, kSliceLenBits = 15, kWdivBits = 3, kDirOfsBits = 5, kPalSizeBits = 5,
+                   kPalBitsBits = 3;
+constexpr uint32_t kZdivEndOfStream = 7, kZdivNoZeroRuns = 6, kMaxZdiv = 3;
+constexpr uint32_t kWdivUncompressed = 7, kMaxWdiv = 5;
+constexpr unsigned kWeightUnaryBits = 12;
+constexpr uint32_t kCodeLimit = 512;  // codes are 9 bits
+constexpr size_t kMaxChunkSymbols = 12;
+
+[[noreturn]] void fail(uint64_t bit_pos, const std::string& what) {
+  throw InputError("weight stream: byte " + std::to_string(bit_pos / 8) + " bit " + std::to_string(bit_pos % 8) +
+                   ": " + what);
+}
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "BitReader loads 8 stream bytes as one little-endian word");
+
+// LSB-first bit reader that never reads past the buffer: a short read throws with the field name.
+class BitReader {
+ public:
+  BitReader(const uint8_t* data, size_t size_bytes) : data_(data), size_bytes_(size_bytes), size_bits_(size_bytes * 8) {}
+
+  uint64_t pos() const { return pos_; }
+  bool at_end() const { return pos_ == size_bits_; }
+  void align_to_byte() { pos_ = std::min<uint64_t>((pos_ + 7) & ~uint64_t{7}, size_bits_); }
+
+  // n <= 32 bits; the first bit read becomes bit 0.
+  uint32_t read(unsigned n, const char* field) {
+    if (n > size_bits_ - pos_) {
+      fail(pos_, std::string("stream truncated while reading ") + field + " (" + std::to_string(n) + " bits, " +
+                     std::to_string(size_bits_ - pos_) + " left)");
+    }
+    if (n == 0) return 0;
+    const size_t byte = static_cast<size_t>(pos_ >> 3);
+    const unsigned shift = static_cast<unsigned>(pos_ & 7);
+    uint64_t window = 0;
+    if (byte + 8 <= size_bytes_) {
+      std::memcpy(&window, data_ + byte, 8);  // one load on the hot path (little-endian host, see below)
+    } else {
+      for (size_t i = 0; byte + i < size_bytes_; ++i) window |= uint64_t{data_[byte + i]} << (8 * i);
+    }
+    pos_ += n;
+    return static_cast<uint32_t>((window >> shift) & ((uint64_t{1} << n) - 1));
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_bytes_;
+  uint64_t size_bits_;
+  uint64_t pos_ = 0;
+};
+
+// Palette and settings that continuation slices inherit.
+struct SliceContext {
+  bool valid = false;  // a NEWPAL slice has been seen since the start / the last end marker
+  bool zero_runs = false;
+  uint32_t dir_offset = 0;
+  uint32_t pal_bits = 2;
+  uint32_t pal_size = 0;
+  std::array<uint16_t, 32> palette{};
+};
+
+unsigned ceil_log2(uint32_t v) {
+  unsigned b = 0;
+  while ((uint32_t{1} << b) < v) ++b;
+  return b;
+}
+
+class StreamDecoder {
+ public:
+  StreamDecoder(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out, size_t max_weights)
+      : in_(data, size_bytes), out_(out), max_weights_(max_weights) {}
+
+  void run() {
+    out_.clear();
+    bool after_end_marker = false;
+    while (!in_.at_end()) {
+      const uint64_t slice_pos = in_.pos();
+      const uint32_t zdiv = in_.read(kZdivBits, "ZDIV");
+      if (zdiv == kZdivEndOfStream) {
+        // Padding bits and 0xFF bytes decode as further end markers, so just resynchronise on bytes.
+        in_.align_to_byte();
+        ctx_.valid = false;
+        after_end_marker = true;
+        continue;
+      }
+      after_end_marker = false;
+      slice(slice_pos, zdiv);
+    }
+    if (!after_end_marker) fail(in_.pos(), "missing end-of-stream marker (ZDIV = 7) before the end of the buffer");
+  }
+
+ private:
+  void slice(uint64_t slice_pos, uint32_t zdiv) {
+    if (zdiv > kMaxZdiv && zdiv != kZdivNoZeroRuns) fail(slice_pos, "reserved ZDIV value " + std::to_string(zdiv));
+    const size_t n = size_t{in_.read(kSliceLenBits, "SLICELEN")} + 1;
+    const uint64_t wdiv_pos = in_.pos();
+    const uint32_t wdiv = in_.read(kWdivBits, "WDIV");
+    if (wdiv > kMaxWdiv && wdiv != kWdivUncompressed) fail(wdiv_pos, "reserved WDIV value " + std::to_string(wdiv));
+    const bool truncated_rice = in_.read(1, "WTRUNC") != 0;
+    const bool new_palette = in_.read(1, "NEWPAL") != 0;
+    const bool zero_runs = zdiv != kZdivNoZeroRuns;
+
+    if (new_palette) {
+      ctx_.valid = true;
+      ctx_.zero_runs = zero_runs;
+      ctx_.dir_offset = in_.read(kDirOfsBits, "DIROFS");
+      const uint32_t coded_size = in_.read(kPalSizeBits, "PALSIZE");
+      ctx_.pal_bits = in_.read(kPalBitsBits, "PALBITS") + 2;
+      ctx_.pal_size = coded_size > 0 ? coded_size + 1 : 0;  // coded 0 means "no palette", not one entry
+      for (uint32_t i = 0; i < ctx_.pal_size; ++i) ctx_.palette[i] = static_cast<uint16_t>(in_.read(ctx_.pal_bits, "palette entry"));
+    } else if (!ctx_.valid) {
+      fail(slice_pos, "slice without NEWPAL where a palette definition is required (first slice of a stream)");
+    } else if (ctx_.zero_runs != zero_runs) {
+      fail(slice_pos, "continuation slice switches zero runs " + std::string(zero_runs ? "on" : "off"));
+    }
+
+    const bool uncompressed = wdiv == kWdivUncompressed;
+    // Uncompressed indices are raw remainders: just wide enough for the palette, or PALBITS without one.
+    const unsigned kw = uncompressed ? (ctx_.pal_size > 0 ? ceil_log2(ctx_.pal_size) : ctx_.pal_bits) : wdiv;
+    const unsigned kz = zero_runs ? zdiv : 0;
+    const size_t nz = zero_runs ? n + (new_palette ? 1 : 0) : 0;
+    const unsigned z_unary_bits = kz < 3 ? 12 : 8;
+    const size_t uncompressed_chunk = kw > 5 ? 8 : 12;
+
+    // Quotients, then indices, per symbol; room for one chunk of padding symbols beyond the end.
+    wq_.assign(n + kMaxChunkSymbols, 0);
+    zq_.assign(nz + kMaxChunkSymbols, 0);
+    size_t wp = 0, zp = 0;
+    uint32_t w_carry = 0;
+    uint64_t z_carry = 0;
+    size_t prev_w_begin = 0, prev_w_end = 0, prev_z_begin = 0, prev_z_end = 0;
+
+    while (true) {
+      const long balance = zero_runs ? static_cast<long>(wp) - static_cast<long>(zp) : 0;
+      const bool w_part = (balance < 8 || !zero_runs) && wp < n;
+      const bool z_part = zero_runs && balance >= 0 && zp < nz;
+      const size_t w_begin = wp, z_begin = zp;
+
+      uint32_t w_unary0 = 0;
+      if (w_part && !uncompressed) w_unary0 = in_.read(kWeightUnaryBits, "WUNARY0");
+      if (z_part) {
+        const uint32_t z_unary = in_.read(z_unary_bits, "ZUNARY");
+        for (unsigned b = 0; b < z_unary_bits; ++b) {
+          if ((z_unary >> b) & 1) {
+            ++z_carry;
+          } else {
+            zq_[zp++] = z_carry;
+            z_carry = 0;
+          }
+        }
+      }
+      if (w_part) {
+        if (uncompressed) {
+          wp += uncompressed_chunk;  // quotients stay 0
+        } else {
+          const unsigned ones = static_cast<unsigned>(__builtin_popcount(w_unary0));
+          uint32_t w_unary1 = in_.read(ones, "WUNARY1");
+          // Branch-free: unary bits are random, so branches here mispredict (wq_ has room for the store).
+          for (unsigned i = 0; i < kWeightUnaryBits; ++i) {
+            const uint32_t bit = (w_unary0 >> i) & 1;
+            const uint32_t code = bit + (bit & w_unary1);
+            w_unary1 >>= bit;
+            w_carry += code;
+            const uint32_t ends = (truncated_rice || code < 2) ? 1 : 0;
+            wq_[wp] = w_carry;
+            wp += ends;
+            w_carry *= 1 - ends;
+          }
+        }
+      }
+      // Remainders trail their quotients by one chunk.
+      for (size_t j = prev_w_begin; j < std::min(prev_w_end, n); ++j) {
+        const uint64_t pos = in_.pos();
+        const uint64_t index = (uint64_t{wq_[j]} << kw) + in_.read(kw, "WREMAIN");
+        wq_[j] = to_code(index, pos);
+      }
+      for (size_t j = prev_z_begin; j < std::min(prev_z_end, nz); ++j) zq_[j] = (zq_[j] << kz) + in_.read(kz, "ZREMAIN");
+
+      if (!w_part && !z_part) break;
+      prev_w_begin = w_begin;
+      prev_w_end = wp;
+      prev_z_begin = z_begin;
+      prev_z_end = zp;
+    }
+    emit(n, nz, new_palette, slice_pos);
+  }
+
+  // Golomb-Rice index -> 9-bit sign/magnitude code (palette entry or direct value).
+  uint32_t to_code(uint64_t index, uint64_t pos) const {
+    uint64_t code = index < ctx_.pal_size ? ctx_.palette[index] : index - ctx_.pal_size + ctx_.dir_offset;
+    if (code >= kCodeLimit) {
+      fail(pos, "weight index " + std::to_string(index) + " gives code " + std::to_string(code) +
+                    ", beyond 9 bits (palette size " + std::to_string(ctx_.pal_size) + ", DIROFS " +
+                    std::to_string(ctx_.dir_offset) + ")");
+    }
+    return static_cast<uint32_t>(code);
+  }
+
+  void zeros(uint64_t count, uint64_t slice_pos) {
+    if (count > max_weights_ - out_.size()) {
+      fail(slice_pos, "slice decodes to more than " + std::to_string(max_weights_) + " weights");
+    }
+    out_.insert(out_.end(), static_cast<size_t>(count), int16_t{0});
+  }
+
+  void emit(size_t n, size_t nz, bool new_palette, uint64_t slice_pos) {
+    if (nz > 0 && new_palette) zeros(zq_[0], slice_pos);
+    const size_t z_shift = new_palette ? 1 : 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (out_.size() >= max_weights_) fail(slice_pos, "slice decodes to more than " + std::to_string(max_weights_) + " weights");
+      const uint32_t code = wq_[i];
+      out_.push_back(static_cast<int16_t>((code & 1) ? -static_cast<int>(code >> 1) : static_cast<int>(code >> 1)));
+      if (nz > 0) zeros(zq_[i + z_shift], slice_pos);
+    }
+  }
+
+  BitReader in_;
+  std::vector<int16_t>& out_;
+  size_t max_weights_;
+  SliceContext ctx_;
+  std::vector<uint32_t> wq_;
+  std::vector<uint64_t> zq_;
+};
+
+// Sizes of one core's share (04-weight-codec.md section 1): core k gets channels k, k + cores, ...
+int core_share(int total, const WeightLayout& l) { return (total - l.core + l.cores - 1) / l.cores; }
+
+struct Geometry {
+  int ofm_depth, block_depth, depth, ifm_block_depth, sub_h, sub_w, tap_round;
+  bool dw, pk;
+};
+
+constexpr int kIfmMicroBlock = 8, kOfmMicroBlock = 8;
+
+Geometry geometry(const WeightLayout& l) {
+  Geometry g{};
+  g.dw = l.kind == OpKind::DEPTHWISE;
+  g.pk = l.part_kernel_first;
+  g.ofm_depth = core_share(l.ofm_depth, l);
+  g.block_depth = core_share(l.ofm_block_depth, l);
+  g.depth = g.dw ? 1 : l.ifm_depth;
+  g.ifm_block_depth = (g.pk || l.ifm_bits == 16) ? 16 : 32;
+  // Sub-kernels cover an 8x8 dilated footprint.
+  g.sub_h = 8 / l.dilation_y;
+  g.sub_w = 8 / l.dilation_x;
+  g.tap_round = g.dw ? 4 : (g.pk ? (l.ifm_bits == 16 ? 2 : 4) : 1);
+  return g;
+}
+
+int round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+// Walks the consumption order (04-weight-codec.md section 3) one 8-OFM x 8-IFM (or 8 x 1) group at a time;
+// visit(o_first, o_end, i_first, ky, kx) gets the group's first stream position implicitly by call order.
+template <typename Visit>
+void walk(const WeightLayout& l, const Geometry& g, Visit&& visit) {
+  for (int ob = 0; ob < g.ofm_depth; ob += g.block_depth) {
+    const int o_end = std::min(ob + g.block_depth, g.ofm_depth);  // the MACs ignore channels beyond the block
+    const int ib_count = g.dw ? 1 : (g.depth + g.ifm_block_depth - 1) / g.ifm_block_depth;
+    for (int ibn = 0; ibn < ib_count; ++ibn) {
+      const int ib = ibn * g.ifm_block_depth;
+      const int ibd = g.dw ? kIfmMicroBlock : (g.pk ? std::min(g.ifm_block_depth, g.depth - ib) : g.ifm_block_depth);
+      for (int sy = 0; sy < l.kernel_height; sy += g.sub_h) {
+        for (int sx = 0; sx < l.kernel_width; sx += g.sub_w) {
+          const int sh = std::min(g.sub_h, l.kernel_height - sy);
+          const int sw = std::min(g.sub_w, l.kernel_width - sx);
+          const int taps = round_up(sw * sh, g.tap_round);
+          const int iu_out_end = g.pk ? ibd : 1;
+          const int iu_in_end = g.pk ? 1 : ibd;
+          for (int iu_out = 0; iu_out < iu_out_end; iu_out += kIfmMicroBlock) {
+            for (int ou = 0; ou < o_end - ob; ou += kOfmMicroBlock) {
+              for (int e = 0; e < taps; ++e) {
+                const int ky = e / sw, kx = e % sw;
+                for (int iu_in = 0; iu_in < iu_in_end; iu_in += kIfmMicroBlock) {
+                  visit(ob + ou, o_end, ib + iu_out + iu_in, ky < sh ? sy + ky : -1, sx + kx);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void decode_stream(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out, size_t max_weights) {
+  StreamDecoder(data, size_bytes, out, max_weights).run();
+}
+
+std::vector<int16_t> decode_stream(const std::vector<uint8_t>& bytes, size_t max_weights) {
+  std::vector<int16_t> out;
+  decode_stream(bytes.data(), bytes.size(), out, max_weights);
+  return out;
+}
+
+void validate(const WeightLayout& l) {
+  const auto bad = [](const std::string& what) { throw InputError("weight layout: " + what); };
+  if (l.ofm_depth < 1 || l.ifm_depth < 1 || l.kernel_height < 1 || l.kernel_width < 1) bad("sizes must be positive");
+  if ((l.dilation_x != 1 && l.dilation_x != 2) || (l.dilation_y != 1 && l.dilation_y != 2)) bad("dilation must be 1 or 2");
+  if (l.ifm_bits != 8 && l.ifm_bits != 16) bad("IFM precision must be 8 or 16 bits");
+  if (l.cores < 1 || l.cores > 2 || l.core < 0 || l.core >= l.cores) bad("core must be 0 or 1 of 1 or 2 cores");
+  if (core_share(l.ofm_block_depth, l) < 1) {
+    bad("OFM block depth " + std::to_string(l.ofm_block_depth) + " leaves core " + std::to_string(l.core) + " no channels");
+  }
+}
+
+size_t stream_weight_count(const WeightLayout& l) {
+  validate(l);
+  const Geometry g = geometry(l);
+  const size_t group = static_cast<size_t>(kOfmMicroBlock) * (g.dw ? 1 : kIfmMicroBlock);
+  size_t count = 0;
+  walk(l, g, [&](int, int, int, int, int) { count += group; });
+  return count;
+}
+
+void prepare(const WeightLayout& l, DenseWeights& dense) {
+  validate(l);
+  const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
+  if (dense.ofm_depth == l.ofm_depth && dense.kernel_height == l.kernel_height &&
+      dense.kernel_width == l.kernel_width && dense.depth == depth) {
+    return;
+  }
+  dense.ofm_depth = l.ofm_depth;
+  dense.kernel_height = l.kernel_height;
+  dense.kernel_width = l.kernel_width;
+  dense.depth = depth;
+  dense.values.assign(static_cast<size_t>(l.ofm_depth) * l.kernel_height * l.kernel_width * depth, 0);
+}
+
+void reorder(const WeightLayout& l, const int16_t* stream, size_t count, DenseWeights& dense) {
+  const size_t expected = stream_weight_count(l);
+  if (count != expected) {
+    throw InputError("weight stream holds " + std::to_string(count) + " weights; the layout (OFM depth " +
+                     std::to_string(l.ofm_depth) + ", core " + std::to_string(l.core) + ") consumes " +
+                     std::to_string(expected));
+  }
+  const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
+  if (dense.ofm_depth != l.ofm_depth || dense.kernel_height != l.kernel_height ||
+      dense.kernel_width != l.kernel_width || dense.depth != depth) {
+    throw InputError("weight reorder: dense buffer not prepared for this layout");
+  }
+  const Geometry g = geometry(l);
+  const int i_group = g.dw ? 1 : kIfmMicroBlock;
+  const size_t o_stride = static_cast<size_t>(l.kernel_height) * l.kernel_width * depth;
+  const int16_t* s = stream;
+  int16_t* d = dense.values.data();
+  walk(l, g, [&](int o_first, int o_end, int i_first, int ky, int kx) {
+    if (ky < 0) {  // tap padding
+      s += kOfmMicroBlock * i_group;
+      return;
+    }
+    const size_t tap = (static_cast<size_t>(ky) * l.kernel_width + kx) * depth;
+    const int i_count = std::max(0, std::min(i_group, depth - i_first));
+    for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += i_group) {
+      const int o = o_first + oz;
+      if (o >= o_end) continue;
+      int16_t* row = d + static_cast<size_t>(l.core + o * l.cores) * o_stride + tap + i_first;
+      std::copy(s, s + i_count, row);
+    }
+  });
+}
+
+void decode_weights(const WeightLayout& l, const uint8_t* data, size_t size_bytes, DenseWeights& dense) {
+  const size_t expected = stream_weight_count(l);
+  prepare(l, dense);
+  if (expected == 0) {
+    // A core without channels (OFM depth 1 on two cores): Vela programs WEIGHT1_LENGTH = 0.
+    if (size_bytes != 0) throw InputError("weight stream: core " + std::to_string(l.core) + " has no OFM channels but a " + std::to_string(size_bytes) + "-byte stream");
+    return;
+  }
+  std::vector<int16_t> stream;
+  stream.reserve(expected);
+  decode_stream(data, size_bytes, stream, expected);
+  reorder(l, stream.data(), stream.size(), dense);
+}
+
+}  // namespace ethosu::weights

@@ -1,0 +1,79 @@
+// WD functional part: compressed weight stream -> dense weights (04-weight-codec.md).
+//
+// Contract:
+//  * decode_stream() turns one compressed stream (the WEIGHT_BASE/WEIGHT_LENGTH bytes of one core) into
+//    its 9-bit signed weights (-255..255, zero-point corrected by the encoder) in stream order. It reads
+//    only [data, data + size_bytes), always terminates, and throws ethosu::InputError naming the byte/bit
+//    offset for every malformation the hardware would flag with STATUS.wd_fault: reserved ZDIV/WDIV
+//    values, a slice without the palette it needs, an index whose code exceeds 9 bits, a stream that ends
+//    inside a slice or without an end-of-stream marker, or more weights than `max_weights`.
+//  * reorder() maps that sequence back to the dense OHWI layout, using the hardware consumption order
+//    (OFM block depth, part-kernel-first or depth-first, 8/16-bit IFM, dilation, U65-512 channel split).
+//    It throws InputError when the stream length differs from what the layout consumes.
+//  * decode_weights() does both for one core's stream.
+// Plain C++, no SystemC; no allocation per weight (output vectors grow once per stream).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ethosu::weights {
+
+// Default output cap for decode_stream(): far above any real layer (MobileNetV2's largest holds ~410k
+// weights) but small enough that a garbage zero-run length cannot exhaust memory.
+inline constexpr size_t kDefaultMaxWeights = size_t{1} << 26;
+
+// Decodes a whole stream; `out` is cleared first and holds the weights in stream order.
+void decode_stream(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out,
+                   size_t max_weights = kDefaultMaxWeights);
+std::vector<int16_t> decode_stream(const std::vector<uint8_t>& bytes, size_t max_weights = kDefaultMaxWeights);
+
+enum class OpKind : uint8_t { CONV, DEPTHWISE, FULLY_CONNECTED };  // FC is a 1x1 CONV to the hardware
+
+// What the command stream says about one kernel operation's weights (04-weight-codec.md section 4).
+struct WeightLayout {
+  OpKind kind = OpKind::CONV;
+  int ofm_depth = 1;             // OFM_DEPTH_M1 + 1: the op's channels, both cores together
+  int ifm_depth = 1;             // IFM_DEPTH_M1 + 1 (ignored for DEPTHWISE: one IFM channel per filter)
+  int kernel_height = 1;         // undilated taps: KERNEL_HEIGHT_M1 / dilation_y + 1
+  int kernel_width = 1;          // undilated taps: KERNEL_WIDTH_M1 / dilation_x + 1
+  int dilation_y = 1;            // 1 or 2
+  int dilation_x = 1;            // 1 or 2
+  int ofm_block_depth = 8;       // OFM_BLK_DEPTH_M1 + 1, as programmed (before the per-core split)
+  bool part_kernel_first = false;  // KERNEL_STRIDE.weight_order
+  int ifm_bits = 8;              // 8 or 16 (IFM_PRECISION)
+  int cores = 1;                 // 2 on U65-512 with PARALLEL_MODE = 1
+  int core = 0;                  // which core's stream (core k holds OFM channels k, k + cores, ...)
+};
+
+// Dense weights of the whole op, [ofm_depth][kernel_height][kernel_width][depth] with depth = ifm_depth
+// (1 for DEPTHWISE), row-major; channels not filled by the given streams stay 0.
+struct DenseWeights {
+  int ofm_depth = 0, kernel_height = 0, kernel_width = 0, depth = 0;
+  std::vector<int16_t> values;
+
+  int16_t at(int o, int ky, int kx, int i) const {
+    return values[((static_cast<size_t>(o) * kernel_height + ky) * kernel_width + kx) * depth + i];
+  }
+};
+
+// Throws InputError when the layout is out of the hardware's range (non-positive sizes, dilation not 1/2,
+// ifm_bits not 8/16, core >= cores).
+void validate(const WeightLayout& layout);
+
+// Number of weights one core's stream holds for this layout (padding included).
+size_t stream_weight_count(const WeightLayout& layout);
+
+// Sizes `dense` for the layout (zero-filled) unless it already has those dimensions.
+void prepare(const WeightLayout& layout, DenseWeights& dense);
+
+// Scatters one core's decoded stream into `dense` (prepared for the same layout). Padding positions and
+// channels the hardware ignores (beyond the current OFM block) are skipped.
+void reorder(const WeightLayout& layout, const int16_t* stream, size_t count, DenseWeights& dense);
+
+// decode_stream + reorder for one core's stream, with the decoded length capped at the layout's count.
+// A core whose share of the OFM channels is empty must have an empty stream (nothing is decoded).
+void decode_weights(const WeightLayout& layout, const uint8_t* data, size_t size_bytes, DenseWeights& dense);
+
+}  // namespace ethosu::weights

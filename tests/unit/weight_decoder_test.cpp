@@ -1,0 +1,530 @@
+// Weight stream decoder and reorder: streams built bit by bit from 04-weight-codec.md, a test-side encoder
+// for randomised round trips, malformed streams, and the consumption order.
+#include "models/kernels/weights/weight_decoder.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "sim/error.h"
+
+namespace ethosu::weights {
+namespace {
+
+// LSB-first bit writer: the format's field convention.
+class BitWriter {
+ public:
+  void put(uint64_t value, unsigned bits) {
+    for (unsigned b = 0; b < bits; ++b) {
+      if (pos_ % 8 == 0) bytes_.push_back(0);
+      bytes_.back() = static_cast<uint8_t>(bytes_.back() | (((value >> b) & 1) << (pos_ % 8)));
+      ++pos_;
+    }
+  }
+  // End-of-stream marker, 1-bits to the byte boundary, 0xFF to a 16-byte multiple (what Vela emits).
+  std::vector<uint8_t> finish(bool end_marker = true) {
+    if (end_marker) put(7, 3);
+    pad_ones_to_byte();
+    while (bytes_.size() % 16 != 0) put(0xFF, 8);
+    return bytes_;
+  }
+  void pad_ones_to_byte() {
+    while (pos_ % 8 != 0) put(1, 1);
+  }
+  std::vector<uint8_t> bytes() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  size_t pos_ = 0;
+};
+
+int16_t code_to_weight(uint32_t code) { return static_cast<int16_t>((code & 1) ? -int(code >> 1) : int(code >> 1)); }
+uint32_t weight_to_code(int w) { return w < 0 ? uint32_t(-2 * w + 1) : uint32_t(2 * w); }
+
+struct SliceSpec {
+  int zdiv = 6;  // 6: no zero runs
+  int wdiv = 0;
+  bool trunc = false;
+  bool new_palette = true;
+  int dirofs = 0;
+  std::vector<uint32_t> palette;  // codes; empty = no palette
+  int palbits = 9;                // entry width (2..9); uncompressed index width without a palette
+  std::vector<uint32_t> indices;  // weight symbols
+  std::vector<uint64_t> zruns;    // n + new_palette values when zdiv <= 3
+};
+
+// Test-side encoder of one slice following the chunk schedule of section 2.3, so that random data covers
+// every field combination. The hand-written streams below pin the format independently of it.
+void encode_slice(BitWriter& w, const SliceSpec& s) {
+  const size_t n = s.indices.size();
+  const bool zr = s.zdiv <= 3;
+  const bool unc = s.wdiv == 7;
+  const size_t nz = zr ? n + (s.new_palette ? 1 : 0) : 0;
+  w.put(unsigned(s.zdiv), 3);
+  w.put(n - 1, 15);
+  w.put(unsigned(s.wdiv), 3);
+  w.put(s.trunc, 1);
+  w.put(s.new_palette, 1);
+  unsigned kw = unsigned(s.wdiv);
+  if (s.new_palette) {
+    w.put(unsigned(s.dirofs), 5);
+    w.put(s.palette.empty() ? 0 : s.palette.size() - 1, 5);
+    w.put(unsigned(s.palbits - 2), 3);
+    for (uint32_t p : s.palette) w.put(p, unsigned(s.palbits));
+  }
+  if (unc) {
+    kw = 0;
+    if (s.palette.empty()) kw = unsigned(s.palbits);
+    else while ((1u << kw) < s.palette.size()) ++kw;
+  }
+  const unsigned kz = zr ? unsigned(s.zdiv) : 0;
+  // Unary codes per symbol, then zero padding codes (each ends a padding symbol).
+  std::vector<int> wcodes;
+  for (uint32_t idx : s.indices) {
+    uint32_t q = idx >> kw;
+    if (s.trunc) {
+      wcodes.push_back(int(q));
+    } else {
+      for (; q >= 2; q -= 2) wcodes.push_back(2);
+      wcodes.push_back(int(q));
+    }
+  }
+  std::vector<int> zbits;
+  for (size_t j = 0; j < nz; ++j) {
+    for (uint64_t q = s.zruns[j] >> kz; q > 0; --q) zbits.push_back(1);
+    zbits.push_back(0);
+  }
+  size_t wc = 0, zb = 0, wp = 0, zp = 0;
+  size_t pw0 = 0, pw1 = 0, pz0 = 0, pz1 = 0;
+  const unsigned zlen = kz < 3 ? 12 : 8;
+  const size_t uchunk = kw > 5 ? 8 : 12;
+  while (true) {
+    const long bal = zr ? long(wp) - long(zp) : 0;
+    const bool wpart = (bal < 8 || !zr) && wp < n;
+    const bool zpart = zr && bal >= 0 && zp < nz;
+    const size_t w0 = wp, z0 = zp;
+    uint32_t u0 = 0, u1 = 0;
+    unsigned u1n = 0;
+    if (wpart && !unc) {
+      for (unsigned i = 0; i < 12; ++i) {
+        const int c = wc < wcodes.size() ? wcodes[wc] : 0;
+        ++wc;
+        if (c > 0) {
+          u0 |= 1u << i;
+          u1 |= uint32_t(c - 1) << u1n++;
+        }
+        if (s.trunc || c < 2) ++wp;
+      }
+      w.put(u0, 12);
+    } else if (wpart) {
+      wp += uchunk;
+    }
+    if (zpart) {
+      uint32_t zu = 0;
+      for (unsigned i = 0; i < zlen; ++i) {
+        const int b = zb < zbits.size() ? zbits[zb] : 0;
+        ++zb;
+        zu |= uint32_t(b) << i;
+        if (!b) ++zp;
+      }
+      w.put(zu, zlen);
+    }
+    if (wpart && !unc) w.put(u1, u1n);
+    for (size_t j = pw0; j < std::min(pw1, n); ++j) w.put(s.indices[j] & ((1u << kw) - 1), kw);
+    for (size_t j = pz0; j < std::min(pz1, nz); ++j) w.put(s.zruns[j] & ((1u << kz) - 1), kz);
+    if (!wpart && !zpart) break;
+    pw0 = w0, pw1 = wp, pz0 = z0, pz1 = zp;
+  }
+}
+
+// Expected decoder output of a slice (section 2.5, 2.6).
+void expected_slice(const SliceSpec& s, const std::vector<uint32_t>& palette, int dirofs, std::vector<int16_t>& out) {
+  const bool zr = s.zdiv <= 3;
+  const size_t shift = s.new_palette ? 1 : 0;
+  if (zr && s.new_palette) out.insert(out.end(), s.zruns[0], 0);
+  for (size_t i = 0; i < s.indices.size(); ++i) {
+    const uint32_t idx = s.indices[i];
+    out.push_back(code_to_weight(idx < palette.size() ? palette[idx] : idx - uint32_t(palette.size()) + uint32_t(dirofs)));
+    if (zr) out.insert(out.end(), s.zruns[i + shift], 0);
+  }
+}
+
+std::vector<int16_t> decode(const std::vector<uint8_t>& b) { return decode_stream(b); }
+
+// --- streams written field by field ------------------------------------------------------------------
+
+// Header of a single-palette-definition slice without palette entries.
+void header(BitWriter& w, int zdiv, size_t n, int wdiv, bool trunc, int dirofs, int palsize_coded, int palbits_coded) {
+  w.put(unsigned(zdiv), 3);
+  w.put(n - 1, 15);
+  w.put(unsigned(wdiv), 3);
+  w.put(trunc, 1);
+  w.put(1, 1);
+  w.put(unsigned(dirofs), 5);
+  w.put(unsigned(palsize_coded), 5);
+  w.put(unsigned(palbits_coded), 3);
+}
+
+TEST(WeightStream, SingleWeightUnaryOnly) {
+  // +3 -> code 6 -> direct index 6 (no palette, DIROFS 0), k = 0: quotient 6 = codes 2,2,2,0.
+  BitWriter w;
+  header(w, 6, 1, 0, false, 0, 0, 0);
+  w.put(0x007, 12);  // WUNARY0: three 1s then zeros (the zeros end padding symbols)
+  w.put(0x7, 3);     // WUNARY1: each 1-bit of WUNARY0 is a code 2
+  EXPECT_EQ(decode(w.finish()), std::vector<int16_t>({3}));
+}
+
+TEST(WeightStream, RemaindersLagOneChunk) {
+  // 13 weights, k = 2: chunk 1 carries 12 quotients, chunk 2 the 13th quotient then chunk 1's remainders,
+  // chunk 3 (no unary) the 13th remainder. Indices 4*q + r; DIROFS 2 shifts the direct range.
+  BitWriter w;
+  header(w, 6, 13, 2, false, 2, 0, 0);
+  std::vector<uint32_t> idx;
+  for (uint32_t i = 0; i < 13; ++i) idx.push_back(i % 3 == 0 ? 4 + (i & 3) : (i & 3));  // quotients 1 or 0
+  uint32_t u0 = 0;
+  for (int i = 0; i < 12; ++i) u0 |= uint32_t(idx[size_t(i)] >> 2) << i;
+  w.put(u0, 12);
+  w.put(0, unsigned(__builtin_popcount(u0)));  // codes of 1: the quotient-1 symbols end at once
+  w.put(uint32_t(idx[12] >> 2), 12);           // chunk 2: the 13th symbol, then 11 padding symbols
+  w.put(0, unsigned(idx[12] >> 2));
+  for (int i = 0; i < 12; ++i) w.put(idx[size_t(i)] & 3, 2);  // chunk 1's remainders
+  w.put(idx[12] & 3, 2);                                     // chunk 3: only the 13th remainder
+  std::vector<int16_t> expect;
+  for (uint32_t i : idx) expect.push_back(code_to_weight(i + 2));
+  EXPECT_EQ(decode(w.finish()), expect);
+}
+
+TEST(WeightStream, PaletteWithSizeAndDirectValues) {
+  // PALSIZE coded 2 = three entries {code 10 (+5), code 3 (-1), code 7 (-3)}; index 3 is the first direct
+  // value: 3 - 3 + DIROFS 4 = code 4 (+2).
+  BitWriter w;
+  header(w, 6, 4, 7, false, 4, 2, 3);  // uncompressed, PALBITS 5; B = ceil(log2(3)) = 2 bits per index
+  w.put(10, 5);
+  w.put(3, 5);
+  w.put(7, 5);
+  // Uncompressed chunk: no unary; 12 symbols (4 real) whose 2-bit remainders come one chunk later.
+  for (uint32_t i : {1u, 0u, 3u, 2u}) w.put(i, 2);
+  EXPECT_EQ(decode(w.finish()), std::vector<int16_t>({-1, 5, 2, -3}));
+}
+
+TEST(WeightStream, PalsizeZeroMeansNoPalette) {
+  // Coded PALSIZE 0 with PALBITS 7 (9-bit entries): no entries follow, uncompressed indices are 9 bits.
+  BitWriter w;
+  header(w, 6, 2, 7, false, 0, 0, 7);
+  w.put(255 * 2 + 1, 9);  // -255
+  w.put(254, 9);          // +127
+  EXPECT_EQ(decode(w.finish()), std::vector<int16_t>({-255, 127}));
+}
+
+TEST(WeightStream, ZeroRunsAroundWeights) {
+  // ZDIV 0 (k_z 0), new palette: z0 zeros, then weight, z1 zeros, weight, z2 zeros.
+  BitWriter w;
+  header(w, 0, 2, 0, false, 2, 0, 0);  // direct codes from 2: index 0 -> +1, index 1 -> -1
+  // Chunk 1: W reads 12 unary positions (index 0, index 1, padding); Z reads 12: runs 2, 0, 1 then padding.
+  w.put(0x002, 12);         // second symbol has quotient 1
+  w.put(0b0'10'0'11, 12);   // z: 1,1,0 (2) | 0 (0) | 1,0 (1) | zeros = padding symbols
+  w.put(0, 1);              // WUNARY1 for the single 1-bit: code 1
+  // Chunk 2: nothing participates; remainders all 0 bits. Then end of stream.
+  EXPECT_EQ(decode(w.finish()), std::vector<int16_t>({0, 0, 1, -1, 0}));
+}
+
+TEST(WeightStream, TruncatedRiceEndsEverySymbol) {
+  BitWriter w;
+  header(w, 6, 3, 1, true, 0, 0, 0);
+  // Quotients 2, 0, 1 (truncated: one code each), remainders 1, 0, 1 -> indices 5, 0, 3.
+  w.put(0b101, 12);
+  w.put(0b1, 1);  // first symbol's code is 2, the third's is 1
+  w.put(0b0, 1);  // WUNARY1 second bit
+  for (uint32_t r : {1u, 0u, 1u}) w.put(r, 1);
+  EXPECT_EQ(decode(w.finish()), std::vector<int16_t>({-2, 0, -1}));
+}
+
+TEST(WeightStream, FFPaddingIsRepeatedEndMarkersAndNewPaletteRestarts) {
+  BitWriter w;
+  header(w, 6, 1, 0, false, 0, 0, 0);
+  w.put(0, 12);  // index 0 -> code 0 -> 0
+  w.put(7, 3);   // end marker, then 1-padding to the byte and a run of 0xFF bytes
+  w.pad_ones_to_byte();
+  for (int i = 0; i < 5; ++i) w.put(0xFF, 8);
+  header(w, 6, 1, 0, false, 4, 0, 0);  // a second stream after the padding: DIROFS 4 -> code 4 = +2
+  w.put(0, 12);
+  EXPECT_EQ(decode(w.finish()), std::vector<int16_t>({0, 2}));
+}
+
+// --- malformed streams ---------------------------------------------------------------------------
+
+void expect_error(const std::vector<uint8_t>& bytes, const std::string& fragment) {
+  try {
+    decode(bytes);
+    ADD_FAILURE() << "no error; expected one mentioning '" << fragment << "'";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("byte "), std::string::npos) << e.what();
+  }
+}
+
+TEST(WeightStreamErrors, ReservedFieldValues) {
+  for (int zdiv : {4, 5}) {
+    BitWriter w;
+    header(w, zdiv, 1, 0, false, 0, 0, 0);
+    expect_error(w.finish(), "reserved ZDIV");
+  }
+  BitWriter w;
+  header(w, 6, 1, 6, false, 0, 0, 0);
+  expect_error(w.finish(), "reserved WDIV");
+}
+
+TEST(WeightStreamErrors, MissingPaletteDefinition) {
+  BitWriter w;
+  w.put(6, 3);
+  w.put(0, 15);
+  w.put(0, 3);
+  w.put(0, 1);
+  w.put(0, 1);  // NEWPAL 0 in the first slice
+  w.put(0, 12);
+  expect_error(w.finish(), "palette");
+}
+
+TEST(WeightStreamErrors, TruncatedAndMissingEnd) {
+  BitWriter w;
+  header(w, 6, 1, 0, false, 0, 0, 0);
+  w.put(0, 12);
+  const std::vector<uint8_t> no_end = w.bytes();  // the slice ends on a byte boundary, nothing follows
+  expect_error(no_end, "missing end-of-stream");
+  std::vector<uint8_t> cut(no_end.begin(), no_end.begin() + 2);
+  expect_error(cut, "truncated");
+  expect_error({}, "missing end-of-stream");
+}
+
+TEST(WeightStreamErrors, CodeBeyondNineBits) {
+  BitWriter w;
+  header(w, 6, 1, 7, false, 31, 0, 7);  // direct index 500 + DIROFS 31 = code 531
+  w.put(500, 9);
+  expect_error(w.finish(), "beyond 9 bits");
+}
+
+TEST(WeightStreamErrors, OutputCapStopsHugeZeroRuns) {
+  BitWriter w;
+  SliceSpec s;
+  s.zdiv = 3;
+  s.indices = {0};
+  s.zruns = {100, 0};
+  encode_slice(w, s);
+  const std::vector<uint8_t> b = w.finish();
+  std::vector<int16_t> out;
+  decode_stream(b.data(), b.size(), out, 101);
+  EXPECT_EQ(out.size(), 101u);
+  try {
+    decode_stream(b.data(), b.size(), out, 100);
+    ADD_FAILURE() << "cap not enforced";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 100 weights"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WeightStreamErrors, RandomGarbageNeverCrashes) {
+  std::mt19937 rng(12345);
+  size_t threw = 0;
+  std::vector<int16_t> out;
+  for (int t = 0; t < 3000; ++t) {
+    std::vector<uint8_t> b(size_t(rng() % 64));
+    for (auto& x : b) x = uint8_t(rng());
+    try {
+      decode_stream(b.data(), b.size(), out, 1 << 16);
+    } catch (const InputError&) {
+      ++threw;
+    }
+  }
+  EXPECT_GT(threw, 1500u);  // almost all garbage is malformed; the point is no crash or hang
+}
+
+// --- randomised round trips through the test encoder ---------------------------------------------
+
+TEST(WeightStream, RandomSlicesRoundTrip) {
+  std::mt19937 rng(7);
+  for (int t = 0; t < 400; ++t) {
+    BitWriter w;
+    std::vector<int16_t> expect;
+    std::vector<uint32_t> palette;
+    int dirofs = 0, palbits = 2;
+    bool zr = false;
+    const int slices = 1 + int(rng() % 3);
+    for (int si = 0; si < slices; ++si) {
+      SliceSpec s;
+      s.new_palette = si == 0 || rng() % 2;
+      if (s.new_palette) {
+        zr = rng() % 2;
+        palette.clear();
+        const size_t ps = rng() % 3 == 0 ? 0 : 2 + rng() % 31;
+        palbits = 2 + int(rng() % 8);
+        for (size_t i = 0; i < ps; ++i) palette.push_back(uint32_t(rng()) & ((1u << palbits) - 1));
+        dirofs = int(rng() % 32);
+      }
+      s.palette = palette;
+      s.dirofs = dirofs;
+      s.palbits = palbits;
+      s.zdiv = zr ? int(rng() % 4) : 6;
+      const int mode = int(rng() % 3);  // normal, truncated, uncompressed
+      s.wdiv = mode == 2 ? 7 : int(rng() % 6);
+      s.trunc = mode == 1;
+      unsigned kw = unsigned(s.wdiv);
+      if (mode == 2) {
+        kw = 0;
+        if (palette.empty()) kw = unsigned(s.palbits);
+        else while ((1u << kw) < palette.size()) ++kw;
+      }
+      const size_t n = 1 + (rng() % 4 == 0 ? rng() % 3000 : rng() % 40);
+      const uint32_t max_index = 511 + uint32_t(palette.size()) - uint32_t(dirofs);  // code stays < 512
+      for (size_t i = 0; i < n; ++i) {
+        uint32_t idx = uint32_t(rng() % (rng() % 2 ? 8 : max_index + 1));
+        if (s.trunc) idx = std::min<uint32_t>(idx, (3u << kw) - 1);  // quotient <= 2
+        if (mode == 2) idx &= (1u << kw) - 1;
+        s.indices.push_back(std::min(idx, max_index));
+      }
+      if (zr) {
+        for (size_t i = 0; i < n + s.new_palette; ++i) s.zruns.push_back(rng() % 3 ? 0 : rng() % 40);
+      }
+      encode_slice(w, s);
+      expected_slice(s, palette, dirofs, expect);
+    }
+    ASSERT_EQ(decode(w.finish()), expect) << "trial " << t;
+  }
+}
+
+// --- reorder -----------------------------------------------------------------------------------
+
+// Reference consumption order, written straight from section 3's loop nest.
+std::vector<int16_t> reference_stream(const WeightLayout& l, const std::vector<int16_t>& dense) {
+  const bool dw = l.kind == OpKind::DEPTHWISE, pk = l.part_kernel_first;
+  const int O = (l.ofm_depth - l.core + l.cores - 1) / l.cores;
+  const int OBD = (l.ofm_block_depth - l.core + l.cores - 1) / l.cores;
+  const int I = dw ? 1 : l.ifm_depth, KH = l.kernel_height, KW = l.kernel_width;
+  const int IBD = (pk || l.ifm_bits == 16) ? 16 : 32;
+  const int SKH = 8 / l.dilation_y, SKW = 8 / l.dilation_x;
+  std::vector<int16_t> out;
+  for (int ob = 0; ob < O; ob += OBD) {
+    const int obd = std::min(OBD, O - ob);
+    for (int ib = 0; ib < (dw ? 1 : I); ib += IBD) {
+      const int ibd = dw ? 8 : (pk ? std::min(IBD, I - ib) : IBD);
+      for (int sy = 0; sy < KH; sy += SKH)
+        for (int sx = 0; sx < KW; sx += SKW) {
+          const int sh = std::min(SKH, KH - sy), sw = std::min(SKW, KW - sx);
+          int E = sw * sh;
+          const int r = dw ? 4 : (pk ? (l.ifm_bits == 8 ? 4 : 2) : 1);
+          E = (E + r - 1) / r * r;
+          for (int iuo = 0; iuo < (pk ? ibd : 1); iuo += 8)
+            for (int ou = 0; ou < obd; ou += 8)
+              for (int e = 0; e < E; ++e) {
+                const int kx = e % sw, ky = e / sw;
+                for (int iui = 0; iui < (pk ? 1 : ibd); iui += 8)
+                  for (int oz = 0; oz < 8; ++oz)
+                    for (int iz = 0; iz < (dw ? 1 : 8); ++iz) {
+                      const int o = ob + ou + oz, i = ib + iuo + iui + iz;
+                      const int og = l.core + o * l.cores;
+                      const bool in = i < I && o < ob + obd && ky < sh;
+                      out.push_back(in ? dense[size_t(((og * KH + sy + ky) * KW + sx + kx) * I + i)] : 0);
+                    }
+              }
+        }
+    }
+  }
+  return out;
+}
+
+TEST(WeightReorder, MatchesConsumptionOrder) {
+  std::mt19937 rng(99);
+  for (int t = 0; t < 300; ++t) {
+    WeightLayout l;
+    l.kind = OpKind(rng() % 3);
+    l.ofm_depth = 1 + int(rng() % 70);
+    l.ifm_depth = 1 + int(rng() % 70);
+    l.kernel_height = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 9);
+    l.kernel_width = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 9);
+    l.dilation_y = 1 + int(rng() % 2);
+    l.dilation_x = 1 + int(rng() % 2);
+    l.ofm_block_depth = 8 * (1 + int(rng() % 8));
+    l.part_kernel_first = rng() % 2;
+    l.ifm_bits = rng() % 2 ? 8 : 16;
+    l.cores = 1 + int(rng() % 2);
+    const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
+    std::vector<int16_t> original(size_t(l.ofm_depth * l.kernel_height * l.kernel_width * depth));
+    for (auto& v : original) v = int16_t(int(rng() % 511) - 255);
+    DenseWeights dense;
+    for (l.core = 0; l.core < l.cores; ++l.core) {
+      const std::vector<int16_t> s = reference_stream(l, original);
+      ASSERT_EQ(s.size(), stream_weight_count(l)) << "trial " << t;
+      prepare(l, dense);
+      reorder(l, s.data(), s.size(), dense);
+    }
+    ASSERT_EQ(dense.values, original) << "trial " << t;
+  }
+}
+
+TEST(WeightReorder, KnownCounts) {
+  WeightLayout l;  // depth-first 8-bit 3x3, 13 IFM channels: one 32-deep IFM block, 9 taps, 2 OFM micro-blocks
+  l.ofm_depth = 16;
+  l.ifm_depth = 13;
+  l.kernel_height = l.kernel_width = 3;
+  l.ofm_block_depth = 16;
+  EXPECT_EQ(stream_weight_count(l), size_t(2 * 9 * 4 * 64));
+  l.part_kernel_first = true;  // IFM clipped to 13 -> 2 micro-blocks; taps 9 -> 12
+  EXPECT_EQ(stream_weight_count(l), size_t(2 * 2 * 12 * 64));
+  l.kind = OpKind::DEPTHWISE;  // taps 9 -> 12, 8 OFM x 1 per tap
+  l.part_kernel_first = false;
+  EXPECT_EQ(stream_weight_count(l), size_t(2 * 12 * 8));
+}
+
+TEST(WeightReorder, LengthMismatchAndBadLayoutAreErrors) {
+  WeightLayout l;
+  l.ofm_depth = 8;
+  l.ifm_depth = 8;
+  DenseWeights dense;
+  prepare(l, dense);
+  std::vector<int16_t> s(stream_weight_count(l) - 1);
+  EXPECT_THROW(reorder(l, s.data(), s.size(), dense), InputError);
+  l.dilation_x = 3;
+  EXPECT_THROW(stream_weight_count(l), InputError);
+  l.dilation_x = 1;
+  l.cores = 2;
+  l.core = 1;
+  l.ofm_block_depth = 1;
+  EXPECT_THROW(stream_weight_count(l), InputError);
+}
+
+// Decode speed on a MobileNetV2-sized layer (1x1, 320 -> 1280 channels, 409 600 weights).
+TEST(WeightStream, DecodeSpeed) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> gauss(0, 30);
+  BitWriter w;
+  std::vector<int16_t> expect;
+  const size_t total = 409600;
+  for (size_t done = 0; done < total;) {
+    SliceSpec s;
+    s.wdiv = 5;
+    s.dirofs = 0;
+    const size_t n = std::min<size_t>(32768, total - done);
+    for (size_t i = 0; i < n; ++i) {
+      const int v = std::clamp(int(gauss(rng)), -255, 255);
+      s.indices.push_back(weight_to_code(v));
+    }
+    encode_slice(w, s);
+    expected_slice(s, {}, 0, expect);
+    done += n;
+  }
+  const std::vector<uint8_t> bytes = w.finish();
+  std::vector<int16_t> out;
+  const auto t0 = std::chrono::steady_clock::now();
+  const int reps = 20;
+  for (int r = 0; r < reps; ++r) decode_stream(bytes.data(), bytes.size(), out);
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+  ASSERT_EQ(out, expect);
+  std::printf("decode: %zu weights, %zu bytes in %.0f us (%.2f ns/weight)\n", total, bytes.size(), us,
+              us * 1000.0 / double(total));
+  RecordProperty("decode_us", std::to_string(us));
+}
+
+}  // namespace
+}  // namespace ethosu::weights

@@ -1,0 +1,359 @@
+#include "models/kernels/conv.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "models/kernels/simd.h"
+
+namespace ethosu::kernels {
+
+ConvWeights::ConvWeights(const int32_t* dense, int ofm_depth, int height, int width, int ifm_depth)
+    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth),
+      dense_(dense, dense + static_cast<size_t>(ofm_depth) * height * width * ifm_depth) {
+  pack();
+}
+
+ConvWeights::ConvWeights(const int16_t* dense, int ofm_depth, int height, int width, int ifm_depth)
+    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth),
+      dense_(dense, dense + static_cast<size_t>(ofm_depth) * height * width * ifm_depth) {
+  pack();
+}
+
+void ConvWeights::pack() {
+  max_abs_ = 0;
+  for (int32_t v : dense_) max_abs_ = std::max(max_abs_, v == INT32_MIN ? INT32_MAX : std::abs(v));
+  fits_int16_ = max_abs_ <= 32767;
+  if (!fits_int16_) return;
+  const int taps = height_ * width_;
+  pairs_ = (ifm_depth_ + 1) / 2;
+  const int groups = (ofm_depth_ + 15) / 16;
+  const size_t group_size = static_cast<size_t>(taps) * pairs_ * 32;
+  grouped_.assign(groups * group_size, 0);
+  for (int oc = 0; oc < ofm_depth_; ++oc)
+    for (int t = 0; t < taps; ++t)
+      for (int ic = 0; ic < ifm_depth_; ++ic)
+        grouped_[(oc / 16) * group_size + (static_cast<size_t>(t) * pairs_ + ic / 2) * 32 + (oc % 16) * 2 + ic % 2] =
+            static_cast<int16_t>(dense_[(static_cast<size_t>(oc) * taps + t) * ifm_depth_ + ic]);
+  if (ifm_depth_ == 1) {
+    by_tap_.assign(static_cast<size_t>(taps) * ofm_depth_, 0);
+    for (int c = 0; c < ofm_depth_; ++c)
+      for (int t = 0; t < taps; ++t)
+        by_tap_[static_cast<size_t>(t) * ofm_depth_ + c] = static_cast<int16_t>(dense_[static_cast<size_t>(c) * taps + t]);
+  }
+}
+
+namespace {
+
+// Largest |IFM - zero point| of a type; the bound that decides whether int16 buffers and int32
+// partial sums are exact.
+int64_t max_abs_ifm(DataType t, int32_t zp) {
+  return std::max(std::abs(type_min(t) - zp), std::abs(type_max(t) - zp));
+}
+
+struct Window {
+  IfmWindow w;
+  int sx, sy;
+};
+
+Window conv_window(const ConvParams& p, const OfmBlock& b, int c0, int channels, int channel_stride) {
+  return {block_window(p.kernel, p.ofm_width, p.ofm_height, b, c0, channels, channel_stride), p.kernel.stride_x,
+          p.kernel.stride_y};
+}
+
+// Output-stage constants of the block's channels, laid out as arrays for the vector loop: bias,
+// multiplier, shift, low-bit mask of the shift, and the rounding addend for x >= 0 and x < 0.
+enum ChannelArray { kBias, kMult, kShift, kMask, kRoundPos, kRoundNeg, kArrays };
+
+// The per-channel rounding addend r such that round(p / 2^s) = (p >> s) + ((p mod 2^s) + r) >> s.
+int64_t round_addend(RoundMode mode, int shift, bool negative) {
+  if (shift == 0) return 0;
+  const int64_t half = int64_t{1} << (shift - 1);
+  switch (mode) {
+    case RoundMode::Dbl: return shift > 31 ? half + (negative ? -(int64_t{1} << 30) : (int64_t{1} << 30)) : half;
+    case RoundMode::Truncate: return negative ? (int64_t{1} << shift) - 1 : 0;
+    case RoundMode::Natural: return half;
+  }
+  return 0;
+}
+
+// Per-block output constants and OFM channel byte offsets. Returns whether the vector output path
+// applies: every shift <= 61 (the split rounding above then cannot overflow) and no function or
+// LUT after the clamp.
+bool prepare_channels(const OutputStage& os, const FeatureMap& ofm, int c0, int c1, KernelScratch& s) {
+  const size_t n = static_cast<size_t>(c1 - c0);
+  s.channel_params.resize(kArrays * n);
+  s.channel_offsets.resize(n);
+  s.values.resize(n);
+  bool vector_ok = os.function == ActivationFunction::None;
+  for (int c = c0; c < c1; ++c) {
+    const size_t i = static_cast<size_t>(c - c0);
+    ScaleBias e;
+    if (os.per_channel) {
+      e = os.channels[c];
+    } else {
+      e.bias = os.channels ? os.channels[c].bias : 0;
+      e.multiplier = os.multiplier;
+      e.shift = os.shift;
+    }
+    int64_t* cp = s.channel_params.data();
+    cp[kBias * n + i] = e.bias;
+    cp[kMult * n + i] = e.multiplier;
+    cp[kShift * n + i] = e.shift;
+    cp[kMask * n + i] = static_cast<int64_t>((uint64_t{1} << e.shift) - 1);
+    cp[kRoundPos * n + i] = round_addend(os.round_mode, e.shift, false);
+    cp[kRoundNeg * n + i] = round_addend(os.round_mode, e.shift, true);
+    vector_ok = vector_ok && e.shift <= 61;
+    s.channel_offsets[i] = ofm.layout.channel_offset(c);
+  }
+  return vector_ok;
+}
+
+struct VectorBounds {
+  int64_t acc_lo, acc_hi, zp, lo, hi;
+};
+
+// The whole output stage for one pixel's channels in int64 lanes. Needs x = sat(bias + sum) within
+// int32 so that x * M fits in 64 bits; returns false (nothing usable written) otherwise.
+ETHOSU_SIMD_CLONES bool output_row(const int32_t* __restrict sums, const int64_t* __restrict bias,
+                                   const int64_t* __restrict mult, const int64_t* __restrict shift,
+                                   const int64_t* __restrict mask, const int64_t* __restrict rpos,
+                                   const int64_t* __restrict rneg, VectorBounds vb, int32_t* __restrict out, int n) {
+  int64_t wide = 0;  // nonzero when some x is outside int32
+  for (int i = 0; i < n; ++i) {
+    int64_t x = bias[i] + sums[i];
+    x = x < vb.acc_lo ? vb.acc_lo : x;
+    x = x > vb.acc_hi ? vb.acc_hi : x;
+    wide |= (x + (int64_t{1} << 31)) >> 32;
+    // Unsigned product: lanes with a wide x are discarded, but must not overflow a signed type.
+    const auto p = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(mult[i]));
+    const int64_t rem = p & mask[i];
+    int64_t v = (p >> shift[i]) + ((rem + (x < 0 ? rneg[i] : rpos[i])) >> shift[i]) + vb.zp;
+    v = v < vb.lo ? vb.lo : v;
+    out[i] = static_cast<int32_t>(v > vb.hi ? vb.hi : v);
+  }
+  return wide == 0;
+}
+
+struct Writer {
+  const ConvParams& p;
+  KernelScratch& s;
+  FastFinish fin;
+  int c0;
+  bool vector_ok;
+  VectorBounds vb;
+
+  Writer(const ConvParams& params, KernelScratch& scratch, int first_channel, int end_channel)
+      : p(params), s(scratch), fin(params.output), c0(first_channel) {
+    vector_ok = prepare_channels(p.output, p.ofm, first_channel, end_channel, s);
+    const OutputStage& os = p.output;
+    const int64_t acc_hi = p.acc_format == AccFormat::Int32 ? INT32_MAX : (int64_t{1} << 39) - 1;
+    // A 32-bit OFM (no LUT here) stores x saturated: no zero point, no activation clamp.
+    const bool ofm32 = os.ofm_type == DataType::Int32;
+    auto to_type = [&](int64_t v) { return std::min(std::max(v, type_min(os.ofm_type)), type_max(os.ofm_type)); };
+    vb = {-acc_hi - 1, acc_hi, ofm32 ? 0 : os.ofm_zero_point, ofm32 ? INT32_MIN : to_type(os.activation_min),
+          ofm32 ? INT32_MAX : to_type(os.activation_max)};
+  }
+
+  // Stores OFM(x, y, c) for c in [ca, cb) from exact sums (bias not yet added).
+  void pixel(int x, int y, int ca, int cb, const int32_t* sums) const {
+    const size_t n = s.channel_offsets.size();
+    const int64_t* cp = s.channel_params.data() + (ca - c0);
+    if (vector_ok && output_row(sums, cp + kBias * n, cp + kMult * n, cp + kShift * n, cp + kMask * n,
+                                cp + kRoundPos * n, cp + kRoundNeg * n, vb, s.values.data(), cb - ca)) {
+      store(x, y, ca, cb);
+      return;
+    }
+    scalar(x, y, ca, cb, sums);
+  }
+  void pixel(int x, int y, int ca, int cb, const int64_t* sums) const { scalar(x, y, ca, cb, sums); }
+
+  template <typename Acc>
+  void scalar(int x, int y, int ca, int cb, const Acc* sums) const {
+    const size_t n = s.channel_offsets.size();
+    const int64_t* cp = s.channel_params.data();
+    for (int c = ca; c < cb; ++c) {
+      const size_t i = static_cast<size_t>(c - c0);
+      const int64_t acc = saturate_accumulator(cp[kBias * n + i] + static_cast<int64_t>(sums[c - ca]), p.acc_format);
+      const int64_t v = rounded_scale(acc, static_cast<uint32_t>(cp[kMult * n + i]), static_cast<int>(cp[kShift * n + i]),
+                                      p.output.round_mode);
+      s.values[static_cast<size_t>(c - ca)] = fin(v);
+    }
+    store(x, y, ca, cb);
+  }
+
+  void store(int x, int y, int ca, int cb) const {
+    uint8_t* base = p.ofm.region + p.ofm.layout.pixel_offset(x, y);
+    const DataType t = p.output.ofm_type;
+    const int32_t* v = s.values.data();
+    const int n = cb - ca;
+    if (p.ofm.layout.layout == Layout::NHWC && element_size_bytes(t) == 1) {
+      uint8_t* o = base + s.channel_offsets[static_cast<size_t>(ca - c0)];
+      for (int i = 0; i < n; ++i) o[i] = static_cast<uint8_t>(v[i]);
+      return;
+    }
+    for (int i = 0; i < n; ++i) store_element(base + s.channel_offsets[static_cast<size_t>(ca - c0 + i)], t, v[i]);
+  }
+};
+
+ETHOSU_SIMD_CLONES void mac_i16(int32_t* acc, const int16_t* a, const int16_t* w, int n) {
+  for (int i = 0; i < n; ++i) acc[i] += int32_t{a[i]} * w[i];
+}
+
+}  // namespace
+
+struct ConvKernels {
+  static void conv(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+    const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
+    if (w.fits_int16_ && ifm_bound <= 32767)
+      conv_fast(p, w, b, s, ifm_bound);
+    else
+      conv_exact(p, w, b, s);
+  }
+
+  // Convolution on int16 buffers with the SIMD micro-kernels.
+  static void conv_fast(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s,
+                        int64_t ifm_bound) {
+    const int ic_stride = 2 * w.pairs_;
+    const Window win = conv_window(p, b, 0, p.ifm_depth, ic_stride);
+    gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);
+    tap_offsets(p.kernel, win.w.cols, ic_stride, s.taps);
+    const int ntaps = static_cast<int>(s.taps.size());
+
+    // Split the reduction so that no int32 partial sum can overflow.
+    const int64_t term_bound = std::max<int64_t>(1, ifm_bound * w.max_abs_);
+    const int64_t max_terms = INT32_MAX / term_bound;
+    int taps_per = ntaps, pairs_per = w.pairs_;
+    if (int64_t{ntaps} * ic_stride > max_terms) {
+      if (ic_stride <= max_terms) {
+        taps_per = static_cast<int>(max_terms / ic_stride);
+      } else {
+        taps_per = 1;
+        pairs_per = static_cast<int>(std::max<int64_t>(1, max_terms / 2));
+      }
+    }
+    const bool chunked = taps_per < ntaps || pairs_per < w.pairs_;
+
+    const MicroKernelSet& mk = micro_kernels(s.simd);
+    const int max_p = mk.max_pixels;
+    s.tile32.assign(static_cast<size_t>(32 * max_p), 0);
+    s.tile64.assign(static_cast<size_t>(32 * max_p), 0);
+    const Writer out(p, s, b.c0, b.c1);
+
+    const ptrdiff_t tap_stride = ptrdiff_t{w.pairs_} * 32;
+    const ptrdiff_t group_stride = ptrdiff_t{ntaps} * tap_stride;
+    const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * ic_stride;
+    for (int oy = b.y0; oy < b.y1; ++oy) {
+      const int16_t* row = s.ifm16.data() + static_cast<ptrdiff_t>(oy - b.y0) * win.sy * win.w.cols * ic_stride;
+      // Channel groups outermost so one group's weights stay in cache across the row.
+      for (int g = b.c0 / 16; g * 16 < b.c1;) {
+        const int nb = (g + 1) * 16 < b.c1 ? 2 : 1;
+        const int ca = std::max(b.c0, g * 16), cb = std::min(b.c1, (g + nb) * 16);
+        const int16_t* wg = w.grouped_.data() + g * group_stride;
+        for (int ox = b.x0; ox < b.x1;) {
+          const int np = std::min(max_p, b.x1 - ox);
+          const int16_t* a = row + (ox - b.x0) * pix_stride;
+          const MicroKernel kern = mk.kernel[nb - 1][np - 1];
+          if (!chunked) {
+            kern(a, pix_stride, s.taps.data(), ntaps, w.pairs_, wg, tap_stride, group_stride, s.tile32.data());
+            for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, s.tile32.data() + 32 * i + (ca - g * 16));
+          } else {
+            std::fill(s.tile64.begin(), s.tile64.end(), 0);
+            for (int t0 = 0; t0 < ntaps; t0 += taps_per)
+              for (int k0 = 0; k0 < w.pairs_; k0 += pairs_per) {
+                kern(a + 2 * k0, pix_stride, s.taps.data() + t0, std::min(taps_per, ntaps - t0),
+                     std::min(pairs_per, w.pairs_ - k0), wg + t0 * tap_stride + 32 * k0, tap_stride, group_stride,
+                     s.tile32.data());
+                for (int i = 0; i < 32 * np; ++i) s.tile64[static_cast<size_t>(i)] += s.tile32[static_cast<size_t>(i)];
+              }
+            for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, s.tile64.data() + 32 * i + (ca - g * 16));
+          }
+          ox += np;
+        }
+        g += nb;
+      }
+    }
+  }
+
+  // Exact int64 convolution for 16/32-bit IFMs with arbitrary zero points and wide weights.
+  static void conv_exact(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+    const Window win = conv_window(p, b, 0, p.ifm_depth, p.ifm_depth);
+    gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm32);
+    tap_offsets(p.kernel, win.w.cols, p.ifm_depth, s.taps);
+    const size_t ntaps = s.taps.size();
+    const Writer out(p, s, b.c0, b.c1);
+    std::vector<int64_t> sums(static_cast<size_t>(b.c1 - b.c0));
+    for (int oy = b.y0; oy < b.y1; ++oy)
+      for (int ox = b.x0; ox < b.x1; ++ox) {
+        const int32_t* a = s.ifm32.data() + ((oy - b.y0) * win.sy * win.w.cols + (ox - b.x0) * win.sx) * p.ifm_depth;
+        for (int oc = b.c0; oc < b.c1; ++oc) {
+          int64_t sum = 0;
+          const int32_t* wo = w.dense_.data() + static_cast<size_t>(oc) * ntaps * p.ifm_depth;
+          for (size_t t = 0; t < ntaps; ++t)
+            for (int ic = 0; ic < p.ifm_depth; ++ic)
+              sum += int64_t{a[s.taps[t] + ic]} * wo[t * p.ifm_depth + ic];
+          sums[static_cast<size_t>(oc - b.c0)] = sum;
+        }
+        out.pixel(ox, oy, b.c0, b.c1, sums.data());
+      }
+  }
+
+  static void depthwise(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+    const int nc = b.c1 - b.c0;
+    const int ntaps = w.height_ * w.width_;
+    const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
+    // int16 buffers and int32 sums are exact when every tap product and their sum fit.
+    const bool fast = w.fits_int16_ && ifm_bound <= 32767 && int64_t{ntaps} * ifm_bound * w.max_abs_ <= INT32_MAX;
+    const Window win = conv_window(p, b, b.c0, nc, nc);
+    tap_offsets(p.kernel, win.w.cols, nc, s.taps);
+    const Writer out(p, s, b.c0, b.c1);
+    if (fast) {
+      gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);
+      s.tile32.resize(static_cast<size_t>(nc));
+      for (int oy = b.y0; oy < b.y1; ++oy)
+        for (int ox = b.x0; ox < b.x1; ++ox) {
+          const int16_t* a = s.ifm16.data() + ((oy - b.y0) * win.sy * win.w.cols + (ox - b.x0) * win.sx) * nc;
+          std::fill(s.tile32.begin(), s.tile32.end(), 0);
+          for (int t = 0; t < ntaps; ++t)
+            mac_i16(s.tile32.data(), a + s.taps[static_cast<size_t>(t)],
+                    w.by_tap_.data() + static_cast<size_t>(t) * w.ofm_depth_ + b.c0, nc);
+          out.pixel(ox, oy, b.c0, b.c1, s.tile32.data());
+        }
+      return;
+    }
+    gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm32);
+    s.tile64.resize(static_cast<size_t>(nc));
+    for (int oy = b.y0; oy < b.y1; ++oy)
+      for (int ox = b.x0; ox < b.x1; ++ox) {
+        const int32_t* a = s.ifm32.data() + ((oy - b.y0) * win.sy * win.w.cols + (ox - b.x0) * win.sx) * nc;
+        for (int c = 0; c < nc; ++c) {
+          int64_t sum = 0;
+          for (int t = 0; t < ntaps; ++t)
+            sum += int64_t{a[s.taps[static_cast<size_t>(t)] + c]} * w.dense_[static_cast<size_t>(b.c0 + c) * ntaps + t];
+          s.tile64[static_cast<size_t>(c)] = sum;
+        }
+        out.pixel(ox, oy, b.c0, b.c1, s.tile64.data());
+      }
+  }
+};
+
+void conv_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+  if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
+  ConvKernels::conv(p, w, b, s);
+}
+
+void depthwise_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+  if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
+  ConvKernels::depthwise(p, w, b, s);
+}
+
+void conv(const ConvParams& p, const ConvWeights& w) {
+  KernelScratch s;
+  conv_block(p, w, OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
+}
+
+void depthwise(const ConvParams& p, const ConvWeights& w) {
+  KernelScratch s;
+  depthwise_block(p, w, OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
+}
+
+}  // namespace ethosu::kernels

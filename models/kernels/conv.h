@@ -1,0 +1,81 @@
+// Convolution, depthwise convolution and fully connected (= 1x1 convolution) kernels
+// (03-data-semantics.md §3), bit-exact, computed per OFM block.
+//
+// Contract: the caller decodes the weights once per operation into dense [ofm_c][ky][kx][ifm_c]
+// arrays (ifm_c = 1 for depthwise), packs them once with ConvWeights, then calls conv_block() /
+// depthwise_block() for any set of OFM blocks (or conv() / depthwise() for the whole OFM). IFM/OFM
+// bounds are guaranteed by the caller; output.ofm_type must equal ofm.layout.type. 8-bit IFMs (and int16 with zero point 0) run on int16 SIMD
+// micro-kernels with int32 partial sums; other cases use an exact int64 loop.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/feature_map.h"
+#include "models/kernels/gather.h"
+#include "models/kernels/microkernel.h"
+#include "models/kernels/output_stage.h"
+
+namespace ethosu::kernels {
+
+struct ConvParams {
+  FeatureMap ifm;
+  int32_t ifm_zero_point = 0;
+  int ifm_depth = 1;  // CONV only; DEPTHWISE reads channel c for OFM channel c
+  FeatureMap ofm;
+  int ofm_width = 1, ofm_height = 1, ofm_depth = 1;
+  KernelGeometry kernel;
+  AccFormat acc_format = AccFormat::Int32;
+  OutputStage output;
+};
+
+// Weights of one operation, packed once for every block.
+class ConvWeights {
+ public:
+  ConvWeights() = default;
+  // `dense` is [ofm_depth][height][width][ifm_depth]; pass ifm_depth = 1 for depthwise.
+  ConvWeights(const int32_t* dense, int ofm_depth, int height, int width, int ifm_depth);
+  ConvWeights(const int16_t* dense, int ofm_depth, int height, int width, int ifm_depth);
+
+  int ofm_depth() const { return ofm_depth_; }
+  int height() const { return height_; }
+  int width() const { return width_; }
+  int ifm_depth() const { return ifm_depth_; }
+  int32_t at(int oc, int ky, int kx, int ic) const {
+    return dense_[((static_cast<size_t>(oc) * height_ + ky) * width_ + kx) * ifm_depth_ + ic];
+  }
+
+ private:
+  friend struct ConvKernels;
+  void pack();
+
+  int ofm_depth_ = 0, height_ = 0, width_ = 0, ifm_depth_ = 0;
+  std::vector<int32_t> dense_;
+  bool fits_int16_ = false;
+  int32_t max_abs_ = 0;
+  int pairs_ = 0;  // ceil(ifm_depth / 2)
+  // CONV: [ofm_c / 16][tap][pair][ofm_c % 16][2], zero-padded to 16 OFM channels and even IFM depth.
+  std::vector<int16_t> grouped_;
+  // DEPTHWISE: [tap][channel] (taps of one channel interleaved across channels for vector loads).
+  std::vector<int16_t> by_tap_;
+};
+
+// Reusable per-thread buffers, and the SIMD level (tests select lower levels to check them).
+struct KernelScratch {
+  SimdLevel simd = best_simd_level();
+  std::vector<int16_t> ifm16;
+  std::vector<int32_t> ifm32;
+  std::vector<int32_t> tile32;
+  std::vector<int64_t> tile64;
+  std::vector<int32_t> taps;
+  std::vector<int64_t> channel_offsets;
+  std::vector<int64_t> channel_params;  // per-channel output-stage constants of the block
+  std::vector<int32_t> values;          // one pixel's output values before the store
+};
+
+void conv_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s);
+void depthwise_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s);
+void conv(const ConvParams& p, const ConvWeights& w);
+void depthwise(const ConvParams& p, const ConvWeights& w);
+
+}  // namespace ethosu::kernels

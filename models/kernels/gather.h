@@ -1,0 +1,113 @@
+// Kernel geometry (§3.1, §3.4) and the gather that copies the IFM window an OFM block needs into a
+// dense local buffer, once per block.
+//
+// Contract of gather_ifm(): the buffer is [rows][cols][channel_stride] of T, in upscaled IFM space starting at
+// (ux0, uy0), holding IFM(x, y, c0 + k) - zero_point for k < channels. Positions outside the IFM
+// (padding) hold `pad_fill`; the zeros inserted by ZEROS upscaling and the channels from `channels`
+// to `channel_stride` hold 0.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/feature_map.h"
+
+namespace ethosu::kernels {
+
+enum class Upscale : uint8_t { None, Nearest, Zeros };
+
+struct KernelGeometry {
+  int width = 1, height = 1;  // taps, undilated (KW = KERNEL_WIDTH_M1 / dilation + 1)
+  int stride_x = 1, stride_y = 1;
+  int dilation_x = 1, dilation_y = 1;
+  int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  Upscale upscale = Upscale::None;
+};
+
+// The IFM extent implied by the OFM extent along one axis (§3.1), in upscaled space.
+inline int implied_ifm_extent(int ofm, int stride, int taps, int dilation, int pad_before, int pad_after) {
+  return (ofm - 1) * stride + (taps - 1) * dilation + 1 - pad_before - pad_after;
+}
+
+struct IfmWindow {
+  int ux0 = 0, uy0 = 0, cols = 0, rows = 0;  // upscaled coordinates of the window
+  int c0 = 0, channels = 0, channel_stride = 0;
+  int width = 0, height = 0;  // upscaled IFM extent (§3.1)
+  Upscale upscale = Upscale::None;
+};
+
+// The window of the IFM that OFM block b reads, for channels [c0, c0 + channels).
+inline IfmWindow block_window(const KernelGeometry& k, int ofm_width, int ofm_height, const OfmBlock& b, int c0,
+                              int channels, int channel_stride) {
+  IfmWindow w;
+  w.ux0 = b.x0 * k.stride_x - k.pad_left;
+  w.uy0 = b.y0 * k.stride_y - k.pad_top;
+  w.cols = (b.x1 - b.x0 - 1) * k.stride_x + (k.width - 1) * k.dilation_x + 1;
+  w.rows = (b.y1 - b.y0 - 1) * k.stride_y + (k.height - 1) * k.dilation_y + 1;
+  w.c0 = c0, w.channels = channels, w.channel_stride = channel_stride;
+  w.width = implied_ifm_extent(ofm_width, k.stride_x, k.width, k.dilation_x, k.pad_left, k.pad_right);
+  w.height = implied_ifm_extent(ofm_height, k.stride_y, k.height, k.dilation_y, k.pad_top, k.pad_bottom);
+  w.upscale = k.upscale;
+  return w;
+}
+
+// Element offsets of each kernel tap (row-major ky, kx) inside a gathered buffer.
+inline void tap_offsets(const KernelGeometry& k, int cols, int channel_stride, std::vector<int32_t>& taps) {
+  taps.clear();
+  for (int ky = 0; ky < k.height; ++ky)
+    for (int kx = 0; kx < k.width; ++kx) taps.push_back((ky * k.dilation_y * cols + kx * k.dilation_x) * channel_stride);
+}
+
+namespace detail {
+
+template <DataType DT, typename T>
+void read_channels(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int c0, int n, int32_t zp,
+                   T* dst) {
+  constexpr int es = element_size_bytes(DT);
+  const int64_t pix = l.pixel_offset(x, y);
+  int c = 0;
+  while (c < n) {
+    // Runs of channels that are contiguous in memory: the whole pixel (NHWC) or one brick.
+    const int cc = c0 + c;
+    const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
+    const uint8_t* p = region + pix + l.channel_offset(cc);
+    for (int k = 0; k < run; ++k) dst[c + k] = static_cast<T>(int64_t{load_element(p + k * es, DT)} - zp);
+    c += run;
+  }
+}
+
+}  // namespace detail
+
+template <typename T>
+void gather_ifm(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w, T pad_fill, std::vector<T>& buf) {
+  const size_t cs = static_cast<size_t>(w.channel_stride);
+  buf.assign(static_cast<size_t>(w.rows) * static_cast<size_t>(w.cols) * cs, T{0});
+  const FeatureMapLayout& l = ifm.layout;
+  for (int r = 0; r < w.rows; ++r) {
+    const int uy = w.uy0 + r;
+    T* row = buf.data() + static_cast<size_t>(r) * static_cast<size_t>(w.cols) * cs;
+    for (int col = 0; col < w.cols; ++col) {
+      const int ux = w.ux0 + col;
+      T* dst = row + static_cast<size_t>(col) * cs;
+      if (uy < 0 || uy >= w.height || ux < 0 || ux >= w.width) {
+        std::fill(dst, dst + w.channels, pad_fill);
+        continue;
+      }
+      int x = ux, y = uy;
+      if (w.upscale != Upscale::None) {
+        if (w.upscale == Upscale::Zeros && ((ux | uy) & 1)) continue;  // inserted zero point
+        x = ux >> 1, y = uy >> 1;
+      }
+      switch (l.type) {
+        case DataType::UInt8: detail::read_channels<DataType::UInt8>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
+        case DataType::Int8: detail::read_channels<DataType::Int8>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
+        case DataType::UInt16: detail::read_channels<DataType::UInt16>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
+        case DataType::Int16: detail::read_channels<DataType::Int16>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
+        case DataType::Int32: detail::read_channels<DataType::Int32>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
+      }
+    }
+  }
+}
+
+}  // namespace ethosu::kernels

@@ -1,0 +1,79 @@
+#include "models/kernels/pool.h"
+
+#include <algorithm>
+
+namespace ethosu::kernels {
+namespace {
+
+// Taps of one axis that land inside the IFM (padding excluded; ZEROS-upscaling zeros count) [I].
+int valid_taps(int o, int stride, int taps, int dilation, int pad, int extent) {
+  int n = 0;
+  for (int k = 0; k < taps; ++k) {
+    const int u = o * stride - pad + k * dilation;
+    n += u >= 0 && u < extent;
+  }
+  return n;
+}
+
+// TFLite's integer average: the quotient rounded half away from zero.
+int64_t divide_round_away(int64_t sum, int64_t count) {
+  return sum >= 0 ? (sum + count / 2) / count : -((-sum + count / 2) / count);
+}
+
+}  // namespace
+
+void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
+  if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
+  const KernelGeometry& k = p.kernel;
+  const bool reduce = p.mode == PoolMode::ReduceSum;
+  const int c0 = reduce ? 0 : b.c0;
+  const int nc = reduce ? p.ifm_depth : b.c1 - b.c0;
+  const IfmWindow win = block_window(k, p.ofm_width, p.ofm_height, b, c0, nc, nc);
+  // Padding never wins a max; for sums it adds nothing.
+  const int32_t fill = p.mode == PoolMode::Max ? INT32_MIN : 0;
+  gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win, fill, s.ifm32);
+  tap_offsets(k, win.cols, nc, s.taps);
+
+  const OutputStage& os = p.output;
+  const bool ifm32 = p.ifm.layout.type == DataType::Int32;
+  const FastFinish fin(os);
+  s.tile64.resize(static_cast<size_t>(nc));
+  for (int oy = b.y0; oy < b.y1; ++oy) {
+    const int vy = valid_taps(oy, k.stride_y, k.height, k.dilation_y, k.pad_top, win.height);
+    for (int ox = b.x0; ox < b.x1; ++ox) {
+      const int count = vy * valid_taps(ox, k.stride_x, k.width, k.dilation_x, k.pad_left, win.width);
+      const int32_t* a = s.ifm32.data() + ((oy - b.y0) * k.stride_y * win.cols + (ox - b.x0) * k.stride_x) * nc;
+      int64_t* r = s.tile64.data();
+      if (p.mode == PoolMode::Max) {
+        std::fill(r, r + nc, int64_t{INT32_MIN});
+        for (int32_t t : s.taps)
+          for (int c = 0; c < nc; ++c) r[c] = std::max<int64_t>(r[c], a[t + c]);
+        // A window entirely in padding has no maximum; 0 is a choice [I].
+        if (count == 0) std::fill(r, r + nc, 0);
+      } else {
+        std::fill(r, r + nc, 0);
+        for (int32_t t : s.taps)
+          for (int c = 0; c < nc; ++c) r[c] += a[t + c];
+      }
+      if (reduce) {
+        for (int c = 1; c < nc; ++c) r[0] += r[c];
+      }
+      uint8_t* out = p.ofm.region + p.ofm.layout.pixel_offset(ox, oy);
+      for (int c = b.c0; c < b.c1; ++c) {
+        int64_t x = r[c - b.c0];
+        if (!os.per_channel)
+          x = scale(os, x, os.multiplier, os.shift, ifm32);
+        else if (p.mode == PoolMode::Average)
+          x = count > 0 ? divide_round_away(x, count) : 0;
+        store_element(out + p.ofm.layout.channel_offset(c), os.ofm_type, fin(x));
+      }
+    }
+  }
+}
+
+void pool(const PoolParams& p) {
+  KernelScratch s;
+  pool_block(p, OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
+}
+
+}  // namespace ethosu::kernels

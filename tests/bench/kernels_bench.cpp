@@ -1,0 +1,147 @@
+// Throughput of the bit-exact kernels on MobileNetV2-224 / common layer shapes, in MAC/s, next to
+// the host's int8 multiply-accumulate peak (a register-resident dot-product loop with the best
+// instruction set available), single thread.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "models/kernels/conv.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace ethosu::kernels {
+namespace {
+
+struct Map {
+  std::vector<uint8_t> bytes;
+  FeatureMap fm;
+  Map(int w, int h, int c, DataType t) {
+    fm.layout.type = t;
+    fm.layout.layout = Layout::NHWC;
+    const int es = element_size_bytes(t);
+    fm.layout.width0 = w, fm.layout.height0 = fm.layout.height1 = h;
+    fm.layout.stride_c = es, fm.layout.stride_x = int64_t{c} * es, fm.layout.stride_y = int64_t{w} * c * es;
+    bytes.resize(static_cast<size_t>(h) * w * c * es);
+    std::mt19937 rng(1);
+    for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+    fm.region = bytes.data();
+  }
+};
+
+struct Shape {
+  int ifm_w, ifm_h, ic, oc, k, stride, pad;  // square kernels; SAME-style padding `pad`
+  bool depthwise;
+};
+
+void run_conv(benchmark::State& state, Shape sh) {
+  const int ow = (sh.ifm_w + 2 * sh.pad - sh.k) / sh.stride + 1;
+  const int oh = (sh.ifm_h + 2 * sh.pad - sh.k) / sh.stride + 1;
+  const int ic = sh.depthwise ? sh.oc : sh.ic;
+  Map ifm(sh.ifm_w, sh.ifm_h, ic, DataType::Int8), ofm(ow, oh, sh.oc, DataType::Int8);
+  const int wic = sh.depthwise ? 1 : ic;
+  std::vector<int16_t> w(static_cast<size_t>(sh.oc) * sh.k * sh.k * wic);
+  std::mt19937 rng(2);
+  for (auto& v : w) v = static_cast<int16_t>(static_cast<int>(rng() % 255) - 127);
+  std::vector<ScaleBias> sb(static_cast<size_t>(sh.oc), ScaleBias{1234, 1518500250u, 38});
+  ConvParams p;
+  p.ifm = ifm.fm, p.ifm_zero_point = -3, p.ifm_depth = ic;
+  p.ofm = ofm.fm, p.ofm_width = ow, p.ofm_height = oh, p.ofm_depth = sh.oc;
+  p.kernel.width = p.kernel.height = sh.k;
+  p.kernel.stride_x = p.kernel.stride_y = sh.stride;
+  // Vela's SAME padding puts the extra row/column at the end.
+  p.kernel.pad_left = p.kernel.pad_top = sh.pad;
+  p.kernel.pad_right = (ow - 1) * sh.stride + sh.k - sh.ifm_w - sh.pad;
+  p.kernel.pad_bottom = (oh - 1) * sh.stride + sh.k - sh.ifm_h - sh.pad;
+  p.output.ofm_type = DataType::Int8;
+  p.output.channels = sb.data();
+  const ConvWeights cw(w.data(), sh.oc, sh.k, sh.k, wic);
+  KernelScratch s;
+  const OfmBlock whole{0, ow, 0, oh, 0, sh.oc};
+  for (auto _ : state) {
+    if (sh.depthwise)
+      depthwise_block(p, cw, whole, s);
+    else
+      conv_block(p, cw, whole, s);
+    benchmark::DoNotOptimize(ofm.bytes.data());
+  }
+  const double macs = double(ow) * oh * sh.oc * sh.k * sh.k * wic;
+  state.counters["MAC/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// 1x1 expansion 56x56x24 -> 144
+BENCHMARK_CAPTURE(run_conv, mnv2_expand_1x1_56x56x24_144, Shape{56, 56, 24, 144, 1, 1, 0, false})->Unit(benchmark::kMillisecond);
+// 1x1 projection 28x28x192 -> 32
+BENCHMARK_CAPTURE(run_conv, mnv2_project_1x1_28x28x192_32, Shape{28, 28, 192, 32, 1, 1, 0, false})->Unit(benchmark::kMillisecond);
+// first layer 3x3 s2 224x224x3 -> 32
+BENCHMARK_CAPTURE(run_conv, mnv2_first_3x3s2_224x224x3_32, Shape{224, 224, 3, 32, 3, 2, 0, false})->Unit(benchmark::kMillisecond);
+// depthwise 3x3 56x56x144, stride 1 and 2
+BENCHMARK_CAPTURE(run_conv, mnv2_dw_3x3s1_56x56x144, Shape{56, 56, 0, 144, 3, 1, 1, true})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run_conv, mnv2_dw_3x3s2_56x56x144, Shape{56, 56, 0, 144, 3, 2, 0, true})->Unit(benchmark::kMillisecond);
+// FC 1280 -> 1001 (MobileNetV2 classifier) and 1024 -> 1000
+BENCHMARK_CAPTURE(run_conv, mnv2_fc_1280_1001, Shape{1, 1, 1280, 1001, 1, 1, 0, false})->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(run_conv, fc_1024_1000, Shape{1, 1, 1024, 1000, 1, 1, 0, false})->Unit(benchmark::kMicrosecond);
+// Generic shapes of the brief
+BENCHMARK_CAPTURE(run_conv, conv_1x1_112x112x32_64, Shape{112, 112, 32, 64, 1, 1, 0, false})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run_conv, conv_3x3_56x56x64_64, Shape{56, 56, 64, 64, 3, 1, 1, false})->Unit(benchmark::kMillisecond);
+
+#if defined(__x86_64__)
+// Host int8 MAC peak: independent vpdpbusd chains on registers (64 MACs each), 16 chains to cover
+// latency. This is the upper bound the kernels compare against.
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) int64_t peak_avx512(int64_t iters) {
+  __m512i acc[16];
+  for (auto& a : acc) a = _mm512_setzero_si512();
+  __m512i x = _mm512_set1_epi8(3), y = _mm512_set1_epi8(-2);
+  // Opaque operands, so the compiler cannot fold the chains.
+  __asm__ volatile("" : "+v"(x), "+v"(y));
+  for (int64_t i = 0; i < iters; ++i) {
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; ++j) acc[j] = _mm512_dpbusd_epi32(acc[j], x, y);
+  }
+  __m512i s = acc[0];
+  for (int j = 1; j < 16; ++j) s = _mm512_add_epi32(s, acc[j]);
+  // Stored and summed by hand: GCC 12 warns falsely inside _mm512_reduce_add_epi32.
+  alignas(64) int32_t lanes[16];
+  _mm512_store_si512(lanes, s);
+  int64_t sum = 0;
+  for (int32_t v : lanes) sum += v;
+  return sum;
+}
+
+__attribute__((target("avx2"))) int64_t peak_avx2(int64_t iters) {
+  // vpmaddubsw + vpmaddwd + vpaddd: 32 int8 MACs per three instructions.
+  __m256i acc[8];
+  for (auto& a : acc) a = _mm256_setzero_si256();
+  __m256i x = _mm256_set1_epi8(3), y = _mm256_set1_epi8(-2), one = _mm256_set1_epi16(1);
+  __asm__ volatile("" : "+x"(x), "+x"(y), "+x"(one));
+  for (int64_t i = 0; i < iters; ++i) {
+    // Each chain gets its own operands so the products are not shared between chains.
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) {
+      __asm__ volatile("" : "+x"(x));
+      acc[j] = _mm256_add_epi32(acc[j], _mm256_madd_epi16(_mm256_maddubs_epi16(x, y), one));
+    }
+  }
+  __m256i s = acc[0];
+  for (int j = 1; j < 8; ++j) s = _mm256_add_epi32(s, acc[j]);
+  return _mm256_extract_epi32(s, 0);
+}
+
+void host_int8_mac_peak(benchmark::State& state) {
+  const bool vnni = best_simd_level() == SimdLevel::Avx512Vnni;
+  const int64_t iters = 1 << 20;
+  for (auto _ : state) benchmark::DoNotOptimize(vnni ? peak_avx512(iters) : peak_avx2(iters));
+  const double macs = double(iters) * (vnni ? 16 * 64 : 8 * 32);
+  state.counters["MAC/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(vnni ? "avx512 vpdpbusd" : "avx2 vpmaddubsw");
+}
+BENCHMARK(host_int8_mac_peak)->Unit(benchmark::kMillisecond);
+#endif
+
+}  // namespace
+}  // namespace ethosu::kernels
+
+BENCHMARK_MAIN();

@@ -1,0 +1,217 @@
+// Output stage: rounding modes, scale/bias stream decoding, activations, LUTs (spec 03 §4-§6).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/output_stage.h"
+
+namespace ethosu::kernels {
+namespace {
+
+TEST(RoundedScale, WorkedExampleSection11) {
+  // acc 123456, M 1518500250, s 39: (P + 2^38 + 2^30) >> 39 = 341; negative: r = 2^38 - 2^30.
+  EXPECT_EQ(rounded_scale(123456, 1518500250u, 39, RoundMode::Dbl), 341);
+  EXPECT_EQ(rounded_scale(-123456, 1518500250u, 39, RoundMode::Dbl), -341);
+  OutputStage os;
+  os.ofm_type = DataType::Int8;
+  os.ofm_zero_point = 3;
+  os.activation_min = -128;
+  os.activation_max = 127;
+  EXPECT_EQ(finish(os, 341), 127);   // 344 clamped
+  EXPECT_EQ(finish(os, -341), -128);  // -338 clamped
+  os.ofm_type = DataType::Int16;
+  os.activation_min = -32768;
+  os.activation_max = 32767;
+  EXPECT_EQ(finish(os, 341), 344);
+  EXPECT_EQ(finish(os, -341), -338);
+}
+
+TEST(RoundedScale, DblTiesRoundUpBelowShift32) {
+  // s <= 31: r = 2^(s-1), ties go toward +infinity.
+  EXPECT_EQ(rounded_scale(5, 1, 1, RoundMode::Dbl), 3);    // 2.5 -> 3
+  EXPECT_EQ(rounded_scale(-5, 1, 1, RoundMode::Dbl), -2);  // -2.5 -> -2
+  EXPECT_EQ(rounded_scale(7, 3, 0, RoundMode::Dbl), 21);   // s = 0: no rounding term
+}
+
+TEST(RoundedScale, DblAboveShift31AddsSignedHalfOf2To31) {
+  // x * M = 2^32 * 3; s = 33: (3 * 2^32 + 2^32 + 2^30) >> 33 = 2 (1.5 + 0.125 rounds to 2).
+  EXPECT_EQ(rounded_scale(3, 1u << 31, 32, RoundMode::Dbl), 2);
+  // Exactly 0.5 * 2^33 - 2^30 boundary: x*M = 2^32 - 2^30 gives (2^32 - 2^30 + 2^32 + 2^30) >> 33 = 1.
+  EXPECT_EQ(rounded_scale(3, 1u << 30, 33, RoundMode::Dbl), 1);
+  // Negative side subtracts: -(2^32 - 2^30) + 2^32 - 2^30 = 0 -> 0.
+  EXPECT_EQ(rounded_scale(-3, 1u << 30, 33, RoundMode::Dbl), 0);
+}
+
+TEST(RoundedScale, TruncateRoundsTowardZero) {
+  EXPECT_EQ(rounded_scale(7, 1, 1, RoundMode::Truncate), 3);
+  EXPECT_EQ(rounded_scale(-7, 1, 1, RoundMode::Truncate), -3);
+  EXPECT_EQ(rounded_scale(-1, 1, 10, RoundMode::Truncate), 0);
+}
+
+TEST(RoundedScale, NaturalRoundsHalfUp) {
+  EXPECT_EQ(rounded_scale(5, 1, 1, RoundMode::Natural), 3);
+  EXPECT_EQ(rounded_scale(-5, 1, 1, RoundMode::Natural), -2);
+  EXPECT_EQ(rounded_scale(-7, 1, 1, RoundMode::Natural), -3);  // -3.5 -> -3
+  // Large shift: no 2^30 term (differs from DBL).
+  EXPECT_EQ(rounded_scale(3, 1u << 30, 33, RoundMode::Natural), 0);
+}
+
+TEST(RoundedScale, FortyBitAccumulatorTimesFullMultiplierIsExact) {
+  // (2^39 - 1) * (2^32 - 1) needs 71 bits; shift 40 brings it back to just below 2^31.
+  const int64_t x = (int64_t{1} << 39) - 1;
+  const uint32_t m = 0xFFFFFFFFu;
+  const int128_t p = static_cast<int128_t>(x) * m;
+  const int64_t expect_nat = static_cast<int64_t>((p + (int128_t{1} << 39)) >> 40);
+  EXPECT_EQ(rounded_scale(x, m, 40, RoundMode::Natural), expect_nat);
+  EXPECT_EQ(expect_nat, 2147483647);
+  EXPECT_EQ(rounded_scale(-x, m, 40, RoundMode::Truncate), -2147483647);  // -2147483647.5 toward zero
+}
+
+TEST(RoundedScale, UnsignedMultiplierAbove2To31) {
+  // Average-pool scales exceed 2^31: M = 2^31 + 1 must not be read as negative.
+  EXPECT_EQ(rounded_scale(2, 0x80000001u, 32, RoundMode::Natural), 1);
+  EXPECT_EQ(rounded_scale(100, 0x80000001u, 31, RoundMode::Dbl), 100);
+}
+
+TEST(ScaleBiasStream, DecodesFortyBitBiasMultiplierAndShift) {
+  // bias = -2 (40-bit), M = 0x89ABCDEF, shift 0x3F with the two top bits set (ignored).
+  const uint8_t e[10] = {0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xCD, 0xAB, 0x89, 0xFF};
+  const ScaleBias sb = decode_scale_bias(e);
+  EXPECT_EQ(sb.bias, -2);
+  EXPECT_EQ(sb.multiplier, 0x89ABCDEFu);
+  EXPECT_EQ(sb.shift, 63);
+  const uint8_t big[20] = {0x00, 0x00, 0x00, 0x00, 0x7F, 1, 0, 0, 0, 5,
+                           0x01, 0x00, 0x00, 0x00, 0x80, 2, 0, 0, 0, 6};
+  const auto v = decode_scale_bias_stream(big, 2);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].bias, int64_t{0x7F} << 32);
+  EXPECT_EQ(v[1].bias, -(int64_t{1} << 39) + 1);
+  EXPECT_EQ(v[1].multiplier, 2u);
+  EXPECT_EQ(v[1].shift, 6);
+}
+
+TEST(Finish, Int32OfmWithoutLutIgnoresZeroPointAndClamp) {
+  OutputStage os;
+  os.ofm_type = DataType::Int32;
+  os.ofm_zero_point = 5;  // stale value Vela leaves behind
+  os.activation_min = -128;
+  os.activation_max = 127;
+  EXPECT_EQ(finish(os, 100000), 100000);
+  EXPECT_EQ(finish(os, int64_t{1} << 40), INT32_MAX);
+  EXPECT_EQ(finish(os, -(int64_t{1} << 40)), INT32_MIN);
+}
+
+TEST(Finish, ZeroPointThenClampThenSaturate) {
+  OutputStage os;
+  os.ofm_type = DataType::UInt8;
+  os.ofm_zero_point = 10;
+  os.activation_min = 10;  // ReLU in quantized units
+  os.activation_max = 200;
+  EXPECT_EQ(finish(os, -50), 10);
+  EXPECT_EQ(finish(os, 100), 110);
+  EXPECT_EQ(finish(os, 1000), 200);
+  const FastFinish fast(os);
+  for (int64_t x : {-1000, -11, -10, 0, 45, 189, 190, 191, 5000}) EXPECT_EQ(fast(x), finish(os, x)) << x;
+  os.activation_min = 300;  // beyond the type: saturation wins
+  os.activation_max = 400;
+  EXPECT_EQ(finish(os, 0), 255);
+  EXPECT_EQ(FastFinish(os)(0), 255);
+}
+
+TEST(Finish, SigmoidAndTanhAreClampedAfterTheFunction) {
+  OutputStage os;
+  os.ofm_type = DataType::Int16;
+  os.function = ActivationFunction::Sigmoid;
+  os.activation_min = 0;
+  os.activation_max = 32767;
+  EXPECT_EQ(finish(os, 0), 16384);                // sigmoid(0) = 0.5
+  EXPECT_EQ(finish(os, 1000000), 32767);          // 32768 saturates
+  EXPECT_EQ(finish(os, -1000000), 0);
+  // Input 12288 = 1.0: round(32768 * 0.7310585786) = 23955.
+  EXPECT_EQ(finish(os, 12288), 23955);
+  // sigmoid(3.255) = 31551; clamping the input to 32767 first would give 30639.
+  EXPECT_EQ(finish(os, 40000), 31551);
+  os.function = ActivationFunction::Tanh;
+  os.activation_min = -32768;
+  EXPECT_EQ(finish(os, 12288), 24956);  // round(32768 * tanh(1))
+  EXPECT_EQ(finish(os, -12288), -24956);
+  os.ofm_zero_point = 12288;  // zero point is added before the function
+  EXPECT_EQ(finish(os, 0), 24956);
+}
+
+TEST(Finish, EightBitLutIndexedBySignedValuePlus128) {
+  std::vector<uint8_t> lut(256);
+  for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(255 - i);
+  OutputStage os;
+  os.ofm_type = DataType::Int8;
+  os.function = ActivationFunction::Table;
+  os.lut = lut.data();
+  os.ofm_zero_point = 0;
+  os.activation_min = -128;
+  os.activation_max = 127;
+  EXPECT_EQ(finish(os, -128), static_cast<int8_t>(255));  // index 0
+  EXPECT_EQ(finish(os, 0), static_cast<int8_t>(127));     // index 128
+  EXPECT_EQ(finish(os, 1000), static_cast<int8_t>(0));    // clipped to 127 -> index 255
+  os.activation_max = 0;                                  // MIN/MAX clamp applies before the lookup
+  EXPECT_EQ(finish(os, 100), static_cast<int8_t>(127));
+  os.ofm_type = DataType::UInt8;
+  os.activation_min = 0;
+  os.activation_max = 255;
+  EXPECT_EQ(finish(os, 3), 252);  // unsigned: index = value
+  EXPECT_EQ(finish(os, -5), 255);
+}
+
+TEST(Finish, Int32LutForSoftmaxUsesZeroPointAndInt8Clip) {
+  std::vector<uint8_t> lut(1024);
+  for (int i = 0; i < 256; ++i) {
+    const int32_t v = i * 100000 - 7;
+    for (int b = 0; b < 4; ++b) lut[4 * i + b] = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * b));
+  }
+  OutputStage os;
+  os.ofm_type = DataType::Int32;
+  os.function = ActivationFunction::Table;
+  os.clip_range = ClipRange::ForceInt8;
+  os.lut = lut.data();
+  os.ofm_zero_point = 10;
+  os.activation_min = -128;
+  os.activation_max = 127;
+  EXPECT_EQ(finish(os, -10), 128 * 100000 - 7);   // -10 + 10 = 0 -> index 128
+  EXPECT_EQ(finish(os, 500), 255 * 100000 - 7);   // clipped
+  EXPECT_EQ(finish(os, -500), -7);
+}
+
+TEST(Finish, Int16InterpolatedLut) {
+  std::vector<uint8_t> lut(2048);
+  auto put = [&](int i, int16_t base, int16_t slope) {
+    lut[4 * i] = static_cast<uint8_t>(base), lut[4 * i + 1] = static_cast<uint8_t>(static_cast<uint16_t>(base) >> 8);
+    lut[4 * i + 2] = static_cast<uint8_t>(slope), lut[4 * i + 3] = static_cast<uint8_t>(static_cast<uint16_t>(slope) >> 8);
+  };
+  for (int i = 0; i < 512; ++i) put(i, static_cast<int16_t>(i * 10), static_cast<int16_t>(i % 2 ? -3 : 100));
+  OutputStage os;
+  os.ofm_type = DataType::Int16;
+  os.function = ActivationFunction::Table;
+  os.lut = lut.data();
+  os.activation_min = -32768;
+  os.activation_max = 32767;
+  // v = -32768 -> u = 0: entry 0, fraction 0.
+  EXPECT_EQ(finish(os, -32768), 0);
+  // v = 0 -> u = 32768 = 256 * 128: entry 256 base 2560.
+  EXPECT_EQ(finish(os, 0), 2560);
+  // u = 32768 + 64: entry 256, f = 64: 2560 + ((100 * 64 + 64) >> 7) = 2560 + 50.
+  EXPECT_EQ(finish(os, 64), 2610);
+  // Odd entry with negative slope: u = 257 * 128 + 127: 2570 + ((-3 * 127 + 64) >> 7) = 2570 - 3.
+  EXPECT_EQ(finish(os, 128 + 127), 2567);
+  // Beyond int16: clipped to 32767 -> entry 511, f = 127: 5110 + ((-3*127+64)>>7).
+  EXPECT_EQ(finish(os, 100000), 5107);
+  EXPECT_EQ(lut16_lookup(lut.data(), 65535), 5107);
+}
+
+TEST(Accumulator, SaturatesToFormatWidth) {
+  EXPECT_EQ(saturate_accumulator(int64_t{1} << 35, AccFormat::Int32), INT32_MAX);
+  EXPECT_EQ(saturate_accumulator(int64_t{1} << 35, AccFormat::Int40), int64_t{1} << 35);
+  EXPECT_EQ(saturate_accumulator(-(int64_t{1} << 45), AccFormat::Int40), -(int64_t{1} << 39));
+}
+
+}  // namespace
+}  // namespace ethosu::kernels

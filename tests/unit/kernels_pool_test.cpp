@@ -1,0 +1,171 @@
+// Pooling kernels: MAX / AVERAGE / REDUCE_SUM, padding rules and scale sources (spec 03 §4.1, §7).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "models/kernels/pool.h"
+#include "tests/unit/kernels_test_util.h"
+
+namespace ethosu::kernels {
+namespace {
+
+using test::TestMap;
+
+PoolParams params(PoolMode mode, TestMap& ifm, TestMap& ofm, int k, int stride, int pad_tl, int pad_br) {
+  PoolParams p;
+  p.mode = mode;
+  p.ifm = ifm.view(), p.ifm_depth = ifm.c;
+  p.ofm = ofm.view(), p.ofm_width = ofm.w, p.ofm_height = ofm.h, p.ofm_depth = ofm.c;
+  p.kernel.width = p.kernel.height = k;
+  p.kernel.stride_x = p.kernel.stride_y = stride;
+  p.kernel.pad_left = p.kernel.pad_top = pad_tl;
+  p.kernel.pad_right = p.kernel.pad_bottom = pad_br;
+  p.output.ofm_type = ofm.layout.type;
+  p.output.per_channel = true;
+  p.output.activation_min = static_cast<int32_t>(std::max<int64_t>(type_min(ofm.layout.type), -32768));
+  p.output.activation_max = static_cast<int32_t>(std::min<int64_t>(type_max(ofm.layout.type), 32767));
+  return p;
+}
+
+TEST(Pool, MaxIgnoresPaddingAndPassesThroughUnscaled) {
+  // All values negative: a padding value of 0 (or the zero point) would win if it were counted.
+  TestMap ifm(3, 3, 2, DataType::Int8, Layout::NHCWB16), ofm(3, 3, 2, DataType::Int8, Layout::NHWC);
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 3; ++x) ifm.set(x, y, 0, -100 + x + 3 * y), ifm.set(x, y, 1, -50 - x - 3 * y);
+  PoolParams p = params(PoolMode::Max, ifm, ofm, 3, 1, 1, 1);
+  p.ifm_zero_point = -10;
+  p.output.ofm_zero_point = -10;
+  p.output.multiplier = 12345, p.output.shift = 3;  // ignored in per-channel mode
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), -100 + 1 + 3);  // max of (0..1, 0..1)
+  EXPECT_EQ(ofm.get(2, 2, 0), -92);
+  EXPECT_EQ(ofm.get(1, 1, 1), -50);
+  EXPECT_EQ(ofm.get(2, 0, 1), -51);
+}
+
+TEST(Pool, AveragePerChannelDividesByValidCountRoundingHalfAwayFromZero) {
+  TestMap ifm(2, 2, 1, DataType::Int8, Layout::NHWC), ofm(2, 2, 1, DataType::Int8, Layout::NHWC);
+  ifm.set(0, 0, 0, -1), ifm.set(1, 0, 0, -2), ifm.set(0, 1, 0, -1), ifm.set(1, 1, 0, -2);
+  PoolParams p = params(PoolMode::Average, ifm, ofm, 3, 1, 1, 1);  // SAME 3x3 on 2x2: 4 valid everywhere
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), -2);  // -6 / 4 = -1.5 -> -2 (half away from zero, not half up)
+  ifm.set(0, 0, 0, 1), ifm.set(1, 0, 0, 2), ifm.set(0, 1, 0, 1), ifm.set(1, 1, 0, 2);
+  pool(p);
+  EXPECT_EQ(ofm.get(1, 1, 0), 2);  // 1.5 -> 2
+  // 2x2 s1 SAME (pad right/bottom only): corner (1,1) has one valid element.
+  TestMap ofm2(2, 2, 1, DataType::Int8, Layout::NHWC);
+  PoolParams q = params(PoolMode::Average, ifm, ofm2, 2, 1, 0, 1);
+  pool(q);
+  EXPECT_EQ(ofm2.get(0, 0, 0), 2);  // 6 / 4
+  EXPECT_EQ(ofm2.get(1, 0, 0), 2);  // 4 / 2
+  EXPECT_EQ(ofm2.get(1, 1, 0), 2);  // 2 / 1
+  EXPECT_EQ(ofm2.get(0, 1, 0), 2);  // 3 / 2 = 1.5 -> 2
+}
+
+TEST(Pool, AverageGlobalScaleUsesOfmScale) {
+  // 2x2 VALID, sum scaled by M / 2^s = 1/4 with rounding mode NATURAL and DBL (ties differ in sign).
+  TestMap ifm(2, 2, 1, DataType::UInt8, Layout::NHWC), ofm(1, 1, 1, DataType::UInt8, Layout::NHWC);
+  for (int i = 0; i < 4; ++i) ifm.set(i % 2, i / 2, 0, 10 + i);  // minus zp 12: -2, -1, 0, 1 -> -2
+  PoolParams p = params(PoolMode::Average, ifm, ofm, 2, 2, 0, 0);
+  p.ifm_zero_point = 12;
+  p.output.per_channel = false;
+  p.output.multiplier = 1u << 30, p.output.shift = 32;
+  p.output.ofm_zero_point = 100;
+  p.output.round_mode = RoundMode::Natural;
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), 100 + 0);  // -0.5 -> 0 (half up)
+  p.output.round_mode = RoundMode::Truncate;
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), 100 + 0);
+  p.ifm_zero_point = 14;  // sum -10 -> -2.5
+  p.output.round_mode = RoundMode::Natural;
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), 100 - 2);
+  p.output.round_mode = RoundMode::Dbl;  // s > 31: r = 2^31 - 2^30 for negatives -> -3
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), 100 - 3);
+}
+
+TEST(Pool, ReduceSumOverWindowAndChannelsWithInt32InputDropsMultiplier) {
+  // Softmax-style: 1x1 kernel, int32 IFM 1x2x3 -> int32 OFM 1x2x1; OFM_SCALE (2^30, 1): only the
+  // shift applies (sum / 2, rounded).
+  TestMap ifm(1, 2, 3, DataType::Int32, Layout::NHWC), ofm(1, 2, 1, DataType::Int32, Layout::NHWC);
+  const int32_t v[2][3] = {{1000000000, 1000000000, 1000000001}, {-5, 2, 0}};
+  for (int y = 0; y < 2; ++y)
+    for (int c = 0; c < 3; ++c) ifm.set(0, y, c, v[y][c]);
+  PoolParams p = params(PoolMode::ReduceSum, ifm, ofm, 1, 1, 0, 0);
+  p.ifm_depth = 3;
+  p.output.per_channel = false;
+  p.output.multiplier = 1u << 30, p.output.shift = 1;
+  p.output.ofm_zero_point = 9;  // ignored: 32-bit OFM
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), 1500000001);  // 3000000001 / 2 = 1500000000.5 -> up; no int32 wrap
+  EXPECT_EQ(ofm.get(0, 1, 0), -1);           // -3 / 2 = -1.5 -> -1 (DBL, s <= 31: half up)
+}
+
+TEST(Pool, Int16SigmoidOnAverage1x1) {
+  // Vela's int16 logistic: AVERAGE 1x1 with global scale 1.5 (0x6000 >> 14), SIGMOID, MIN 0.
+  TestMap ifm(2, 1, 1, DataType::Int16, Layout::NHWC), ofm(2, 1, 1, DataType::Int16, Layout::NHWC);
+  ifm.set(0, 0, 0, 8192), ifm.set(1, 0, 0, -32768);
+  PoolParams p = params(PoolMode::Average, ifm, ofm, 1, 1, 0, 0);
+  p.output.per_channel = false;
+  p.output.multiplier = 0x6000, p.output.shift = 14;
+  p.output.round_mode = RoundMode::Natural;
+  p.output.function = ActivationFunction::Sigmoid;
+  p.output.activation_min = 0;
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), 23955);  // 12288 = 1.0 -> sigmoid(1)
+  EXPECT_EQ(ofm.get(1, 0, 0), 589);    // -49152 = -4.0 -> 32768 * 0.017986
+}
+
+TEST(PoolRandom, MatchesDirectReference) {
+  std::mt19937 rng(7);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int it = 0; it < 200; ++it) {
+    const PoolMode mode = pick(0, 1) ? PoolMode::Max : PoolMode::Average;
+    const int k = pick(1, 4), s = pick(1, 3), ow = pick(1, 6), oh = pick(1, 6), c = pick(1, 20);
+    const int pl = pick(0, k - 1), pr = pick(0, k - 1 - pl);
+    const int up_w = (ow - 1) * s + k - pl - pr, up_h = (oh - 1) * s + k - pl - pr;
+    if (up_w < 1 || up_h < 1) continue;
+    TestMap ifm(up_w, up_h, c, DataType::Int8, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC, pick(0, 3) == 0);
+    ifm.randomize(rng);
+    TestMap ofm(ow, oh, c, DataType::Int8, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC);
+    PoolParams p = params(mode, ifm, ofm, k, s, pl, pr);
+    p.ifm_zero_point = pick(-20, 20);
+    p.output.ofm_zero_point = pick(-20, 20);
+    p.output.per_channel = pick(0, 1);
+    p.output.multiplier = static_cast<uint32_t>(pick(1, 1 << 30)), p.output.shift = static_cast<uint8_t>(pick(28, 34));
+    TestMap want = ofm;
+    for (int oy = 0; oy < oh; ++oy)
+      for (int ox = 0; ox < ow; ++ox)
+        for (int ch = 0; ch < c; ++ch) {
+          int64_t acc = mode == PoolMode::Max ? INT64_MIN : 0, n = 0;
+          for (int ky = 0; ky < k; ++ky)
+            for (int kx = 0; kx < k; ++kx) {
+              bool inside = false;
+              const int64_t v = test::upscaled_value(ifm, Upscale::None, up_w, up_h, ox * s - pl + kx, oy * s - pl + ky, ch,
+                                                     p.ifm_zero_point, inside);
+              if (!inside) continue;
+              ++n;
+              acc = mode == PoolMode::Max ? std::max(acc, v) : acc + v;
+            }
+          int64_t x = acc;
+          if (!p.output.per_channel)
+            x = rounded_scale(acc, p.output.multiplier, p.output.shift, p.output.round_mode);
+          else if (mode == PoolMode::Average)
+            x = acc >= 0 ? (acc + n / 2) / n : -((-acc + n / 2) / n);
+          want.set(ox, oy, ch, finish(p.output, x));
+        }
+    KernelScratch scratch;
+    const int bx = pick(1, ow), by = pick(1, oh), bc = pick(1, c);
+    for (int y0 = 0; y0 < oh; y0 += by)
+      for (int x0 = 0; x0 < ow; x0 += bx)
+        for (int c0 = 0; c0 < c; c0 += bc)
+          pool_block(p, OfmBlock{x0, std::min(ow, x0 + bx), y0, std::min(oh, y0 + by), c0, std::min(c, c0 + bc)}, scratch);
+    ASSERT_EQ(ofm.bytes, want.bytes) << "iteration " << it;
+  }
+}
+
+}  // namespace
+}  // namespace ethosu::kernels

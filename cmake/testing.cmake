@@ -13,3 +13,16 @@ function(ethosu_unit_test name)
   target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest_main)
   gtest_discover_tests(${name} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# ethosu_corpus_test(NAME LIBS...): tests/corpus/NAME.cpp, label `corpus`, reading the data from
+# $ETHOSU_SIM_SHARED_DIR or the ETHOSU_SIM_SHARED_DIR cache variable; skips when the data is absent.
+function(ethosu_corpus_test name)
+  if(NOT ETHOSU_SIM_TESTS)
+    return()
+  endif()
+  add_executable(${name} ${PROJECT_SOURCE_DIR}/tests/corpus/${name}.cpp)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_compile_definitions(${name} PRIVATE ETHOSU_SIM_SHARED_DIR_DEFAULT="${ETHOSU_SIM_SHARED_DIR}")
+  target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest_main)
+  gtest_discover_tests(${name} PROPERTIES LABELS corpus DISCOVERY_TIMEOUT 120)
+endfunction()

@@ -150,6 +150,7 @@ std::vector<CaseTensor> tensors(const ManifestReader& r, const json& manifest, c
     t.offset = r.u64(item, "offset", k);
     t.size_bytes = r.u64(item, keys.size, k);
     t.file = r.file(item, keys.file, k, t.size_bytes);
+    if (item.contains("dtype")) t.dtype = r.string(item, "dtype", k);
     const auto region = std::find_if(regions.begin(), regions.end(), [&](const auto& g) { return g.index == t.region; });
     if (region == regions.end()) r.fail(k + ".region", "region " + std::to_string(t.region) + " is not described");
     if (t.offset > region->size_bytes || t.size_bytes > region->size_bytes - t.offset) {

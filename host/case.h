@@ -35,6 +35,7 @@ struct CaseTensor {
   // Outputs: the engine that produced `file`, from the manifest's reference.files (e.g. "tflite_int_numpy",
   // "armnn_cpuref", "tflm_reference_kernels"); empty when the manifest does not say.
   std::string reference_engine;
+  std::string dtype;  // "int8", "uint8", "int16", "int32"...; empty when the manifest does not say
 };
 
 struct CorpusCase {

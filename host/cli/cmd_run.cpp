@@ -1,0 +1,149 @@
+// run: execute a job on the simulator and write (and check) its outputs.
+#include <filesystem>
+#include <iostream>
+
+#include "host/cli/args.h"
+#include "host/cli/commands.h"
+#include "host/file_io.h"
+#include "host/job.h"
+#include "host/run_job.h"
+#include "sim/error.h"
+
+namespace ethosu::cli {
+
+const char* const kRunHelp =
+    "usage: ethosu-sim run CASE_DIR [--out DIR]\n"
+    "       ethosu-sim run STREAM --region N=FILE[:SIZE] ... [--input R:OFFSET=FILE ...]\n"
+    "                             [--dump R:OFFSET:SIZE=FILE ...]\n"
+    "       ethosu-sim run MODEL_vela.tflite [--input FILE ...] [--out DIR]\n"
+    "\n"
+    "Runs a command stream on the simulated NPU and writes what it leaves in memory.\n"
+    "\n"
+    "CASE_DIR   a folder with manifest.json, cmdstream.bin, region files and inputs (the conformance\n"
+    "           corpus layout): regions are laid out as the manifest says, inputs placed, the stream\n"
+    "           run, and output<k>.bin written to --out (default: the current folder) in the order of the\n"
+    "           manifest's outputs. When expected outputs exist they are compared: exact, or the number\n"
+    "           and largest difference of mismatching bytes.\n"
+    "STREAM     a bare command stream or a COP1 payload, with:\n"
+    "  --region N=FILE[:SIZE]   region N (0-7) loaded from FILE, optionally enlarged to SIZE bytes;\n"
+    "  --region N=:SIZE         or SIZE zero bytes (K, M, G suffixes allowed)\n"
+    "  --input R:OFFSET=FILE    copy FILE into region R at byte OFFSET before the run\n"
+    "  --dump R:OFFSET:SIZE=FILE  write SIZE bytes of region R at OFFSET to FILE after the run\n"
+    "MODEL      a Vela-compiled .tflite whose graph is one ethos-u operator: region 0 = flash tensor,\n"
+    "           1 = arena, 2 = fast scratch; --input files (in input order) are placed at their\n"
+    "           offline-planned arena offsets; outputs go to --out as output<k>.bin.\n"
+    "\n"
+    "  --out DIR       where output<k>.bin files go (created if needed)\n"
+    "  --variant NAME  ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for)\n"
+    "\n"
+    "exit status: 0 ran (and matched), 1 the NPU faulted or an output differs, 2 usage or input error\n";
+
+namespace {
+
+uint32_t parse_region(const std::string& s, const std::string& opt) {
+  if (s.size() != 1 || s[0] < '0' || s[0] > '7') throw UsageError(opt + ": region must be 0-7, got '" + s + "'");
+  return static_cast<uint32_t>(s[0] - '0');
+}
+
+// "R:OFFSET" or "R:OFFSET:SIZE"
+std::vector<std::string> split_colon(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == ':') {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
+}  // namespace
+
+int run_run(const std::vector<std::string>& argv) {
+  Args a(argv, {{"--out", "", true, false},
+                {"--region", "", true, true},
+                {"--input", "", true, true},
+                {"--dump", "", true, true},
+                {"--variant", "", true, false}});
+  a.expect_positionals(1, 1, "CASE_DIR, STREAM or MODEL");
+  const std::filesystem::path target = a.positionals()[0];
+  const bool is_dir = std::filesystem::is_directory(target);
+  const bool is_tflite = !is_dir && target.extension() == ".tflite";
+
+  host::Job job;
+  if (is_dir) {
+    if (!a.values("--region").empty() || !a.values("--input").empty() || !a.values("--dump").empty())
+      throw UsageError("--region, --input and --dump are for raw streams, not case folders");
+    job = host::job_from_case(target);
+  } else if (is_tflite) {
+    if (!a.values("--region").empty() || !a.values("--dump").empty())
+      throw UsageError("--region and --dump are for raw streams; a .tflite brings its own regions");
+    std::vector<std::filesystem::path> inputs;
+    for (const auto& in : a.values("--input")) inputs.emplace_back(in);
+    job = host::job_from_tflite(target, inputs);
+  } else {
+    if (a.value("--out")) throw UsageError("--out is for case folders and models; raw streams use --dump");
+    std::vector<host::RegionArg> regions;
+    for (const auto& r : a.values("--region")) {
+      auto [n, spec] = split_assignment(r, "--region");
+      host::RegionArg ra;
+      ra.region = parse_region(n, "--region");
+      const auto colon = spec.rfind(':');
+      std::string file = spec, size;
+      if (colon != std::string::npos) {
+        file = spec.substr(0, colon);
+        size = spec.substr(colon + 1);
+      }
+      if (!file.empty()) ra.file = file;
+      if (!size.empty()) ra.size_bytes = parse_size(size, "--region " + n);
+      if (!ra.file && !ra.size_bytes) throw UsageError("--region " + n + ": give FILE, FILE:SIZE or :SIZE");
+      regions.push_back(ra);
+    }
+    std::vector<host::PlacementArg> inputs, dumps;
+    for (const auto& in : a.values("--input")) {
+      auto [where, file] = split_assignment(in, "--input");
+      auto parts = split_colon(where);
+      if (parts.size() != 2) throw UsageError("--input expects R:OFFSET=FILE, got '" + in + "'");
+      inputs.push_back({parse_region(parts[0], "--input"), parse_size(parts[1], "--input offset"), 0, file});
+    }
+    for (const auto& d : a.values("--dump")) {
+      auto [where, file] = split_assignment(d, "--dump");
+      auto parts = split_colon(where);
+      if (parts.size() != 3) throw UsageError("--dump expects R:OFFSET:SIZE=FILE, got '" + d + "'");
+      dumps.push_back({parse_region(parts[0], "--dump"), parse_size(parts[1], "--dump offset"),
+                       parse_size(parts[2], "--dump size"), file});
+    }
+    if (regions.empty()) throw UsageError("a raw stream needs at least one --region");
+    job = host::job_from_stream(target, regions, inputs, dumps);
+  }
+  if (auto v = a.value("--variant")) job.variant = *v;
+
+  const host::RunOutcome outcome = host::run_job(job);
+  std::cout << outcome.summary;
+  if (outcome.fault) {
+    std::cerr << "ethosu-sim run: NPU fault: " << *outcome.fault << "\n";
+    return 1;
+  }
+
+  const std::filesystem::path out_dir = a.value("--out").value_or(".");
+  if (is_dir || is_tflite) std::filesystem::create_directories(out_dir);
+  bool all_match = true;
+  for (size_t k = 0; k < job.outputs.size(); ++k) {
+    const auto& o = job.outputs[k];
+    const auto bytes = job.output_bytes(o);
+    const std::filesystem::path file = (is_dir || is_tflite) ? out_dir / ("output" + std::to_string(k) + ".bin")
+                                                             : std::filesystem::path(o.name);
+    host::write_file(file.string(), bytes);
+    std::cout << "output " << k << " (" << o.name << "): " << bytes.size() << " bytes -> " << file.string();
+    if (o.expected) {
+      const auto expect = host::read_file(o.expected->string());
+      const auto cmp = host::compare_bytes(bytes, expect, o.element_bytes, o.element_signed);
+      std::cout << ": " << cmp.text;
+      if (!cmp.exact) all_match = false;
+    }
+    std::cout << "\n";
+  }
+  return all_match ? 0 : 1;
+}
+
+}  // namespace ethosu::cli

@@ -1,0 +1,17 @@
+#include "host/cli/commands.h"
+
+namespace ethosu::cli {
+
+const Subcommand* find_subcommand(const std::string& name) {
+  static const Subcommand kSubcommands[] = {
+      {"disasm", kDisasmHelp, run_disasm},
+      {"asm", kAsmHelp, run_asm},
+      {"validate", kValidateHelp, run_validate},
+      {"run", kRunHelp, run_run},
+  };
+  for (const auto& s : kSubcommands)
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+}  // namespace ethosu::cli

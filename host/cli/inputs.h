@@ -1,0 +1,24 @@
+// Loading the command stream(s) a CLI command works on, from any file kind read_npu_file() accepts.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ethosu::cli {
+
+struct StreamInput {
+  std::string origin;  // "model.tflite, ethos-u operator 3 (subgraph 0)" etc., for messages
+  std::string label;   // heading when a file holds several streams; empty for a plain stream
+  std::vector<uint8_t> bytes;
+  // Region sizes the file itself implies (a .tflite's flash, scratch and scratch_fast tensors).
+  std::array<std::optional<uint64_t>, 8> region_size_bytes{};
+};
+
+// One entry per command stream: one for a bare stream or COP1 payload, one per ethos-u operator of a
+// .tflite. Throws ethosu::InputError (named file, what is wrong) for unreadable or malformed files.
+std::vector<StreamInput> load_streams(const std::string& path);
+
+}  // namespace ethosu::cli

@@ -1,0 +1,70 @@
+// ethosu-sim: command-line front end. Exit status: 0 ok, 1 simulated fault or output mismatch,
+// 2 usage or input error.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "host/cli/args.h"
+#include "host/cli/commands.h"
+#include "sim/error.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: ethosu-sim <command> [options]\n"
+    "\n"
+    "A simulator of the Arm Ethos-U65 NPU (i.MX 93).\n"
+    "\n"
+    "commands:\n"
+    "  disasm FILE        disassemble a command stream (bare, COP1 payload or Vela .tflite)\n"
+    "  asm FILE -o OUT    assemble the text form into a command stream\n"
+    "  validate FILE      per-region access extents and every problem the stream has\n"
+    "  run ...            run a job (a corpus case directory, a raw stream with regions, or a Vela .tflite)\n"
+    "\n"
+    "'ethosu-sim <command> --help' describes each command.\n"
+    "exit status: 0 ok, 1 simulated fault or output mismatch, 2 usage or input error\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::cout << "ethosu-sim " << ETHOSU_SIM_VERSION << "\n";
+    return 0;
+  }
+  const ethosu::cli::Subcommand* sub = ethosu::cli::find_subcommand(cmd);
+  if (!sub) {
+    std::cerr << "ethosu-sim: unknown command '" << cmd << "'\n\n" << kUsage;
+    return 2;
+  }
+  for (const auto& a : args) {
+    if (a == "--help" || a == "-h") {
+      std::cout << sub->help;
+      return 0;
+    }
+  }
+  try {
+    return sub->run(args);
+  } catch (const ethosu::cli::UsageError& e) {
+    std::cerr << "ethosu-sim " << cmd << ": " << e.what() << "\n\n" << sub->help;
+    return 2;
+  } catch (const ethosu::InputError& e) {
+    std::cerr << "ethosu-sim " << cmd << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ethosu-sim " << cmd << ": error: out of memory\n";
+    return 2;
+  }
+}

@@ -1,0 +1,61 @@
+#include "host/run_job.h"
+
+#include <cstdlib>
+
+#include "isa/decoder.h"
+#include "isa/validator.h"
+#include "models/functional/executor.h"
+#include "sim/error.h"
+
+namespace ethosu::host {
+
+RunOutcome run_job(Job& job) {
+  const auto variant = isa::parse_variant(job.variant);
+  if (!variant) throw InputError("unknown NPU variant '" + job.variant + "' (ethos-u65-256 or ethos-u65-512)");
+  functional::Regions regions{};
+  for (size_t i = 0; i < kRegions; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};
+  const isa::Stream stream = isa::decode(job.stream);
+  functional::Executor exec(*variant);
+  const functional::RunResult r = exec.run(stream, regions);
+
+  RunOutcome out;
+  out.hazards = r.hazards;
+  if (r.fault) out.fault = std::string(functional::fault_name(r.fault->kind)) + " at " + r.fault->message;
+  out.summary = job.name + " on " + job.variant + ": " + std::to_string(r.stats.kernel_ops) + " kernel operations, " +
+                std::to_string(r.stats.dma_ops) + " DMAs, " + std::to_string(r.stats.macs) + " MACs\n";
+  for (const auto& h : r.hazards) out.summary += "hazard: " + h + "\n";
+  return out;
+}
+
+Comparison compare_bytes(const std::vector<uint8_t>& actual, const std::vector<uint8_t>& expected,
+                         unsigned element_bytes, bool element_signed) {
+  Comparison c;
+  if (actual.size() != expected.size()) {
+    c.text = "size differs: " + std::to_string(actual.size()) + " bytes, expected " + std::to_string(expected.size());
+    c.mismatches = std::max(actual.size(), expected.size());
+    return c;
+  }
+  const unsigned eb = (element_bytes == 1 || element_bytes == 2 || element_bytes == 4) ? element_bytes : 1;
+  auto element = [&](const std::vector<uint8_t>& b, size_t i) {
+    uint64_t u = 0;
+    for (unsigned k = 0; k < eb; ++k) u |= uint64_t{b[i * eb + k]} << (8 * k);
+    const unsigned bits = 8 * eb;
+    if (element_signed && (u >> (bits - 1)) & 1) return static_cast<int64_t>(u) - (int64_t{1} << bits);
+    return static_cast<int64_t>(u);
+  };
+  const size_t n = actual.size() / eb;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t d = std::llabs(element(actual, i) - element(expected, i));
+    if (d) {
+      ++c.mismatches;
+      c.max_abs_diff = std::max(c.max_abs_diff, d);
+    }
+  }
+  c.exact = c.mismatches == 0;
+  c.text = c.exact ? "exact (" + std::to_string(actual.size()) + " bytes)"
+                   : std::to_string(c.mismatches) + " of " + std::to_string(n) + " elements differ, max |diff| " +
+                         std::to_string(c.max_abs_diff);
+  return c;
+}
+
+}  // namespace ethosu::host

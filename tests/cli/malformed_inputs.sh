@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Hand-made broken inputs through the ethosu-sim CLI: each must give its error message and exit status,
+# never a crash. Usage: malformed_inputs.sh path/to/ethosu-sim
+set -u
+sim="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 passed=0
+
+words() { printf "$(printf '%s' "$*" | sed -E 's/0x(..)(..)(..)(..)/\\x\4\\x\3\\x\2\\x\1/g; s/ //g')"; }
+
+# expect STATUS "MESSAGE SUBSTRING" ethosu-sim-args...
+expect() {
+  local status="$1" msg="$2"
+  shift 2
+  local out
+  out=$("$sim" "$@" 2>&1)
+  local got=$?
+  if [ "$got" -ne "$status" ] || ! grep -qF -- "$msg" <<<"$out"; then
+    echo "FAIL: ethosu-sim $*: exit $got (want $status), output:"
+    sed 's/^/    /' <<<"$out"
+    echo "    (wanted the text: $msg)"
+    failures=$((failures + 1))
+  else
+    passed=$((passed + 1))
+  fi
+}
+
+words 0x00000123 0xffff0000 > "$tmp/good.bin"
+words 0x00000123 0x00004030 > "$tmp/truncated.bin"
+words 0x00000004 0xffff0000 > "$tmp/unknown.bin"
+words 0x00000123 > "$tmp/nostop.bin"
+words 0x00070125 0xffff0000 > "$tmp/illegal.bin"
+: > "$tmp/empty.bin"
+printf 'COP1\x01\x00\x10\x00' > "$tmp/badcop1.bin"
+words 0x31504f43 0x00100001 0x10003008 0x10060000 0x00000005 0x00000005 0x00000005 0x00090002 0x00000123 > "$tmp/cop1_short.bin"
+printf '\x10\x00\x00\x00TFL3\x00\x00' > "$tmp/truncated.tflite"
+head -c 200 /dev/zero | tr '\0' 'z' > "$tmp/garbage.tflite"
+# A conv whose OFM lies at 0x1000 in region 1: outside a 256-byte region.
+cat > "$tmp/oob.s" <<'ASM'
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_DEPTH_M1 depth_m1=7
+NPU_SET_IFM_PRECISION activation_type=SIGNED
+NPU_SET_IFM_STRIDE_X stride=8
+NPU_SET_IFM_STRIDE_Y stride=32
+NPU_SET_IFM_STRIDE_C stride=1
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x1000
+NPU_SET_OFM_WIDTH_M1 width_m1=3
+NPU_SET_OFM_HEIGHT_M1 height_m1=3
+NPU_SET_OFM_DEPTH_M1 depth_m1=7
+NPU_SET_OFM_WIDTH0_M1 width_m1=3
+NPU_SET_OFM_HEIGHT0_M1 height_m1=3
+NPU_SET_OFM_HEIGHT1_M1 height_m1=3
+NPU_SET_IFM_WIDTH0_M1 width_m1=3
+NPU_SET_IFM_HEIGHT0_M1 height_m1=3
+NPU_SET_IFM_HEIGHT1_M1 height_m1=3
+NPU_SET_OFM_PRECISION activation_type=SIGNED
+NPU_SET_OFM_STRIDE_X stride=8
+NPU_SET_OFM_STRIDE_Y stride=32
+NPU_SET_OFM_STRIDE_C stride=1
+NPU_OP_POOL pooling_mode=MAX
+NPU_OP_STOP mask=0xffff
+ASM
+printf 'NPU_SET_IFM_REGION region=9\n' > "$tmp/badfield.s"
+printf 'NPU_SET_NOTHING\n' > "$tmp/badcmd.s"
+
+expect 0 "cmd0.NPU_SET_PARALLEL_MODE" disasm --format vela "$tmp/good.bin"
+expect 1 "cmd1 payload word missing" disasm "$tmp/truncated.bin"
+expect 1 "unknown cmd0 opcode 0x4" disasm "$tmp/unknown.bin"
+expect 1 "no NPU_OP_STOP" disasm "$tmp/nostop.bin"
+expect 1 "activation_function = 7 is not a defined" validate "$tmp/illegal.bin"
+expect 2 "empty" disasm "$tmp/empty.bin"
+expect 2 "badcop1.bin" disasm "$tmp/badcop1.bin"
+expect 2 "cop1_short.bin" disasm "$tmp/cop1_short.bin"
+expect 2 "truncated.tflite" disasm "$tmp/truncated.tflite"
+expect 2 "garbage.tflite" disasm "$tmp/garbage.tflite"
+expect 2 "no such file" disasm "$tmp/missing.bin"
+expect 2 "is a directory" disasm "$tmp"
+expect 2 "unknown option '--bogus'" disasm --bogus "$tmp/good.bin"
+expect 2 "unknown command 'frobnicate'" frobnicate
+expect 2 "missing FILE" validate
+expect 2 "region must be 0-7" validate --region 9=16 "$tmp/good.bin"
+expect 2 "is not a size" validate --region 1=lots "$tmp/good.bin"
+expect 2 "badfield.s:1: value 9 does not fit NPU_SET_IFM_REGION.region" asm "$tmp/badfield.s" -o "$tmp/x.bin"
+expect 2 "badcmd.s:1: unknown command 'NPU_SET_NOTHING'" asm "$tmp/badcmd.s" -o "$tmp/x.bin"
+expect 2 "missing -o OUT.bin" asm "$tmp/badcmd.s"
+expect 0 "" asm "$tmp/oob.s" -o "$tmp/oob.bin"
+expect 1 "OFM region 1 bytes [0x1000, 0x1080) ends beyond the region size 0x100" validate --region 1=256 "$tmp/oob.bin"
+expect 1 "bus error" run "$tmp/oob.bin" --region 1=:256
+expect 2 "do not fit region 1" run "$tmp/oob.bin" --region 1=:256 --input "1:250=$tmp/truncated.bin"
+expect 2 "a raw stream needs at least one --region" run "$tmp/good.bin"
+expect 2 "no such file" run "$tmp/good.bin" --region "0=$tmp/nothere.bin"
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]

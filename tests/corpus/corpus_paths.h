@@ -1,0 +1,61 @@
+// Where the conformance data lives, for the corpus test suites.
+//
+// The root is $ETHOSU_SIM_SHARED_DIR, else the CMake cache variable ETHOSU_SIM_SHARED_DIR (compiled in as
+// ETHOSU_SIM_SHARED_DIR_DEFAULT). Suites call corpus_cases() and GTEST_SKIP() with skip_message() when
+// it returns nothing, so a checkout without the data still passes and says why.
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace ethosu::test {
+
+namespace fs = std::filesystem;
+
+inline fs::path shared_root() {
+  if (const char* env = std::getenv("ETHOSU_SIM_SHARED_DIR"); env && *env) return env;
+#ifdef ETHOSU_SIM_SHARED_DIR_DEFAULT
+  return ETHOSU_SIM_SHARED_DIR_DEFAULT;
+#else
+  return "../shared";
+#endif
+}
+
+inline std::string skip_message() {
+  return "conformance data not found under '" + shared_root().string() +
+         "' (set ETHOSU_SIM_SHARED_DIR or -DETHOSU_SIM_SHARED_DIR=...); skipping";
+}
+
+// Every case directory (one holding cmdstream.bin and manifest.json): opcorpus/*, corpus/*, corpus/*/u65_512.
+inline std::vector<fs::path> corpus_cases() {
+  std::vector<fs::path> cases;
+  std::error_code ec;
+  auto add_children = [&](const fs::path& dir) {
+    if (!fs::is_directory(dir, ec)) return;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (fs::exists(e.path() / "cmdstream.bin") && fs::exists(e.path() / "manifest.json")) cases.push_back(e.path());
+      if (fs::exists(e.path() / "u65_512" / "cmdstream.bin")) cases.push_back(e.path() / "u65_512");
+    }
+  };
+  add_children(shared_root() / "opcorpus");
+  add_children(shared_root() / "corpus");
+  std::sort(cases.begin(), cases.end());
+  return cases;
+}
+
+// "opcorpus/add_i8", "corpus/kws_dscnn_mlperf/u65_512": a readable test parameter name.
+inline std::string case_label(const fs::path& dir) {
+  return fs::relative(dir, shared_root()).generic_string();
+}
+
+inline std::vector<uint8_t> read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace ethosu::test

@@ -1,0 +1,45 @@
+// Writes the fuzz seed corpus: the same well-formed and malformed models, payloads and streams the unit tests
+// build, so the fuzzers start from inputs that reach deep into the readers. Usage: make_seeds DIR
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "tests/unit/flatbuffer_builder.h"
+
+namespace tb = ethosu::testing;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: make_seeds DIR\n";
+    return 2;
+  }
+  const std::filesystem::path dir = argv[1];
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const tb::Bytes& bytes) {
+    std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                     static_cast<std::streamsize>(bytes.size()));
+  };
+  const std::vector<uint32_t> stream = {0x00000001, 0x4000400F, 0x00000010, 0x0000FFFF};
+  tb::ModelSpec one = tb::vela_like_model(stream, {1, 2, 3, 4}, 96, 48);
+  write("vela_one_op.tflite", tb::build_model(one));
+
+  tb::ModelSpec multi = one;
+  multi.opcodes = {{32, "ethos-u", false}, {114, "", false}, {6, "", true}};
+  const tb::OperatorSpec npu = multi.subgraphs[0].operators[0];
+  multi.subgraphs[0].operators = {{1, {4}, {4}, {}}, npu, npu, {2, {5}, {5}, {}}};
+  multi.buffers[2].external = true;
+  write("vela_multi_op_external.tflite", tb::build_model(multi));
+
+  tb::ModelSpec quant = one;
+  quant.subgraphs[0].tensors[4].scale = {0.1f, 0.2f};
+  quant.subgraphs[0].tensors[4].zero_point = {1, -1};
+  quant.subgraphs[0].tensors[4].is_variable = true;
+  write("vela_quant.tflite", tb::build_model(quant));
+
+  write("cop1_u65_256.bin", tb::cop1_payload(stream));
+  write("cop1_u65_512.bin", tb::cop1_payload(stream, 0x10006009));
+  write("cop1_other_actions.bin", tb::words_to_bytes({0x31504F43, 0x1FFF0003, 0x4, 0x00010002, 0xFFFF, 0x5}));
+  write("cop1_truncated.bin", tb::words_to_bytes({0x31504F43, 0x00100001, 0x10003008, 0x10060000, 0x00050002, 0}));
+  write("bare_stream.bin", tb::words_to_bytes(stream));
+  return 0;
+}

@@ -11,7 +11,7 @@
 
 namespace ethosu::isa {
 
-enum class Access : uint8_t { RO, RW, WO };
+enum class RegAccess : uint8_t { RO, RW, WO };
 
 enum class Reg : uint16_t {
 #define ISA_REGISTER(n, off, width, count, acc, reset, d) n = (off),
@@ -24,7 +24,7 @@ struct RegisterInfo {
   uint16_t offset;
   uint8_t width_bits;  // 32 or 64 (64-bit: low word at offset, high word at offset + 4)
   uint16_t count;      // array length (1 for plain registers)
-  Access access;
+  RegAccess access;
   uint32_t reset;
   std::string_view description;
   // Distance between array elements in bytes.
@@ -32,7 +32,7 @@ struct RegisterInfo {
 };
 
 inline constexpr RegisterInfo kRegisters[] = {
-#define ISA_REGISTER(n, off, width, count, acc, reset, d) {Reg::n, #n, (off), (width), (count), Access::acc, (reset), d},
+#define ISA_REGISTER(n, off, width, count, acc, reset, d) {Reg::n, #n, (off), (width), (count), RegAccess::acc, (reset), d},
 #include "isa/registers.def"
 };
 

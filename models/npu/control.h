@@ -1,0 +1,75 @@
+// The NPU's control and status registers (spec 02 sections 3 and 5): ID, STATUS, CMD, RESET, QBASE/QREAD/
+// QCONFIG/QSIZE, PROT, CONFIG, LOCK, REGIONCFG, AXI_LIMIT0-3, BASEP0-7, and how run, stop, faults and the
+// IRQ change them.
+//
+// Contract: plain C++. write() applies a host write and tells the NPU what to start (run, soft reset);
+// the model reports what the hardware does (stop reached, NPU_OP_IRQ, faults) through the model-side
+// calls, which set STATUS bits and raise the IRQ as the hardware does. irq() is the level of the IRQ
+// line (the PMU's request is or-ed in by the NPU). Time-dependent fields (QREAD, STATUS.state) are
+// set by the model before a read is answered.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "isa/validator.h"
+
+namespace ethosu::npu {
+
+// STATUS.faulting_channel and PMCAXI_CHAN.CH_SEL values.
+enum class Channel : uint8_t { RD_CMD = 0, RD_IFM = 1, RD_WEIGHTS = 2, RD_SCALE_BIAS = 3, RD_MEM2MEM = 4, WR_OFM = 8, WR_MEM2MEM = 9 };
+
+enum class Fault : uint8_t { BUS_ERROR, CMD_PARSE_ERROR, WD_FAULT };
+
+enum class HostAction : uint8_t { NONE, RUN, SOFT_RESET };
+
+// Register values a variant reports (spec 02 section 3, CONFIG and ID).
+struct IdentityRegisters {
+  uint32_t id = 0x10066001;
+  uint32_t config = 0x10003008;
+};
+IdentityRegisters identity(isa::Variant v);
+
+class ControlRegisters {
+ public:
+  explicit ControlRegisters(isa::Variant v) : identity_(identity(v)) { reset(); }
+  void set_variant(isa::Variant v) { identity_ = identity(v); }
+  void reset();
+
+  // Host side. read() answers offsets 0x000-0x0BF (false elsewhere); write() likewise.
+  bool read(uint16_t offset, uint32_t& value) const;
+  bool write(uint16_t offset, uint32_t value, HostAction& action);
+
+  // Model side.
+  void set_running(bool running);
+  void set_qread(uint32_t offset) { qread_ = offset; }
+  void stop_reached(uint16_t mask);  // NPU_OP_STOP
+  void irq_op(uint16_t mask);        // NPU_OP_IRQ
+  void fault(Fault f, unsigned axi_port = 0, Channel channel = Channel::RD_CMD);
+  void set_pmu_irq(bool pending);
+
+  bool irq() const;
+  bool running() const;
+  bool faulted() const;  // an error bit that only reset clears
+  uint32_t status() const { return status_; }
+  uint64_t qbase() const { return qbase_; }
+  uint32_t qsize() const { return qsize_; }
+  uint32_t qconfig() const { return qconfig_; }
+  uint32_t regioncfg() const { return regioncfg_; }
+  uint32_t axi_limit(unsigned n) const { return axi_limit_.at(n); }
+  uint64_t basep(unsigned region) const { return basep_.at(region); }
+  // AXI port (0 = M0, 1 = M1) and limiter (0..3) of a region, from REGIONCFG (values 0/1 -> M0, 2/3 -> M1).
+  unsigned region_limiter(unsigned region) const { return (regioncfg_ >> (2 * region)) & 3; }
+  unsigned region_port(unsigned region) const { return region_limiter(region) >> 1; }
+  unsigned command_port() const { return (qconfig_ & 3) >> 1; }
+
+ private:
+  IdentityRegisters identity_;
+  uint32_t status_ = 0, cmd_ = 0, reset_ = 0, prot_ = 0, lock_ = 0;
+  uint64_t qbase_ = 0;
+  uint32_t qread_ = 0, qconfig_ = 0, qsize_ = 0, regioncfg_ = 0;
+  std::array<uint32_t, 4> axi_limit_{};
+  std::array<uint64_t, 8> basep_{};
+};
+
+}  // namespace ethosu::npu

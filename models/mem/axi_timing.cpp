@@ -1,0 +1,279 @@
+#include "models/mem/axi_timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sim/error.h"
+
+namespace ethosu::mem {
+namespace {
+
+// Exact 128-bit products for rescaling tick counts when the tick unit changes.
+__extension__ typedef unsigned __int128 u128;
+
+// Denominator bound of the bandwidth fraction: exact for every vela.ini clock scale (k/64) and for
+// GB/s over MHz ratios such as 3.75 GB/s / 800 MHz = 75/16; keeps cycles * num below 2^64 for
+// 2^44 cycles.
+constexpr uint64_t kMaxDenominator = 4096;
+constexpr double kMaxBytesPerCycle = 256.0;
+
+// Best rational approximation of x with denominator <= max_den (continued-fraction convergents).
+void to_fraction(double x, uint64_t max_den, uint64_t& num, uint64_t& den) {
+  uint64_t h_prev = 0, h = 1, k_prev = 1, k = 0;
+  double r = x;
+  for (int i = 0; i < 64; ++i) {
+    const double a = std::floor(r + 1e-9);  // tolerance: 2.9999999 is 3
+    const auto ai = static_cast<uint64_t>(a);
+    const uint64_t k_next = ai * k + k_prev;
+    if (k_next > max_den) break;
+    const uint64_t h_next = ai * h + h_prev;
+    h_prev = h;
+    h = h_next;
+    k_prev = k;
+    k = k_next;
+    const double frac = r - a;
+    if (frac < 1e-9) break;
+    r = 1.0 / frac;
+  }
+  num = h;
+  den = k;
+}
+
+uint64_t round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
+
+void check(bool ok, const char* what) {
+  if (!ok) throw InputError(std::string("AXI port parameters: ") + what);
+}
+
+void validate(const AxiPortParams& p) {
+  check(std::isfinite(p.bytes_per_cycle) && p.bytes_per_cycle > 0 &&
+            p.bytes_per_cycle <= kMaxBytesPerCycle,
+        "bytes_per_cycle must be in (0, 256]");
+  check(p.bus_bytes > 0 && (p.bus_bytes & (p.bus_bytes - 1)) == 0, "bus_bytes must be a power of two");
+  check(p.burst_bytes > 0 && p.burst_bytes % p.bus_bytes == 0, "burst_bytes must be a multiple of bus_bytes");
+  for (const LimiterParams& l : p.limiters) {
+    check(l.burst_split_bytes > 0 && l.burst_split_bytes % p.bus_bytes == 0,
+          "burst_split_bytes must be a multiple of bus_bytes");
+    check(l.max_outstanding_reads >= 1 && l.max_outstanding_reads <= kMaxOutstandingReads,
+          "max_outstanding_reads must be 1..64");
+    check(l.max_outstanding_writes >= 1 && l.max_outstanding_writes <= kMaxOutstandingWrites,
+          "max_outstanding_writes must be 1..32");
+  }
+}
+
+}  // namespace
+
+const char* client_name(Client c) {
+  switch (c) {
+    case Client::CMD: return "CMD";
+    case Client::IFM: return "IFM";
+    case Client::IFM2: return "IFM2";
+    case Client::WEIGHTS: return "WEIGHTS";
+    case Client::SCALES: return "SCALES";
+    case Client::OFM: return "OFM";
+    case Client::DMA_SRC: return "DMA_SRC";
+    case Client::DMA_DST: return "DMA_DST";
+  }
+  return "?";
+}
+
+AxiPortTiming::AxiPortTiming(const AxiPortParams& p) {
+  validate(p);
+  params_ = p;
+  to_fraction(p.bytes_per_cycle, kMaxDenominator, num_, den_);
+  reset();
+}
+
+void AxiPortTiming::configure(const AxiPortParams& p) {
+  validate(p);
+  uint64_t num = 0, den = 0;
+  to_fraction(p.bytes_per_cycle, kMaxDenominator, num, den);
+  // Time points move to the new tick unit rounded up (never earlier); counters to the nearest tick.
+  const auto point = [&](uint64_t& ticks) {
+    ticks = static_cast<uint64_t>((static_cast<u128>(ticks) * num + num_ - 1) / num_);
+  };
+  const auto count = [&](uint64_t& ticks) {
+    ticks = static_cast<uint64_t>((static_cast<u128>(ticks) * num + num_ / 2) / num_);
+  };
+  for (uint64_t& f : data_free_ticks_) point(f);
+  for (unsigned l = 0; l < kLimitersPerPort; ++l) {
+    const uint32_t sizes[2] = {p.limiters[l].max_outstanding_reads, p.limiters[l].max_outstanding_writes};
+    for (unsigned d = 0; d < 2; ++d) {
+      SlotRing& ring = rings_[l][d];
+      uint64_t latest = *std::max_element(ring.hold_until.begin(), ring.hold_until.begin() + ring.size);
+      point(latest);
+      // A resized ring conservatively holds every slot until the latest booked transaction.
+      if (sizes[d] != ring.size) {
+        ring.hold_until.fill(latest);
+        ring.size = sizes[d];
+        ring.head = 0;
+      } else {
+        for (uint32_t i = 0; i < ring.size; ++i) point(ring.hold_until[i]);
+      }
+    }
+  }
+  for (TickChannel& c : counters_.channel) {
+    count(c.busy_ticks);
+    count(c.limit_stall_ticks);
+    point(c.limit_cursor);
+  }
+  for (TickClient& c : counters_.clients) {
+    count(c.port_wait_ticks);
+    count(c.limit_wait_ticks);
+  }
+  params_ = p;
+  num_ = num;
+  den_ = den;
+}
+
+void AxiPortTiming::reset() {
+  data_free_ticks_ = {};
+  for (unsigned l = 0; l < kLimitersPerPort; ++l) {
+    rings_[l][0] = SlotRing{};
+    rings_[l][0].size = params_.limiters[l].max_outstanding_reads;
+    rings_[l][1] = SlotRing{};
+    rings_[l][1].size = params_.limiters[l].max_outstanding_writes;
+  }
+  counters_ = {};
+}
+
+Completion AxiPortTiming::read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+                               unsigned limiter) {
+  return transfer(Dir::READ, request_cycle, bytes, run_bytes, client, limiter);
+}
+
+Completion AxiPortTiming::write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+                                unsigned limiter) {
+  return transfer(Dir::WRITE, request_cycle, bytes, run_bytes, client, limiter);
+}
+
+Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
+                                   Client client, unsigned limiter) {
+  if (bytes == 0) return {request_cycle, request_cycle, request_cycle};
+  if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
+  const auto d = static_cast<unsigned>(dir);
+  const bool is_read = dir == Dir::READ;
+  const uint64_t t = request_cycle * num_;
+  const uint64_t pre = is_read ? params_.read_latency_cycles * num_ : 0;
+  const uint64_t post = is_read ? 0 : params_.write_latency_cycles * num_;
+  uint64_t& free_at = data_free_ticks_[params_.shared_data_bus ? 0 : d];
+  SlotRing& ring = rings_[limiter][d];
+  const uint64_t split = params_.limiters[limiter].burst_split_bytes;
+
+  // Shape of the transfer: `runs` runs, all `run` bytes long except possibly the last.
+  const uint64_t run = (run_bytes == 0 || run_bytes >= bytes) ? bytes : run_bytes;
+  const uint64_t runs = run == bytes ? 1 : (bytes + run - 1) / run;  // divisions dominate a small call
+  struct RunShape {
+    uint64_t txns, last_occ, occ, beats;
+  };
+  const auto shape = [&](uint64_t len) {
+    RunShape s{};
+    s.txns = (len + split - 1) / split;
+    s.occ = round_up(len, params_.burst_bytes);
+    s.last_occ = s.occ - (s.txns - 1) * split;
+    const uint64_t last_len = len - (s.txns - 1) * split;
+    s.beats = (s.txns - 1) * (split / params_.bus_bytes) + (last_len + params_.bus_bytes - 1) / params_.bus_bytes;
+    return s;
+  };
+  const RunShape tail = shape(bytes - (runs - 1) * run);
+  const RunShape full = runs == 1 ? tail : shape(run);
+  const uint64_t full_txns = (runs - 1) * full.txns;
+  const uint64_t total_txns = full_txns + tail.txns;
+  const uint64_t total_occ_ticks = ((runs - 1) * full.occ + tail.occ) * den_;
+  // Occupancy bytes of the first x transactions (x < total_txns).
+  const auto occ_prefix = [&](uint64_t x) {
+    if (x < full_txns) return x / full.txns * full.occ + x % full.txns * split;
+    return (runs - 1) * full.occ + (x - full_txns) * split;
+  };
+
+  // Once N = max_outstanding transactions of this call are booked and N-1 of the shortest cover the
+  // latency, each later transaction's data follows the previous one back to back whatever its
+  // slot's issue time, so the middle of a long transfer is booked in closed form.
+  uint64_t min_occ = tail.last_occ;
+  if (runs > 1) min_occ = std::min(min_occ, full.last_occ);
+  if (full.txns > 1 || tail.txns > 1) min_occ = std::min(min_occ, split);
+  const uint64_t n = ring.size;
+  const bool streams = (n - 1) * min_occ * den_ >= pre + post;
+
+  uint64_t c = 0, first_issue = 0, first_data = 0, issue_last = 0, skip_end = 0;
+  bool skipped = false;
+  uint64_t r = 0, i = 0;  // run and position in the run of transaction j
+  for (uint64_t j = 0; j < total_txns;) {
+    if (streams && j == n && total_txns - n > j) {
+      const uint64_t to = total_txns - n;
+      c += (occ_prefix(to) - occ_prefix(j)) * den_;
+      free_at = c;
+      skip_end = c;
+      skipped = true;
+      j = to;
+      r = to < full_txns ? to / full.txns : runs - 1;
+      i = to < full_txns ? to % full.txns : to - full_txns;
+      continue;
+    }
+    const RunShape& s = (r + 1 == runs) ? tail : full;
+    const bool last_in_run = i + 1 == s.txns;
+    const uint64_t issue = std::max(t, ring.hold_until[ring.head]);
+    const uint64_t start = std::max(issue + pre, free_at);
+    c = start + (last_in_run ? s.last_occ : split) * den_;
+    free_at = c;
+    ring.hold_until[ring.head] = c + post;
+    if (++ring.head == ring.size) ring.head = 0;
+    if (j == 0) {
+      first_issue = issue;
+      first_data = start;
+    }
+    issue_last = issue;
+    ++j;
+    if (last_in_run) {
+      ++r;
+      i = 0;
+    } else {
+      ++i;
+    }
+  }
+  // Skipped slots' issue times were not tracked; the last issue waits for transaction T-1-N.
+  if (skipped) issue_last = std::max(t, skip_end + post);
+
+  TickChannel& ch = counters_.channel[d];
+  const uint64_t beats = (runs - 1) * full.beats + tail.beats;
+  ch.transactions += total_txns;
+  ch.beats += beats;
+  ch.bytes += bytes;
+  ch.busy_ticks += total_occ_ticks;
+  if (issue_last > t) {
+    const uint64_t from = std::max(t, ch.limit_cursor);
+    if (issue_last > from) ch.limit_stall_ticks += issue_last - from;
+    ch.limit_cursor = std::max(ch.limit_cursor, issue_last);
+  }
+  TickClient& cl = counters_.clients[static_cast<unsigned>(client)];
+  (is_read ? cl.bytes_read : cl.bytes_written) += bytes;
+  cl.beats += beats;
+  cl.transactions += total_txns;
+  // Delay beyond latency + occupancy: the first beat waiting for other traffic is port contention,
+  // the rest (first issue held, gaps between own transactions) is the outstanding limit.
+  const uint64_t port_wait = first_data - (first_issue + pre);
+  cl.port_wait_ticks += port_wait;
+  cl.limit_wait_ticks += (c - t) - pre - total_occ_ticks - port_wait;
+
+  const uint64_t data_done = to_cycles_ceil(c);
+  return {to_cycles_ceil(first_issue), data_done, is_read ? data_done : to_cycles_ceil(c + post)};
+}
+
+AxiPortStats AxiPortTiming::stats() const {
+  const auto cycles = [&](uint64_t ticks) { return (ticks + num_ / 2) / num_; };
+  AxiPortStats s;
+  ChannelStats* out[2] = {&s.read, &s.write};
+  for (unsigned d = 0; d < 2; ++d) {
+    const TickChannel& c = counters_.channel[d];
+    *out[d] = {c.transactions, c.beats, c.bytes, cycles(c.busy_ticks), cycles(c.limit_stall_ticks)};
+  }
+  for (unsigned k = 0; k < kClientCount; ++k) {
+    const TickClient& c = counters_.clients[k];
+    s.clients[k] = {c.bytes_read, c.bytes_written, c.beats, c.transactions, cycles(c.port_wait_ticks),
+                    cycles(c.limit_wait_ticks)};
+  }
+  return s;
+}
+
+}  // namespace ethosu::mem

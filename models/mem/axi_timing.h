@@ -1,0 +1,140 @@
+// Timing of one NPU AXI master port (M0 or M1) and the memory behind it, as plain C++ (no SystemC).
+//
+// Contract: read()/write() book one transfer on the port at an absolute request cycle and return
+// when it starts, when its last data beat moves and when it completes. Bookkeeping is "free-at"
+// (gem5 SimpleMemory style): nothing ticks; each call advances the channel's free-at time, so
+// contention between callers falls out of the order of the calls. Calls may come in any order of
+// request cycles (temporal decoupling); a call is served after every call booked before it.
+//
+// Timing rules (all times exact; internally in ticks of 1/num cycle where bytes_per_cycle = num/den,
+// so fractional bandwidth never accumulates rounding; results are rounded up to whole cycles):
+// * A transfer is `bytes` made of contiguous runs of `run_bytes` (0 = one run). Each run is cut
+//   into AXI transactions at the limiter's burst split (AXI_LIMITn.max_beats: 64/128/256 B).
+// * Burst efficiency: each run occupies the data channel for round_up(run, burst_bytes) bytes, the
+//   padding charged to the run's last transaction. A short run costs a whole memory burst as in
+//   Vela's `bytes * burst_len / eff_burst`, so simulation and Vela agree for short NHWC rows; it is
+//   charged per contiguous run, not per AXI transaction, because the memory sees one sequential
+//   stream however the master splits it. burst_bytes is a multiple of bus_bytes, so a partial data
+//   beat always costs a whole beat.
+// * Reads: a transaction issues at max(request, its outstanding slot free); its data starts at
+//   max(issue + read_latency, channel free-at) and occupies occ_bytes / bytes_per_cycle cycles;
+//   the slot frees at its last beat. Latency thus overlaps across up to max_outstanding transactions.
+// * Writes: data is posted (starts at max(issue, channel free-at)); the response comes
+//   write_latency after the last beat, which frees the slot and completes the transaction.
+// * AXI has independent read and write data channels, each the port's width, so by default reads
+//   and writes do not contend. shared_data_bus = true makes them share one data path, for a memory
+//   whose bandwidth figure is the total of both directions (Vela divides read+write bytes by one
+//   bandwidth).
+// * Outstanding limits are per limiter (2 per port, selected by REGIONCFG); the data channel is per
+//   port. Transactions complete in booking order, so a slot frees when the transaction
+//   max_outstanding places earlier completes.
+// * The address channel (one request per cycle) is not modelled: at >= 64 B per transaction it never
+//   limits a 16 B/cycle data channel.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace ethosu::mem {
+
+// The NPU's DMA channels that issue AXI traffic, for traffic per tensor class.
+enum class Client : uint8_t { CMD, IFM, IFM2, WEIGHTS, SCALES, OFM, DMA_SRC, DMA_DST };
+constexpr unsigned kClientCount = 8;
+const char* client_name(Client c);
+
+constexpr unsigned kLimitersPerPort = 2;
+constexpr uint32_t kMaxOutstandingReads = 64;
+constexpr uint32_t kMaxOutstandingWrites = 32;
+
+// One AXI_LIMITn register, decoded.
+struct LimiterParams {
+  uint32_t burst_split_bytes = 64;                         // max_beats: 64, 128 or 256
+  uint32_t max_outstanding_reads = kMaxOutstandingReads;   // 1..64
+  uint32_t max_outstanding_writes = kMaxOutstandingWrites; // 1..32
+};
+
+struct AxiPortParams {
+  double bytes_per_cycle = 16.0;  // per data channel, in NPU cycles: 16 x clock scale on U65
+  uint32_t read_latency_cycles = 32;
+  uint32_t write_latency_cycles = 32;
+  uint32_t burst_bytes = 32;  // the memory's efficient burst (vela.ini burst_length)
+  uint32_t bus_bytes = 16;    // data width: 16 on U65 (128-bit), 8 on U55
+  bool shared_data_bus = false;
+  std::array<LimiterParams, kLimitersPerPort> limiters{};
+};
+
+struct Completion {
+  uint64_t start_cycle = 0;      // first transaction issued
+  uint64_t data_done_cycle = 0;  // last data beat moved
+  uint64_t complete_cycle = 0;   // reads: = data_done; writes: response of the last transaction
+};
+
+struct ClientStats {
+  uint64_t bytes_read = 0, bytes_written = 0;
+  uint64_t beats = 0, transactions = 0;
+  uint64_t port_wait_cycles = 0;   // first data delayed by other traffic on the data channel
+  uint64_t limit_wait_cycles = 0;  // completion delayed by the outstanding limit
+};
+
+struct ChannelStats {
+  uint64_t transactions = 0, beats = 0, bytes = 0;
+  uint64_t busy_cycles = 0;         // data channel occupied (burst padding included)
+  uint64_t limit_stall_cycles = 0;  // cycles with requests held back by the limit (AXIn_*_STALL_LIMIT)
+};
+
+struct AxiPortStats {
+  ChannelStats read, write;
+  std::array<ClientStats, kClientCount> clients{};
+};
+
+class AxiPortTiming {
+ public:
+  // Throws ethosu::InputError on invalid parameters (see validate rules in the .cpp).
+  explicit AxiPortTiming(const AxiPortParams& p = {});
+
+  // New parameters between jobs; pending busy-until times are kept (rounded up to whole cycles).
+  void configure(const AxiPortParams& p);
+  // Idle port and zero statistics.
+  void reset();
+  void reset_stats() { counters_ = {}; }
+
+  Completion read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+                  unsigned limiter = 0);
+  Completion write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+                   unsigned limiter = 0);
+
+  AxiPortStats stats() const;  // converted to cycles when read
+  const AxiPortParams& params() const { return params_; }
+
+ private:
+  enum class Dir : uint8_t { READ, WRITE };
+  // Completion (read) or response (write) ticks of the last max_outstanding transactions.
+  struct SlotRing {
+    std::array<uint64_t, kMaxOutstandingReads> hold_until{};
+    uint32_t size = 1, head = 0;
+  };
+  struct TickChannel {
+    uint64_t transactions = 0, beats = 0, bytes = 0, busy_ticks = 0, limit_stall_ticks = 0;
+    uint64_t limit_cursor = 0;  // end of the last counted stall interval: overlaps count once
+  };
+  struct TickClient {
+    uint64_t bytes_read = 0, bytes_written = 0, beats = 0, transactions = 0;
+    uint64_t port_wait_ticks = 0, limit_wait_ticks = 0;
+  };
+  struct Counters {
+    std::array<TickChannel, 2> channel{};
+    std::array<TickClient, kClientCount> clients{};
+  };
+
+  Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
+                      Client client, unsigned limiter);
+  uint64_t to_cycles_ceil(uint64_t ticks) const { return (ticks + num_ - 1) / num_; }
+
+  AxiPortParams params_;
+  uint64_t num_ = 16, den_ = 1;  // bytes_per_cycle = num_ / den_; one tick = 1 / num_ cycle
+  std::array<uint64_t, 2> data_free_ticks_{};  // [READ], [WRITE]; [READ] only when shared
+  std::array<std::array<SlotRing, 2>, kLimitersPerPort> rings_{};
+  Counters counters_;
+};
+
+}  // namespace ethosu::mem

@@ -13,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "host/regions.h"
+
 namespace ethosu::host {
 
-inline constexpr size_t kRegions = 8;
+
 
 struct OutputSpec {
   std::string name;

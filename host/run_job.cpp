@@ -4,14 +4,43 @@
 
 #include "isa/decoder.h"
 #include "isa/validator.h"
+#include "host/simulator.h"
 #include "models/functional/executor.h"
+#include "models/timing/block_work.h"
 #include "sim/error.h"
 
 namespace ethosu::host {
 
-RunOutcome run_job(Job& job) {
+namespace {
+
+RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) {
+  platform::PlatformConfig config = options.config;
+  if (config.npu.variant != variant) {
+    config.npu.variant = variant;
+    config.npu.units = timing::npu_timing(variant);
+  }
+  const TimedRun t = Simulator::instance().run(job, config, options.regioncfg, options.pmu_events);
+  RunOutcome out;
+  out.fault = t.fault;
+  out.report = t.report;
+  size_t kernel_ops = 0, dmas = 0;
+  uint64_t macs = 0;
+  for (const auto& op : t.report.ops) {
+    (op.kind == "DMA" ? dmas : kernel_ops)++;
+    macs += op.macs;
+  }
+  out.summary = job.name + " on " + job.variant + ": " + std::to_string(kernel_ops) + " kernel operations, " +
+                std::to_string(dmas) + " DMAs, " + std::to_string(macs) + " MACs, " +
+                std::to_string(t.report.total_cycles) + " cycles\n";
+  return out;
+}
+
+}  // namespace
+
+RunOutcome run_job(Job& job, const RunOptions& options) {
   const auto variant = isa::parse_variant(job.variant);
   if (!variant) throw InputError("unknown NPU variant '" + job.variant + "' (ethos-u65-256 or ethos-u65-512)");
+  if (options.timed) return run_timed(job, *variant, options);
   functional::Regions regions{};
   for (size_t i = 0; i < kRegions; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};
   const isa::Stream stream = isa::decode(job.stream);

@@ -6,17 +6,27 @@
 #include <vector>
 
 #include "host/job.h"
+#include "models/npu/job_report.h"
+#include "models/platform/platform.h"
 
 namespace ethosu::host {
 
+struct RunOptions {
+  bool timed = true;                   // the SystemC platform driven through registers; else the functional model
+  platform::PlatformConfig config;     // timed runs; the job's variant overrides config.npu.variant
+  uint32_t regioncfg = 0xAA8A;         // timed runs: region 2 on AXI0 (SRAM), the rest on AXI1 (DRAM)
+  std::array<uint16_t, 4> pmu_events{};  // PMEVTYPER values the driver programs
+};
+
 struct RunOutcome {
   std::optional<std::string> fault;  // the NPU's fault (status bit and where), when it faulted
-  std::vector<std::string> hazards;  // missing waits observed
+  std::vector<std::string> hazards;  // missing waits observed (functional runs)
   std::string summary;               // a few lines for the user
+  std::optional<npu::JobReport> report;  // timed runs
 };
 
 // Runs the job on the simulator; its region buffers hold the results afterwards.
-RunOutcome run_job(Job& job);
+RunOutcome run_job(Job& job, const RunOptions& options = {});
 
 struct Comparison {
   bool exact = false;

@@ -1,4 +1,6 @@
 // run: execute a job on the simulator and write (and check) its outputs.
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 
@@ -6,7 +8,11 @@
 #include "host/cli/commands.h"
 #include "host/file_io.h"
 #include "host/job.h"
+#include "host/report.h"
 #include "host/run_job.h"
+#include "host/sim_config.h"
+#include "host/system_config.h"
+#include "isa/registers.h"
 #include "sim/error.h"
 
 namespace ethosu::cli {
@@ -34,7 +40,21 @@ const char* const kRunHelp =
     "           offline-planned arena offsets; outputs go to --out as output<k>.bin.\n"
     "\n"
     "  --out DIR       where output<k>.bin files go (created if needed)\n"
-    "  --variant NAME  ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for)\n"
+    "\n"
+    "The job runs on the cycle-level SystemC platform, driven through the NPU's registers the way the\n"
+    "Linux and Arm core drivers do, and prints a table of cycles per operation. Machine:\n"
+    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for)\n"
+    "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a vela.ini\n"
+    "                       system config (Ethos_U65_High_End, ... or one from --vela-ini)\n"
+    "  --memory-mode NAME   vela.ini memory mode with --system (default Dedicated_Sram)\n"
+    "  --vela-ini FILE      read system configs and memory modes from a vela.ini (repeatable)\n"
+    "  --config FILE        parameters, one 'name = value' per line\n"
+    "  --set NAME=VALUE     one parameter by hierarchical name (repeatable; --list-params shows them)\n"
+    "  --list-params        print every parameter with its value, unit and meaning, and exit\n"
+    "Results:\n"
+    "  --pmu EVENT,...      up to 4 PMU events for the event counters (names such as MAC_ACTIVE or ids)\n"
+    "  --report FILE.json   totals, per-operation cycles, traffic, stalls, PMU and the resolved config\n"
+    "  --functional         the sequential functional model only: same outputs, no timing\n"
     "\n"
     "exit status: 0 ran (and matched), 1 the NPU faulted or an output differs, 2 usage or input error\n";
 
@@ -57,6 +77,17 @@ std::vector<std::string> split_colon(const std::string& s) {
   return out;
 }
 
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == ',') {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
 }  // namespace
 
 int run_run(const std::vector<std::string>& argv) {
@@ -64,7 +95,22 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--region", "", true, true},
                 {"--input", "", true, true},
                 {"--dump", "", true, true},
-                {"--variant", "", true, false}});
+                {"--variant", "", true, false},
+                {"--system", "", true, false},
+                {"--memory-mode", "", true, false},
+                {"--vela-ini", "", true, true},
+                {"--config", "", true, false},
+                {"--set", "", true, true},
+                {"--list-params", "", false, false},
+                {"--pmu", "", true, false},
+                {"--report", "", true, false},
+                {"--functional", "", false, false}});
+  if (a.flag("--list-params")) {
+    for (const auto* p : host::make_config().params())
+      std::cout << p->name() << " = " << p->value_text() << (p->unit().empty() ? "" : " " + p->unit()) << "  # "
+                << p->description() << "\n";
+    return 0;
+  }
   a.expect_positionals(1, 1, "CASE_DIR, STREAM or MODEL");
   const std::filesystem::path target = a.positionals()[0];
   const bool is_dir = std::filesystem::is_directory(target);
@@ -116,10 +162,50 @@ int run_run(const std::vector<std::string>& argv) {
     if (regions.empty()) throw UsageError("a raw stream needs at least one --region");
     job = host::job_from_stream(target, regions, inputs, dumps);
   }
-  if (auto v = a.value("--variant")) job.variant = *v;
+  host::RunOptions options;
+  options.timed = !a.flag("--functional");
+  sim::Config config = host::make_config();
+  host::apply_variant(config, job.variant, sim::Source::PRESET, "the job");
+  if (auto sys = a.value("--system")) {
+    const auto presets = host::preset_names();
+    if (std::find(presets.begin(), presets.end(), *sys) != presets.end() && !a.value("--memory-mode")) {
+      host::apply_machine(config, host::preset(*sys), sim::Source::PRESET, "--system " + *sys);
+    } else {
+      host::VelaIni ini;
+      for (const auto& f : a.values("--vela-ini")) ini.add_file(f);
+      host::apply_machine(config, ini.machine(*sys, a.value("--memory-mode").value_or("Dedicated_Sram")),
+                          sim::Source::PRESET, "--system " + *sys);
+    }
+  } else if (a.value("--memory-mode") || !a.values("--vela-ini").empty()) {
+    throw UsageError("--memory-mode and --vela-ini go with --system");
+  }
+  if (auto f = a.value("--config")) config.load_file(*f);
+  for (const auto& s : a.values("--set")) config.set_assignment(s, sim::Source::CLI, "--set");
+  if (auto v = a.value("--variant")) host::apply_variant(config, *v, sim::Source::CLI, "--variant");
+  job.variant = config.param("npu.variant").as_string();
+  options.config = host::platform_config(config);
+  options.regioncfg = host::regioncfg(config);
+  if (auto pmu = a.value("--pmu")) {
+    if (!options.timed) throw UsageError("--pmu needs the timed platform (drop --functional)");
+    size_t n = 0;
+    for (const auto& name : split_list(*pmu)) {
+      if (n == options.pmu_events.size()) throw UsageError("--pmu: at most 4 events (the U65 has 4 event counters)");
+      const isa::PmuEventInfo* e = isa::find_pmu_event(std::string_view(name));
+      if (!e && !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
+        e = isa::find_pmu_event(static_cast<uint16_t>(parse_size(name, "--pmu")));
+      if (!e) throw UsageError("--pmu: unknown event '" + name + "'");
+      options.pmu_events[n++] = e->hw_id;
+    }
+  }
+  if (a.value("--report") && !options.timed) throw UsageError("--report needs the timed platform (drop --functional)");
 
-  const host::RunOutcome outcome = host::run_job(job);
+  const host::RunOutcome outcome = host::run_job(job, options);
   std::cout << outcome.summary;
+  if (outcome.report) {
+    std::cout << host::summary_table(*outcome.report);
+    if (auto path = a.value("--report"))
+      host::write_text_file(*path, host::report_json(*outcome.report, config.to_json()).dump(1) + "\n");
+  }
   if (outcome.fault) {
     std::cerr << "ethosu-sim run: NPU fault: " << *outcome.fault << "\n";
     return 1;

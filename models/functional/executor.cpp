@@ -1,9 +1,10 @@
 #include "models/functional/executor.h"
 
 #include <algorithm>
-#include <cstring>
+#include <cstdio>
 #include <deque>
 
+#include "models/functional/dma.h"
 #include "models/functional/op_runner.h"
 #include "sim/error.h"
 
@@ -14,6 +15,7 @@ const char* fault_name(FaultKind k) {
     case FaultKind::CMD_PARSE_ERROR: return "command parse error";
     case FaultKind::BUS_ERROR: return "bus error";
     case FaultKind::WD_FAULT: return "weight decoder fault";
+    case FaultKind::LIMIT: return "simulation limit";
   }
   return "?";
 }
@@ -28,8 +30,10 @@ using isa::Span;
 constexpr size_t kDmaQueueDepth = 2;
 
 std::string hex(int64_t v) {
+  // Negated in unsigned arithmetic: saturated spans reach INT64_MIN.
+  const uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   char buf[24];
-  std::snprintf(buf, sizeof buf, v < 0 ? "-0x%llx" : "0x%llx", static_cast<unsigned long long>(v < 0 ? -v : v));
+  std::snprintf(buf, sizeof buf, v < 0 ? "-0x%llx" : "0x%llx", static_cast<unsigned long long>(mag));
   return buf;
 }
 
@@ -42,8 +46,9 @@ struct PendingDma {
 
 class Run {
  public:
-  Run(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, RunResult& result)
-      : regions_(regions), shram_(shram), result_(result), ops_(regions, shram) {}
+  Run(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, const Limits& limits, RunResult& result)
+      : regions_(regions), shram_(shram), limits_(limits), work_left_(limits.work), result_(result),
+        ops_(regions, shram) {}
 
   // Returns false when the run must stop (fault).
   bool event(const isa::Event& e) {
@@ -52,18 +57,15 @@ class Run {
         if (e.operation->kind == isa::OpKind::DMA) return start_dma(e.command.offset, *e.operation);
         return kernel(e.command.offset, *e.operation);
       case isa::EventKind::DMA_WAIT:
-        while (pending_.size() > e.value)
-          if (!complete_oldest()) return false;
+        while (pending_.size() > e.value) complete_oldest();
         return true;
-      case isa::EventKind::STOP: return drain();
+      case isa::EventKind::STOP: drain(); return true;
       default: return true;  // KERNEL_WAIT: kernels complete in order here; PMU_MASK and IRQ have no data effect
     }
   }
 
-  bool drain() {
-    while (!pending_.empty())
-      if (!complete_oldest()) return false;
-    return true;
+  void drain() {
+    while (!pending_.empty()) complete_oldest();
   }
 
  private:
@@ -74,7 +76,7 @@ class Run {
   // A bus error when [lo, hi) leaves the region the host mapped (the NPU's AXI access faults).
   bool check(uint32_t offset, const char* op, const char* what, unsigned region, const Span& s) {
     if (s.empty()) return true;
-    const Region& r = regions_.at(region);
+    const Region r = region < regions_.size() ? regions_[region] : Region{};
     if (s.lo >= 0 && static_cast<uint64_t>(s.hi) <= r.size_bytes && r.data) return true;
     fault(FaultKind::BUS_ERROR, offset,
           std::string(op) + ": " + what + " bytes [" + hex(s.lo) + ", " + hex(s.hi) + ") outside region " +
@@ -82,24 +84,43 @@ class Run {
     return false;
   }
 
-  bool check_shram(uint32_t offset, const Span& s, const char* what) {
+  bool check_shram(uint32_t offset, const char* op, const Span& s, const char* what) {
     if (s.empty() || (s.lo >= 0 && static_cast<uint64_t>(s.hi) <= shram_.front().size())) return true;
     fault(FaultKind::BUS_ERROR, offset,
-          std::string("NPU_OP_DMA_START: ") + what + " SHRAM bytes [" + hex(s.lo) + ", " + hex(s.hi) +
-              ") outside the " + std::to_string(shram_.front().size()) + "-byte SHRAM");
+          std::string(op) + ": " + what + " SHRAM bytes [" + hex(s.lo) + ", " + hex(s.hi) + ") outside the " +
+              std::to_string(shram_.front().size()) + "-byte SHRAM");
+    return false;
+  }
+
+  // Takes the operation's cost from the run's budget, or faults without running it.
+  bool admit(uint32_t offset, const char* op, const OpCost& c) {
+    std::string why;
+    if (c.buffer_elements > limits_.buffer_elements)
+      why = "a host buffer of " + std::to_string(c.buffer_elements) + " elements, over the limit of " +
+            std::to_string(limits_.buffer_elements);
+    else if (c.work > work_left_)
+      why = "up to " + std::to_string(c.work) + " element steps, over the " + std::to_string(work_left_) +
+            " left of the run's limit of " + std::to_string(limits_.work);
+    if (why.empty()) {
+      work_left_ -= c.work;
+      return true;
+    }
+    fault(FaultKind::LIMIT, offset, std::string(op) + ": needs " + why + " (functional::Limits)");
     return false;
   }
 
   bool start_dma(uint32_t offset, const Operation& op) {
+    const char* name = "NPU_OP_DMA_START";
     const auto& d = op.dma;
     const Span src = isa::dma_span(d, d.src), dst = isa::dma_span(d, d.dst);
-    if (d.src.internal() ? !check_shram(offset, src, "source")
-                         : !check(offset, "NPU_OP_DMA_START", "source", d.src.region, src))
+    if (d.src.internal() ? !check_shram(offset, name, src, "source")
+                         : !check(offset, name, "source", d.src.region, src))
       return false;
-    if (d.dst.internal() ? !check_shram(offset, dst, "destination")
-                         : !check(offset, "NPU_OP_DMA_START", "destination", d.dst.region, dst))
+    if (d.dst.internal() ? !check_shram(offset, name, dst, "destination")
+                         : !check(offset, name, "destination", d.dst.region, dst))
       return false;
-    if (pending_.size() >= kDmaQueueDepth && !complete_oldest()) return false;
+    if (!admit(offset, name, cost(op))) return false;
+    if (pending_.size() >= kDmaQueueDepth) complete_oldest();
     pending_.push_back({offset, op});
     ++result_.stats.dma_ops;
     return true;
@@ -109,48 +130,30 @@ class Run {
     return e.internal() ? shram_.at(core).data() : regions_.at(e.region).data;
   }
 
-  // Byte offset of row r of plane p on one side (spec 03 section 10).
-  static int64_t row_offset(const isa::Dma& d, const isa::DmaEndpoint& e, uint64_t p, uint64_t r) {
-    const int64_t len = static_cast<int64_t>(d.length_bytes);
-    using Mode = isa::enums::dma_stride_mode;
-    if (e.stride_mode == Mode::D1) return static_cast<int64_t>((p * d.rows() + r) * d.length_bytes);
-    const int64_t row_pitch = len + d.skip0;
-    const int64_t plane_pitch =
-        e.stride_mode == Mode::D3 ? row_pitch * static_cast<int64_t>(d.size0) + d.skip1 : row_pitch * static_cast<int64_t>(d.rows());
-    return static_cast<int64_t>(p) * plane_pitch + static_cast<int64_t>(r) * row_pitch;
-  }
-
-  bool complete_oldest() {
+  // Moves the oldest queued DMA's bytes into every destination it names: an internal destination's
+  // region field is a core mask; an internal source reads core 0.
+  void complete_oldest() {
     const PendingDma job = pending_.front();
     pending_.pop_front();
     const auto& d = job.op.dma;
-    // An internal destination's region field is a core mask; an internal source reads core 0.
-    const unsigned cores = static_cast<unsigned>(shram_.size());
-    std::vector<unsigned> dst_cores;
-    if (d.dst.internal()) {
-      for (unsigned c = 0; c < cores; ++c)
-        if (d.dst.region & (1u << c)) dst_cores.push_back(c);
-    } else {
-      dst_cores.push_back(0);
+    if (!d.dst.internal()) {
+      copy_dma(d, endpoint(d.src, 0), endpoint(d.dst, 0));
+      return;
     }
-    std::vector<uint8_t> row(d.length_bytes);
-    for (uint64_t p = 0; p < d.planes(); ++p)
-      for (uint64_t r = 0; r < d.rows(); ++r) {
-        const uint8_t* src = endpoint(d.src, 0) + d.src.address + row_offset(d, d.src, p, r);
-        std::memcpy(row.data(), src, row.size());
-        for (unsigned c : dst_cores)
-          std::memcpy(endpoint(d.dst, c) + d.dst.address + row_offset(d, d.dst, p, r), row.data(), row.size());
-      }
-    return true;
+    for (unsigned c = 0; c < shram_.size(); ++c)
+      if (d.dst.region & (1u << c)) copy_dma(d, endpoint(d.src, 0), endpoint(d.dst, c));
   }
 
   bool kernel(uint32_t offset, const Operation& op) {
     const char* name = isa::command_info(op.cmd).name.data();
-    for (const auto& a : accesses(op))
+    const auto acc = accesses(op);
+    for (const auto& a : acc)
       if (!check(offset, name, isa::access_name(a.access), a.region, a.span)) return false;
+    if (!check_shram(offset, name, lut_span(op, shram_.front().size()), "LUT")) return false;
+    if (!admit(offset, name, cost(op))) return false;
     // Reading bytes a queued DMA has not delivered yet: the hardware gives no guarantee, the model
     // gives the old bytes and says so.
-    for (const auto& a : accesses(op))
+    for (const auto& a : acc)
       for (const auto& p : pending_)
         if (!p.op.dma.dst.internal() && p.op.dma.dst.region == a.region &&
             overlaps(a.span, isa::dma_span(p.op.dma, p.op.dma.dst)))
@@ -169,6 +172,8 @@ class Run {
 
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;
+  const Limits& limits_;
+  uint64_t work_left_;
   RunResult& result_;
   OpRunner ops_;
   std::deque<PendingDma> pending_;
@@ -176,7 +181,7 @@ class Run {
 
 }  // namespace
 
-Executor::Executor(isa::Variant variant) : variant_(variant) { reset(); }
+Executor::Executor(isa::Variant variant, Limits limits) : variant_(variant), limits_(limits) { reset(); }
 
 void Executor::reset() {
   const auto vi = isa::variant_info(variant_);
@@ -193,7 +198,7 @@ RunResult Executor::run(const isa::Stream& s, const Regions& regions) {
       parse_error_at = d.offset;
       parse_error = d.message;
     }
-  Run run(regions, shram_, result);
+  Run run(regions, shram_, limits_, result);
   bool stopped = false, running = true;
   isa::walk(s, [&](const isa::Event& e, const isa::StreamState&) {
     if (!running) return;

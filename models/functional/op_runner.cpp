@@ -1,5 +1,6 @@
 #include "models/functional/op_runner.h"
 
+#include <algorithm>
 #include <string>
 
 #include "models/functional/executor.h"
@@ -14,14 +15,37 @@ using isa::OpKind;
 using isa::Operation;
 namespace en = isa::enums;
 
+namespace {
+
+// IFM channels the kernels read: conv and REDUCE_SUM read IFM_DEPTH channels, the others channel c
+// for each OFM channel c.
+uint32_t ifm_depth_read(const Operation& op) {
+  const bool reduce = op.kind == OpKind::POOL && op.pooling_mode == en::pooling_mode::REDUCE_SUM;
+  return op.kind == OpKind::CONV || reduce ? op.ifm.depth : op.ofm.depth;
+}
+
+// Saturating arithmetic for the cost bounds: anything that saturates is far over every limit.
+uint64_t mul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+uint64_t add(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+uint64_t div_up(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+uint64_t round_up(uint64_t a, uint64_t b) { return mul(div_up(a, b), b); }
+
+}  // namespace
+
 std::vector<AccessRange> accesses(const Operation& op) {
   std::vector<AccessRange> out;
-  auto fm = [&](Access a, const isa::FeatureMap& f) {
-    out.push_back({a, f.region, isa::feature_map_span(f, f.width, f.height, f.depth)});
+  auto fm = [&](Access a, const isa::FeatureMap& f, uint32_t depth) {
+    out.push_back({a, f.region, isa::feature_map_span(f, f.width, f.height, depth)});
   };
-  fm(Access::IFM, op.ifm);
-  if (op.reads_ifm2()) fm(Access::IFM2, op.ifm2);
-  fm(Access::OFM, op.ofm);
+  fm(Access::IFM, op.ifm, std::max(op.ifm.depth, ifm_depth_read(op)));
+  if (op.reads_ifm2()) fm(Access::IFM2, op.ifm2, op.ifm2.depth);
+  fm(Access::OFM, op.ofm, op.ofm.depth);
   for (unsigned core = 0; core < op.cores(); ++core) {
     auto stream = [&](Access a, unsigned region, const isa::StreamRef& s) {
       out.push_back({a, region, {static_cast<int64_t>(s.base), static_cast<int64_t>(s.base + s.length_bytes)}});
@@ -30,6 +54,64 @@ std::vector<AccessRange> accesses(const Operation& op) {
     if (op.reads_scales()) stream(Access::SCALES, op.scale_region, op.scales[core]);
   }
   return out;
+}
+
+isa::Span lut_span(const Operation& op, size_t shram_bytes) {
+  const auto f = static_cast<unsigned>(op.activation.function);
+  const auto first = static_cast<unsigned>(en::activation_function::TABLE_0);
+  if (f < first) return {};
+  // Slot n sits at LUT_BASE + 256 n, LUT_BASE being the end of the banks the kernels may use, two
+  // banks below the top (spec 03 section 6.2). Wider tables run on into the following slots.
+  const int64_t lo = int64_t{1024} * static_cast<int64_t>(shram_bytes / 1024 - 2) + 256 * int64_t{f - first};
+  const unsigned bytes = op.ofm.element.bytes();
+  return {lo, lo + (bytes == 1 ? 256 : bytes == 2 ? 2048 : 1024)};
+}
+
+OpCost cost(const Operation& op) {
+  OpCost c;
+  if (op.kind == OpKind::DMA) {
+    // Row copies, bytes moved, and the snapshot of the source the copy reads from.
+    const isa::Dma& d = op.dma;
+    const isa::Span src = isa::dma_span(d, d.src);
+    const uint64_t snapshot = src.empty() ? 0 : static_cast<uint64_t>(src.hi) - static_cast<uint64_t>(src.lo);
+    const uint64_t rows = mul(d.rows(), d.planes());
+    c.work = add(add(rows, mul(rows, d.length_bytes)), snapshot);
+    c.buffer_elements = snapshot;
+    return c;
+  }
+  const uint64_t pixels = uint64_t{op.ofm.width} * op.ofm.height, od = op.ofm.depth, id = op.ifm.depth;
+  if (op.kind == OpKind::ELEMENTWISE) {
+    c.work = mul(pixels, od);
+    return c;
+  }
+  const isa::Kernel& k = op.kernel;
+  const uint64_t taps = uint64_t{k.width} * k.height;
+  // The IFM window the kernels gather for the whole OFM, in upscaled space, at the widest channel
+  // stride any kernel uses.
+  const uint64_t rows = uint64_t{op.ofm.height - 1} * k.stride_y + uint64_t{k.height - 1} * k.dilation_y + 1;
+  const uint64_t cols = uint64_t{op.ofm.width - 1} * k.stride_x + uint64_t{k.width - 1} * k.dilation_x + 1;
+  const uint64_t window = mul(mul(rows, cols), round_up(std::max(id, od), 2));
+  uint64_t per_pixel = 0;
+  switch (op.kind) {
+    case OpKind::CONV: per_pixel = mul(mul(od, taps), id); break;
+    case OpKind::DEPTHWISE: per_pixel = mul(od, taps); break;
+    default: per_pixel = add(mul(ifm_depth_read(op), taps), uint64_t{k.width} + k.height); break;
+  }
+  c.work = add(window, mul(pixels, per_pixel));
+  c.buffer_elements = window;
+  if (op.reads_weights()) {
+    // Packed weights (16-channel groups, even IFM depth), and the decoded stream: its padding adds at
+    // most 7 channels per OFM block, IFM blocks of 32 and 3 taps per 8x8 sub-kernel (spec 04 section 3).
+    const bool dw = op.kind == OpKind::DEPTHWISE;
+    const uint64_t depth = dw ? 1 : id;
+    const uint64_t packed = mul(mul(round_up(od, 16), taps), round_up(depth, 2));
+    const uint64_t block = std::max<uint64_t>(1, op.block.depth / op.cores());
+    const uint64_t stream = mul(mul(add(od, mul(7, div_up(od, block))), dw ? 1 : round_up(id, 32)),
+                                add(taps, mul(3, mul(div_up(k.height, 4), div_up(k.width, 4)))));
+    c.buffer_elements = std::max({c.buffer_elements, packed, stream});
+    c.work = add(c.work, mul(4, add(packed, stream)));
+  }
+  return c;
 }
 
 namespace {
@@ -105,13 +187,16 @@ kernels::OutputStage OpRunner::output_stage(const Operation& op) {
   } else if (op.activation.function == en::activation_function::SIGMOID) {
     os.function = kernels::ActivationFunction::Sigmoid;
   } else if (f >= static_cast<unsigned>(en::activation_function::TABLE_0)) {
-    // LUT slot n sits at LUT_BASE + 256 n, LUT_BASE being the end of the banks the kernels may use
-    // (spec 03 section 6.2); each core holds its own copy and the model reads core 0's.
-    const size_t lut_base = size_t{1024} * (shram_.front().size() / 1024 - 2);
+    // Each core holds its own copy of the table; the model reads core 0's.
     os.function = kernels::ActivationFunction::Table;
-    os.lut = shram_.front().data() + lut_base + 256 * (f - static_cast<unsigned>(en::activation_function::TABLE_0));
+    os.lut = shram_.front().data() + lut_span(op, shram_.front().size()).lo;
   }
   return os;
+}
+
+const uint8_t* OpRunner::stream_bytes(unsigned region, const isa::StreamRef& s) const {
+  // An empty stream may name any offset, or a region the host did not map; it has no bytes.
+  return s.length_bytes ? regions_.at(region).data + s.base : nullptr;
 }
 
 void OpRunner::decode_weights(const Operation& op) {
@@ -133,10 +218,10 @@ void OpRunner::decode_weights(const Operation& op) {
     for (unsigned core = 0; core < op.cores(); ++core) {
       l.core = static_cast<int>(core);
       const auto& s = op.weights[core];
-      weights::decode_weights(l, regions_.at(op.weight_region).data + s.base, s.length_bytes, dense_);
+      weights::decode_weights(l, stream_bytes(op.weight_region, s), s.length_bytes, dense_);
     }
   } catch (const InputError& e) {
-    throw WeightFault(std::string("weight stream: ") + e.what());
+    throw WeightFault(e.what());  // the decoder's messages name the stream or layout already
   }
 }
 
@@ -152,7 +237,7 @@ void OpRunner::decode_scales(const Operation& op) {
       throw WeightFault("scale stream of core " + std::to_string(core) + " holds " + std::to_string(s.length_bytes) +
                         " bytes, " + std::to_string(n * kEntryBytes) + " needed for " + std::to_string(n) +
                         " channels");
-    const uint8_t* p = regions_.at(op.scale_region).data + s.base;
+    const uint8_t* p = stream_bytes(op.scale_region, s);
     for (size_t i = 0; i < n; ++i) scales_[i * cores + core] = kernels::decode_scale_bias(p + i * kEntryBytes);
   }
 }

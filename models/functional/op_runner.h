@@ -30,8 +30,23 @@ struct AccessRange {
   unsigned region;
   isa::Span span;
 };
-// Every region access a kernel operation makes, in the geometry of the validator.
+// Every region access a kernel operation makes, in the geometry of the validator: every byte the
+// kernels read or write lies inside these spans. Where the kernels read IFM channels the IFM_DEPTH
+// register does not cover (depthwise, pooling and elementwise read channel c for OFM channel c), the
+// IFM span covers both depths.
 std::vector<AccessRange> accesses(const isa::Operation& op);
+
+// SHRAM bytes (of each core) the output stage's lookup table occupies: slot n of a TABLE_n activation,
+// 256 bytes for an 8-bit OFM, 1 KiB for 32-bit, 2 KiB for 16-bit. Empty without a table.
+isa::Span lut_span(const isa::Operation& op, size_t shram_bytes);
+
+// Upper bounds of the host resources one operation takes, known before it runs. The NPU has no such
+// limits; the executor uses them to refuse streams that would exhaust host time or memory.
+struct OpCost {
+  uint64_t work = 0;             // element steps: MACs, gathered, decoded, compared or copied elements
+  uint64_t buffer_elements = 0;  // the largest single host buffer (gathered IFM, weights, DMA source)
+};
+OpCost cost(const isa::Operation& op);
 
 class OpRunner {
  public:
@@ -42,6 +57,7 @@ class OpRunner {
  private:
   kernels::FeatureMap feature_map(const isa::FeatureMap& fm) const;
   kernels::OutputStage output_stage(const isa::Operation& op);
+  const uint8_t* stream_bytes(unsigned region, const isa::StreamRef& s) const;
   void decode_weights(const isa::Operation& op);
   void decode_scales(const isa::Operation& op);
   uint64_t conv(const isa::Operation& op);

@@ -46,7 +46,8 @@ int64_t elementwise_value(const ElementwiseParams& p, int64_t a, int64_t b) {
       return rounded_scale(a, 1, static_cast<int>(std::clamp<int64_t>(b, 0, 63)), os.round_mode);
     case ElementwiseOp::Shl:
       // Kept exact (saturating at 64 bits) and saturated when stored; shifts clamped to 0..31 [I].
-      return saturate_int64(static_cast<int128_t>(a) << std::clamp<int64_t>(b, 0, 31));
+      // A multiply, not <<: shifting a negative value left is undefined in C++17.
+      return saturate_int64(static_cast<int128_t>(a) * (int128_t{1} << std::clamp<int64_t>(b, 0, 31)));
   }
   return 0;
 }

@@ -2,8 +2,9 @@
 //
 // Contract: a FeatureMap is a view of region memory: `region` is the host pointer of the region's byte
 // 0 (the caller resolves BASEP), `layout` places logical (x, y, c) inside it. Bounds are the caller's
-// job. Values are little-endian, as the NPU stores them. isa/operation.h has the same rule for the
-// executor; the two are to be unified.
+// job. Values are little-endian, as the NPU stores them. byte_offset() is the rule of
+// isa::element_offset() (isa/operation.h), which the validator's spans use, so the bytes a kernel
+// touches are the bytes the caller checked.
 #pragma once
 
 #include <array>
@@ -74,9 +75,9 @@ struct FeatureMapLayout {
       y -= height0;
       t = 2;
     }
-    // NHCWB16 steps x by one 16-channel brick; the spec takes that as fixed, not STRIDE_X [I].
-    const int64_t x_step = layout == Layout::NHWC ? stride_x : 16 * element_size_bytes(type);
-    return static_cast<int64_t>(base[t]) + int64_t{y} * stride_y + int64_t{x} * x_step;
+    // Both layouts step x by the programmed STRIDE_X: for NHCWB16 Vela programs one brick
+    // (16 * esize), and custom strides are honoured as in every other register [I].
+    return static_cast<int64_t>(base[t]) + int64_t{y} * stride_y + int64_t{x} * stride_x;
   }
   // NHWC steps channels by the element size; STRIDE_C is not used there (Vela always programs
   // esize, the hardware's use of it is unknown) [I].

@@ -28,6 +28,9 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   const bool reduce = p.mode == PoolMode::ReduceSum;
   const int c0 = reduce ? 0 : b.c0;
   const int nc = reduce ? p.ifm_depth : b.c1 - b.c0;
+  // REDUCE_SUM has one result per pixel: with OFM depth > 1 only channel 0 is written [I].
+  const int c_end = reduce ? std::min(b.c1, 1) : b.c1;
+  if (b.c0 >= c_end) return;
   const IfmWindow win = block_window(k, p.ofm_width, p.ofm_height, b, c0, nc, nc);
   // Padding never wins a max; for sums it adds nothing.
   const int32_t fill = p.mode == PoolMode::Max ? INT32_MIN : 0;
@@ -59,7 +62,7 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
         for (int c = 1; c < nc; ++c) r[0] += r[c];
       }
       uint8_t* out = p.ofm.region + p.ofm.layout.pixel_offset(ox, oy);
-      for (int c = b.c0; c < b.c1; ++c) {
+      for (int c = b.c0; c < c_end; ++c) {
         int64_t x = r[c - b.c0];
         if (!os.per_channel)
           x = scale(os, x, os.multiplier, os.shift, ifm32);

@@ -1,7 +1,7 @@
 // Pooling kernels (03-data-semantics.md §7): MAX, AVERAGE and REDUCE_SUM, bit-exact, per OFM block.
 //
 // Contract: MAX and AVERAGE map IFM channel c to OFM channel c; REDUCE_SUM sums the window over all
-// ifm_depth channels into OFM channel 0 (blocks then have c0 = 0, c1 = 1). Scaling follows §4.1:
+// ifm_depth channels into OFM channel 0 and writes no other channel. Scaling follows §4.1:
 // in global mode the sum (or max) is scaled by OFM_SCALE; in per-channel mode MAX passes through
 // unscaled and AVERAGE divides by the number of non-padding window elements, rounding half away from
 // zero. output.ofm_type must equal ofm.layout.type.

@@ -18,17 +18,26 @@ namespace {
 constexpr int64_t kArmnnTolerance = 4;
 
 class RunCorpus : public ::testing::TestWithParam<fs::path> {
+ public:
+  void check(bool timed);
+
  protected:
   void SetUp() override {
     if (GetParam().empty()) GTEST_SKIP() << test::skip_message();
   }
 };
 
-TEST_P(RunCorpus, OutputsMatchTheReference) {
+void RunCorpus::check(bool timed) {
   host::Job job = host::job_from_case(GetParam());
-  const host::RunOutcome r = host::run_job(job);
+  host::RunOptions options;
+  options.timed = timed;
+  const host::RunOutcome r = host::run_job(job, options);
   ASSERT_FALSE(r.fault) << *r.fault;
   EXPECT_TRUE(r.hazards.empty()) << r.hazards.front();
+  if (timed) {
+    ASSERT_TRUE(r.report);
+    EXPECT_GT(r.report->total_cycles, 0u);
+  }
   ASSERT_FALSE(job.outputs.empty());
   for (const auto& o : job.outputs) {
     if (!o.expected) continue;
@@ -44,6 +53,11 @@ TEST_P(RunCorpus, OutputsMatchTheReference) {
     }
   }
 }
+
+TEST_P(RunCorpus, FunctionalModelMatchesTheReference) { check(false); }
+
+// The timed platform, driven through the NPU's registers, must leave the same bytes.
+TEST_P(RunCorpus, TimedPlatformMatchesTheReference) { check(true); }
 
 std::vector<fs::path> cases_or_placeholder() {
   auto c = test::corpus_cases();

@@ -1,0 +1,103 @@
+#include "host/driver.h"
+
+#include <cstring>
+
+#include "isa/registers.h"
+
+namespace ethosu::host {
+
+using isa::Reg;
+using isa::RegField;
+
+namespace {
+uint16_t off(Reg r, unsigned i = 0) { return isa::reg_at(r, i); }
+}  // namespace
+
+HostCpu::HostCpu(const sc_core::sc_module_name& name) : sc_module(name), apb("apb"), irq("irq") {
+  SC_THREAD(driver_thread);
+}
+
+void HostCpu::submit(const DriverJob& job) {
+  job_ = job;
+  result_ = DriverResult{};
+  submitted_.notify(sc_core::SC_ZERO_TIME);
+}
+
+uint32_t HostCpu::read(uint16_t offset) {
+  uint32_t v = 0;
+  sc_core::sc_time delay = access_time_;
+  gp_.set_command(tlm::TLM_READ_COMMAND);
+  gp_.set_address(offset);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+  gp_.set_data_length(4);
+  gp_.set_streaming_width(4);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  apb->b_transport(gp_, delay);
+  wait(delay);
+  return v;
+}
+
+void HostCpu::write(uint16_t offset, uint32_t value) {
+  sc_core::sc_time delay = access_time_;
+  gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  gp_.set_address(offset);
+  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  gp_.set_data_length(4);
+  gp_.set_streaming_width(4);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  apb->b_transport(gp_, delay);
+  wait(delay);
+}
+
+void HostCpu::driver_thread() {
+  for (;;) {
+    wait(submitted_);
+    // Soft reset into non-secure user mode, as the Linux driver does, and wait for it to finish.
+    write(off(Reg::RESET), 2);
+    while (isa::get(read(off(Reg::STATUS)), RegField::STATUS_reset_status)) wait(access_time_);
+    if (read(off(Reg::PROT)) != 2) {
+      result_.error = "PROT does not show the requested security and privilege levels after reset";
+      continue;
+    }
+    write(off(Reg::CMD), 0xC);  // keep the clock and power Q-channel enables, as the core driver does
+    write(off(Reg::QCONFIG), job_.qconfig);
+    write(off(Reg::REGIONCFG), job_.regioncfg);
+    for (unsigned i = 0; i < 4; ++i) write(static_cast<uint16_t>(off(Reg::AXI_LIMIT0) + 4 * i), job_.axi_limits[i]);
+    for (unsigned r = 0; r < 8; ++r) {
+      write(off(Reg::BASEP, r), static_cast<uint32_t>(job_.basep[r]));
+      write(static_cast<uint16_t>(off(Reg::BASEP, r) + 4), static_cast<uint32_t>(job_.basep[r] >> 32));
+    }
+    // PMU: the Linux perfmon set-up. Cycle counter started by the CYCLE event, counters reset and enabled.
+    uint32_t enable = 1u << 31;
+    for (unsigned n = 0; n < 4; ++n) {
+      write(off(Reg::PMEVTYPER, n), job_.pmu_events[n]);
+      if (job_.pmu_events[n]) enable |= 1u << n;
+    }
+    write(off(Reg::PMCCNTR_CFG), static_cast<uint32_t>(isa::PmuEvent::CYCLE));
+    write(off(Reg::PMCNTENSET), enable);
+    write(off(Reg::PMCR), 7);
+    write(off(Reg::QBASE), static_cast<uint32_t>(job_.qbase));
+    write(static_cast<uint16_t>(off(Reg::QBASE) + 4), static_cast<uint32_t>(job_.qbase >> 32));
+    write(off(Reg::QSIZE), job_.qsize);
+    write(off(Reg::CMD), 0xC | 1);
+
+    if (!irq.read()) wait(irq.posedge_event());
+    // The IRQ handler: clear the interrupt, then judge the job by STATUS.
+    const uint32_t status = read(off(Reg::STATUS));
+    write(off(Reg::CMD), 0xC | 2);
+    result_.status = status;
+    const bool error = isa::get(status, RegField::STATUS_bus_status) ||
+                       isa::get(status, RegField::STATUS_cmd_parse_error) ||
+                       isa::get(status, RegField::STATUS_wd_fault) || isa::get(status, RegField::STATUS_ecc_fault);
+    result_.completed = !error && isa::get(status, RegField::STATUS_cmd_end_reached);
+    if (!result_.completed) result_.error = error ? "the NPU reported an error in STATUS" : "IRQ without cmd_end_reached";
+    // Stop counting, then read the counters.
+    write(off(Reg::PMCR), 0);
+    result_.cycle_counter = read(off(Reg::PMCCNTR)) | (uint64_t{read(off(Reg::PMCCNTR) + 4)} << 32);
+    for (unsigned n = 0; n < 4; ++n) result_.event_counters[n] = read(off(Reg::PMEVCNTR, n));
+  }
+}
+
+}  // namespace ethosu::host

@@ -1,0 +1,63 @@
+#include "host/sim_config.h"
+
+#include "host/system_config.h"
+#include "models/timing/block_work.h"
+
+namespace ethosu::host {
+
+sim::Config make_config() {
+  sim::Config c;
+  declare_parameters(c);
+  const timing::NpuTiming t = timing::npu_timing(isa::Variant::U65_256);
+  const npu::NpuConfig n;
+  c.declare_int("npu.mac.weight_buffer_refill_cycles", t.weight_buffer_refill_cycles, "cycles",
+                "minimum cycles per weight-buffer load of 8 OFM channels", 1, 4096);
+  c.declare_int("npu.wd.weights_per_cycle", t.wd_weights_per_cycle, "weights/cycle",
+                "weights the weight decoder delivers per cycle", 1, 1024);
+  c.declare_int("npu.cc.cycles_per_word", n.cc.cycles_per_word, "cycles",
+                "command controller cycles per command-stream word", 0, 1024);
+  c.declare_int("npu.cc.tsu_banks", n.cc.tsu_banks, "operations", "kernel operations in flight", 1, 4);
+  c.declare_int("npu.cc.quantum_cycles", static_cast<int64_t>(n.cc.quantum_cycles), "cycles",
+                "longest run-ahead of the command controller before it synchronises with SystemC", 1,
+                int64_t{1} << 40);
+  c.declare_int("npu.dma.queue_depth", n.dma.queue_depth, "DMAs", "DMAs queued before the command controller stalls",
+                1, 16);
+  return c;
+}
+
+platform::PlatformConfig platform_config(const sim::Config& c) {
+  platform::PlatformConfig p;
+  const std::string& variant = c.param("npu.variant").as_string();
+  p.npu.variant = variant == "ethos-u65-512" ? isa::Variant::U65_512 : isa::Variant::U65_256;
+  p.npu.clock_hz = static_cast<double>(c.param("system.clock_hz").as_int());
+  p.npu.units = timing::npu_timing(p.npu.variant);
+  p.npu.units.cores = static_cast<unsigned>(c.param("npu.cores").as_int());
+  p.npu.units.weight_buffer_refill_cycles = static_cast<unsigned>(c.param("npu.mac.weight_buffer_refill_cycles").as_int());
+  p.npu.units.wd_weights_per_cycle = static_cast<unsigned>(c.param("npu.wd.weights_per_cycle").as_int());
+  p.npu.cc.cycles_per_word = static_cast<uint32_t>(c.param("npu.cc.cycles_per_word").as_int());
+  p.npu.cc.tsu_banks = static_cast<uint32_t>(c.param("npu.cc.tsu_banks").as_int());
+  p.npu.cc.quantum_cycles = static_cast<uint64_t>(c.param("npu.cc.quantum_cycles").as_int());
+  p.npu.dma.queue_depth = static_cast<uint32_t>(c.param("npu.dma.queue_depth").as_int());
+  for (unsigned port = 0; port < 2; ++port) {
+    const std::string pre = "mem.axi" + std::to_string(port) + ".";
+    auto& a = p.axi[port];
+    a.bytes_per_cycle = c.param(pre + "bytes_per_cycle").as_double();
+    a.burst_bytes = static_cast<uint32_t>(c.param(pre + "burst_bytes").as_int());
+    a.read_latency_cycles = static_cast<uint32_t>(c.param(pre + "read_latency_cycles").as_int());
+    a.write_latency_cycles = static_cast<uint32_t>(c.param(pre + "write_latency_cycles").as_int());
+    for (auto& l : a.limiters) {
+      l.max_outstanding_reads = static_cast<uint32_t>(c.param(pre + "max_outstanding_reads").as_int());
+      l.max_outstanding_writes = static_cast<uint32_t>(c.param(pre + "max_outstanding_writes").as_int());
+    }
+  }
+  return p;
+}
+
+uint32_t regioncfg(const sim::Config& c) {
+  uint32_t v = 0;
+  for (unsigned r = 0; r < kRegions; ++r)
+    if (c.param("regions." + std::to_string(r) + ".port").as_int()) v |= 2u << (2 * r);
+  return v;
+}
+
+}  // namespace ethosu::host

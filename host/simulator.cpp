@@ -1,0 +1,70 @@
+#include "host/simulator.h"
+
+#include "sim/error.h"
+
+namespace ethosu::host {
+
+namespace {
+
+// Bus addresses of the two memories [I: i.MX 93's on-chip SRAM and DDR windows are elsewhere; the
+// NPU only sees BASEPn + offsets, so any placement inside the 40-bit space is equivalent].
+constexpr uint64_t kSramBase = 0x2000'0000;
+constexpr uint64_t kDramBase = 0x8000'0000;
+constexpr uint64_t kAlign = 4096;
+
+uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+}  // namespace
+
+Simulator& Simulator::instance() {
+  static Simulator sim;
+  return sim;
+}
+
+Simulator::Simulator() : platform_("platform"), host_("host") {
+  host_.apb.bind(platform_.npu.apb);
+  host_.irq.bind(platform_.irq);
+  // Elaborate and let every thread reach its first wait, so that the first job's notification is seen.
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+}
+
+TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32_t regioncfg,
+                        const std::array<uint16_t, 4>& pmu_events) {
+  platform_.configure(config);
+  platform_.sram.unmap_all();
+  platform_.dram.unmap_all();
+
+  DriverJob dj;
+  dj.pmu_events = pmu_events;
+  dj.regioncfg = regioncfg;
+  // Regions land in the memory of the port REGIONCFG gives them; the stream goes to DRAM.
+  std::array<uint64_t, 2> next{kSramBase, kDramBase};
+  stream_buffer_ = job.stream;
+  dj.qbase = next[1];
+  dj.qsize = static_cast<uint32_t>(stream_buffer_.size());
+  if (!stream_buffer_.empty()) platform_.dram.map(dj.qbase, stream_buffer_.data(), stream_buffer_.size());
+  next[1] = align_up(next[1] + stream_buffer_.size() + 1);
+  for (unsigned r = 0; r < kRegions; ++r) {
+    const unsigned port = (dj.regioncfg >> (2 * r) & 3) >> 1;
+    auto& buf = job.regions[r];
+    dj.basep[r] = next[port];
+    if (!buf.empty()) (port ? platform_.dram : platform_.sram).map(next[port], buf.data(), buf.size());
+    // A gap after each buffer, so that an access running past its region faults instead of reaching
+    // the next one.
+    next[port] = align_up(next[port] + buf.size() + 1);
+  }
+
+  host_.submit(dj);
+  sc_core::sc_start();
+  if (sc_core::sc_get_status() == sc_core::SC_STOPPED) throw InputError("the SystemC kernel was stopped");
+
+  TimedRun out;
+  out.driver = host_.result();
+  out.report = platform_.npu.report();
+  if (!out.driver.completed) out.fault = out.report.status.empty() ? out.driver.error : out.report.status;
+  platform_.sram.unmap_all();
+  platform_.dram.unmap_all();
+  return out;
+}
+
+}  // namespace ethosu::host

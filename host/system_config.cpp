@@ -1,0 +1,440 @@
+#include "host/system_config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "sim/error.h"
+
+namespace ethosu::host {
+namespace {
+
+using sim::Source;
+
+constexpr std::string_view kSystemPrefix = "System_Config.";
+constexpr std::string_view kModePrefix = "Memory_Mode.";
+
+// Vela's MemArea / MemPort spellings, as they appear in vela.ini values and key prefixes.
+constexpr std::array<std::string_view, kMemAreas> kVelaAreaNames = {"Sram", "Dram", "OnChipFlash", "OffChipFlash"};
+constexpr std::array<std::string_view, kAxiPorts> kVelaPortNames = {"Axi0", "Axi1"};
+
+struct BuiltinSection {
+  std::string_view name;
+  std::vector<std::pair<std::string_view, std::string_view>> keys;
+};
+
+// Sources: Arm's vela.ini (ethosu/config_files/Arm/vela.ini) and Vela's built-in U65 defaults
+// (architecture_features.py, _set_default_sys_config / _set_default_mem_mode), both summarised in spec 05
+// section 7.5; NXP's Imx93ArchitectureFeatures in nxp-imx/ethos-u-vela vela.py.
+const std::vector<BuiltinSection>& builtin_sections() {
+  // SRAM on AXI0: 16 B/cycle, 32-byte bursts, 32/32 cycles in every config below.
+  static const std::vector<BuiltinSection> kSections = {
+      {"System_Config.Ethos_U65_Embedded",  // 8 GB/s SRAM, 0.5 GB/s flash at 500 MHz
+       {{"core_clock", "500e6"}, {"axi0_port", "Sram"}, {"axi1_port", "OffChipFlash"},
+        {"sram_clock_scale", "1.0"}, {"sram_burst_length", "32"}, {"sram_read_latency", "32"},
+        {"sram_write_latency", "32"}, {"offchipflash_clock_scale", "0.0625"}, {"offchipflash_burst_length", "128"},
+        {"offchipflash_read_latency", "64"}, {"offchipflash_write_latency", "64"}}},
+      {"System_Config.Ethos_U65_Mid_End",  // 8 GB/s SRAM, 3.75 GB/s DRAM at 500 MHz
+       {{"core_clock", "500e6"}, {"axi0_port", "Sram"}, {"axi1_port", "Dram"},
+        {"sram_clock_scale", "1.0"}, {"sram_burst_length", "32"}, {"sram_read_latency", "32"},
+        {"sram_write_latency", "32"}, {"dram_clock_scale", "0.46875"}, {"dram_burst_length", "128"},
+        {"dram_read_latency", "500"}, {"dram_write_latency", "250"}}},
+      {"System_Config.Ethos_U65_High_End",  // 16 GB/s SRAM, 3.75 GB/s DRAM at 1 GHz
+       {{"core_clock", "1e9"}, {"axi0_port", "Sram"}, {"axi1_port", "Dram"},
+        {"sram_clock_scale", "1.0"}, {"sram_burst_length", "32"}, {"sram_read_latency", "32"},
+        {"sram_write_latency", "32"}, {"dram_clock_scale", "0.234375"}, {"dram_burst_length", "128"},
+        {"dram_read_latency", "500"}, {"dram_write_latency", "250"}}},
+      {"System_Config.Ethos_U65_Client_Server",  // 16 GB/s SRAM, 12 GB/s DRAM at 1 GHz
+       {{"core_clock", "1e9"}, {"axi0_port", "Sram"}, {"axi1_port", "Dram"},
+        {"sram_clock_scale", "1.0"}, {"sram_burst_length", "32"}, {"sram_read_latency", "32"},
+        {"sram_write_latency", "32"}, {"dram_clock_scale", "0.75"}, {"dram_burst_length", "128"},
+        {"dram_read_latency", "500"}, {"dram_write_latency", "250"}}},
+      // Vela's built-in U65 system config: the Client_Server figures.
+      {"System_Config.internal-default", {{"inherit", "System_Config.Ethos_U65_Client_Server"}}},
+      // NXP's i.MX 93 default: the High_End figures (LPDDR4X at 3.75 GB/s = scale 0.234375 at 1 GHz).
+      {"System_Config.Imx93", {{"inherit", "System_Config.Ethos_U65_High_End"}}},
+      {"Memory_Mode.Sram_Only", {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}},
+      {"Memory_Mode.Shared_Sram", {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}},
+      {"Memory_Mode.Dedicated_Sram",  // the SRAM is a 384 KiB cache for the NPU alone
+       {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi1"}, {"cache_mem_area", "Axi0"},
+        {"arena_cache_size", "393216"}}},
+      // Vela's built-in U65 memory mode: Dedicated_Sram.
+      {"Memory_Mode.internal-default", {{"inherit", "Memory_Mode.Dedicated_Sram"}}},
+  };
+  return kSections;
+}
+
+std::vector<std::string> system_keys() {
+  std::vector<std::string> keys = {"inherit", "core_clock", "axi0_port", "axi1_port"};
+  for (std::string_view area : kVelaAreaNames) {
+    std::string a(area);
+    std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const char* suffix : {"_clock_scale", "_burst_length", "_read_latency", "_write_latency"}) {
+      keys.push_back(a + suffix);
+    }
+  }
+  return keys;
+}
+
+const std::vector<std::string> kModeKeys = {"inherit", "const_mem_area", "arena_mem_area", "cache_mem_area",
+                                            "arena_cache_size"};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+[[noreturn]] void bad(const std::string& origin, std::string_view key, std::string_view what, std::string_view value) {
+  throw InputError(origin + ": " + std::string(key) + ": expected " + std::string(what) + ", got '" +
+                   std::string(value) + "'");
+}
+
+double to_double(const std::string& origin, std::string_view key, std::string_view text) {
+  double d = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(d) || d <= 0) {
+    bad(origin, key, "a positive number", text);
+  }
+  return d;
+}
+
+int64_t to_int(const std::string& origin, std::string_view key, std::string_view text) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < 0) {
+    bad(origin, key, "a non-negative integer", text);
+  }
+  return v;
+}
+
+template <size_t N>
+size_t to_enum(const std::string& origin, std::string_view key, std::string_view text,
+               const std::array<std::string_view, N>& names) {
+  for (size_t i = 0; i < N; ++i) {
+    if (names[i] == text) return i;
+  }
+  std::string choices;
+  for (std::string_view n : names) choices += (choices.empty() ? "" : ", ") + std::string(n);
+  bad(origin, key, "one of " + choices, text);
+}
+
+}  // namespace
+
+const char* to_string(MemArea area) {
+  switch (area) {
+    case MemArea::SRAM: return "sram";
+    case MemArea::DRAM: return "dram";
+    case MemArea::ON_CHIP_FLASH: return "on_chip_flash";
+    case MemArea::OFF_CHIP_FLASH: return "off_chip_flash";
+  }
+  return "";
+}
+
+VelaIni::VelaIni() {
+  for (const BuiltinSection& s : builtin_sections()) {
+    Section& section = sections_[std::string(s.name)];
+    for (const auto& [k, v] : s.keys) section.keys[std::string(k)] = Entry{std::string(v), "built-in " + std::string(s.name)};
+  }
+}
+
+void VelaIni::add_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read Vela config file " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  add_text(text.str(), path.string());
+}
+
+void VelaIni::add_text(std::string_view text, std::string_view origin) {
+  // Parsed completely before merging, so a bad file leaves the sections unchanged.
+  std::map<std::string, Section> parsed;
+  std::map<std::string, size_t> section_line;
+  Section* current = nullptr;
+  std::string current_name;
+  size_t line_no = 0;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    std::string_view raw = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    ++line_no;
+    const std::string at = std::string(origin) + ":" + std::to_string(line_no);
+    const std::string_view line = trim(raw);
+    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+    if (std::isspace(static_cast<unsigned char>(raw.front()))) {
+      throw InputError(at + ": indented line (a continuation line in Vela's parser) is not supported");
+    }
+    if (line.front() == '[') {
+      if (line.back() != ']' || line.size() < 3) throw InputError(at + ": malformed section header '" + std::string(line) + "'");
+      current_name = std::string(line.substr(1, line.size() - 2));
+      if (current_name == "DEFAULT") throw InputError(at + ": a [DEFAULT] section is not supported");
+      auto [it, inserted] = section_line.emplace(current_name, line_no);
+      if (!inserted) {
+        throw InputError(at + ": section [" + current_name + "] repeats line " + std::to_string(it->second));
+      }
+      current = &parsed[current_name];
+      continue;
+    }
+    const size_t delim = line.find_first_of("=:");
+    if (delim == std::string_view::npos) throw InputError(at + ": expected 'key=value', got '" + std::string(line) + "'");
+    if (!current) throw InputError(at + ": key outside any [section]");
+    const std::string key = lower(trim(line.substr(0, delim)));
+    if (key.empty()) throw InputError(at + ": missing key before '" + std::string(1, line[delim]) + "'");
+    auto [it, inserted] = current->keys.emplace(key, Entry{std::string(trim(line.substr(delim + 1))), at});
+    if (!inserted) {
+      throw InputError(at + ": key '" + key + "' repeats " + it->second.origin + " in [" + current_name + "]");
+    }
+  }
+  for (auto& [name, section] : parsed) {
+    for (auto& [key, entry] : section.keys) sections_[name].keys[key] = std::move(entry);
+  }
+}
+
+const VelaIni::Entry* VelaIni::lookup(const std::string& section, const std::string& key,
+                                      const std::vector<std::string>& allowed) const {
+  std::set<std::string> seen;
+  std::string name = section;
+  const Entry* found = nullptr;
+  // Walks the whole chain (not just to the first hit) so that every section's keys and links are checked.
+  while (true) {
+    auto it = sections_.find(name);
+    if (it == sections_.end()) throw InputError("Vela config: section [" + name + "] not found");
+    seen.insert(name);
+    for (const auto& [k, entry] : it->second.keys) {
+      if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+      std::string msg = entry.origin + ": unknown key '" + k + "' in [" + name + "]";
+      const auto close = sim::close_names(k, allowed);
+      if (!close.empty()) msg += "; did you mean " + close.front() + "?";
+      throw InputError(msg);
+    }
+    if (!found) {
+      auto k = it->second.keys.find(key);
+      if (k != it->second.keys.end()) found = &k->second;
+    }
+    auto inherit = it->second.keys.find("inherit");
+    if (inherit == it->second.keys.end()) return found;
+    if (!sections_.count(inherit->second.value)) {
+      throw InputError(inherit->second.origin + ": inherit: section [" + inherit->second.value + "] not found");
+    }
+    if (seen.count(inherit->second.value)) {
+      throw InputError(inherit->second.origin + ": inherit: [" + inherit->second.value + "] makes a cycle");
+    }
+    name = inherit->second.value;
+  }
+}
+
+std::vector<std::string> VelaIni::names_with_prefix(std::string_view prefix) const {
+  std::vector<std::string> out;
+  for (const auto& [name, s] : sections_) {
+    if (name.compare(0, prefix.size(), prefix) == 0) out.push_back(name.substr(prefix.size()));
+  }
+  return out;
+}
+
+std::vector<std::string> VelaIni::system_config_names() const { return names_with_prefix(kSystemPrefix); }
+std::vector<std::string> VelaIni::memory_mode_names() const { return names_with_prefix(kModePrefix); }
+
+SystemConfig VelaIni::system_config(std::string_view name) const {
+  const std::string section = std::string(kSystemPrefix) + std::string(name);
+  if (!sections_.count(section)) {
+    std::string msg = "unknown Vela system config '" + std::string(name) + "'; known:";
+    for (const std::string& n : system_config_names()) msg += " " + n;
+    throw InputError(msg);
+  }
+  static const std::vector<std::string> kKeys = system_keys();
+  const auto required = [&](const std::string& key) -> const Entry& {
+    const Entry* e = lookup(section, key, kKeys);
+    if (!e) throw InputError("Vela config: [" + section + "] does not set " + key);
+    return *e;
+  };
+  SystemConfig sc;
+  sc.name = std::string(name);
+  const Entry& clock = required("core_clock");
+  sc.core_clock_hz = to_double(clock.origin, "core_clock", clock.value);
+  for (unsigned port = 0; port < kAxiPorts; ++port) {
+    const std::string key = "axi" + std::to_string(port) + "_port";
+    const Entry& e = required(key);
+    sc.axi_port[port] = static_cast<MemArea>(to_enum(e.origin, key, e.value, kVelaAreaNames));
+  }
+  // Vela reads timing keys only for the memories the two ports reach.
+  for (MemArea area : sc.axi_port) {
+    const std::string prefix = lower(kVelaAreaNames[static_cast<size_t>(area)]);
+    MemTiming& t = sc.timing[static_cast<size_t>(area)];
+    if (const Entry* e = lookup(section, prefix + "_clock_scale", kKeys)) {
+      t.clock_scale = to_double(e->origin, prefix + "_clock_scale", e->value);
+    }
+    if (const Entry* e = lookup(section, prefix + "_burst_length", kKeys)) {
+      t.burst_bytes = to_int(e->origin, prefix + "_burst_length", e->value);
+      if (t.burst_bytes == 0) bad(e->origin, prefix + "_burst_length", "a positive integer", e->value);
+    }
+    if (const Entry* e = lookup(section, prefix + "_read_latency", kKeys)) {
+      t.read_latency_cycles = to_int(e->origin, prefix + "_read_latency", e->value);
+    }
+    if (const Entry* e = lookup(section, prefix + "_write_latency", kKeys)) {
+      t.write_latency_cycles = to_int(e->origin, prefix + "_write_latency", e->value);
+    }
+  }
+  return sc;
+}
+
+MemoryMode VelaIni::memory_mode(std::string_view name) const {
+  const std::string section = std::string(kModePrefix) + std::string(name);
+  if (!sections_.count(section)) {
+    std::string msg = "unknown Vela memory mode '" + std::string(name) + "'; known:";
+    for (const std::string& n : memory_mode_names()) msg += " " + n;
+    throw InputError(msg);
+  }
+  MemoryMode mm;
+  mm.name = std::string(name);
+  for (auto [key, port] : {std::pair{"const_mem_area", &mm.const_port}, std::pair{"arena_mem_area", &mm.arena_port},
+                           std::pair{"cache_mem_area", &mm.cache_port}}) {
+    if (const Entry* e = lookup(section, key, kModeKeys)) {
+      *port = static_cast<unsigned>(to_enum(e->origin, key, e->value, kVelaPortNames));
+    }
+  }
+  if (const Entry* e = lookup(section, "arena_cache_size", kModeKeys)) {
+    mm.arena_cache_size_bytes = static_cast<uint64_t>(to_int(e->origin, "arena_cache_size", e->value));
+  }
+  return mm;
+}
+
+Machine VelaIni::machine(std::string_view system_config_name, std::string_view memory_mode_name) const {
+  Machine m{system_config(system_config_name), memory_mode(memory_mode_name)};
+  SystemConfig& sc = m.system;
+  MemoryMode& mm = m.memory_mode;
+  const auto port_area = [&](unsigned port) { return sc.axi_port[port]; };
+  if (port_area(mm.const_port) == MemArea::SRAM && mm.const_port == mm.arena_port && mm.const_port == mm.cache_port) {
+    mm.const_port = 1 - mm.const_port;
+    sc.axi_port[mm.const_port] = MemArea::ON_CHIP_FLASH;
+    sc.timing[static_cast<size_t>(MemArea::ON_CHIP_FLASH)] = sc.timing[static_cast<size_t>(MemArea::SRAM)];
+  }
+  const std::string combo = "Vela system config " + sc.name + " with memory mode " + mm.name + ": ";
+  if (port_area(mm.const_port) == MemArea::SRAM) {
+    throw InputError(combo + "constants (region 0) must be on DRAM or flash, not SRAM");
+  }
+  if (port_area(mm.arena_port) != MemArea::SRAM && port_area(mm.arena_port) != MemArea::DRAM) {
+    throw InputError(combo + "the arena (region 1) must be on SRAM or DRAM, not " + to_string(port_area(mm.arena_port)));
+  }
+  if (port_area(mm.cache_port) != MemArea::SRAM) {
+    throw InputError(combo + "the cache (region 2) must be on SRAM, not " + to_string(port_area(mm.cache_port)));
+  }
+  return m;
+}
+
+std::vector<std::string> preset_names() { return {"imx93", "imx93-800mhz", "internal-default"}; }
+
+Machine preset(std::string_view name) {
+  const VelaIni builtin;
+  if (name == "internal-default") return builtin.machine("internal-default", "internal-default");
+  if (name == "imx93") {
+    // NXP's Vela default system (1 GHz, SRAM 16 B/cycle 32/32 cycles burst 32, LPDDR4X 3.75 GB/s
+    // 500/250 cycles burst 128) with Dedicated_Sram and the 384 KiB arena cache NXP's Vela uses.
+    Machine m = builtin.machine("Imx93", "Dedicated_Sram");
+    m.system.name = "imx93";
+    return m;
+  }
+  if (name == "imx93-800mhz") {
+    // The upstream device tree clocks the NPU at 800 MHz. Assumption: the LPDDR4X keeps its 3.75 GB/s
+    // and its latencies in ns (500/250 ns), so per NPU cycle it gets 1.25x the bytes and 0.8x the
+    // latency cycles; the on-chip SRAM on AXI0 keeps its per-cycle figures.
+    Machine m = preset("imx93");
+    m.system.name = "imx93-800mhz";
+    const double ratio = 1e9 / 800e6;
+    m.system.core_clock_hz = 800e6;
+    MemTiming& dram = m.system.timing[static_cast<size_t>(MemArea::DRAM)];
+    dram.clock_scale *= ratio;
+    dram.read_latency_cycles = std::llround(static_cast<double>(dram.read_latency_cycles) / ratio);
+    dram.write_latency_cycles = std::llround(static_cast<double>(dram.write_latency_cycles) / ratio);
+    return m;
+  }
+  std::string msg = "unknown system preset '" + std::string(name) + "'; known:";
+  for (const std::string& n : preset_names()) msg += " " + n;
+  throw InputError(msg);
+}
+
+std::array<unsigned, kRegions> region_ports(const MemoryMode& mode) {
+  std::array<unsigned, kRegions> ports;
+  ports.fill(1);
+  ports[0] = mode.const_port;
+  ports[1] = mode.arena_port;
+  ports[2] = mode.cache_port;
+  return ports;
+}
+
+void declare_parameters(sim::Config& c) {
+  const Machine d = preset("imx93");
+  const std::vector<std::string> areas = {"sram", "dram", "on_chip_flash", "off_chip_flash"};
+
+  c.declare_string("npu.variant", "ethos-u65-256", "NPU configuration (the i.MX 93 has the 256-MAC U65)",
+                   {"ethos-u65-256", "ethos-u65-512"});
+  c.declare_int("npu.cores", 1, "cores", "NPU cores; the U65-512 is two 256-MAC cores", 1, 2);
+  c.declare_int("npu.mac.per_core", 256, "MACs/cycle", "8x8-bit MACs per cycle per core", 1, 256);
+  c.declare_int("npu.shram.bytes_per_core", 48 * 1024, "bytes", "SHRAM per core (48 x 1 KiB banks)", 1024, 96 * 1024);
+
+  c.declare_string("system.config", d.system.name, "system config or preset the system parameters came from");
+  c.declare_string("system.memory_mode", d.memory_mode.name, "Vela memory mode the region mapping came from");
+  c.declare_int("system.clock_hz", std::llround(d.system.core_clock_hz), "Hz", "NPU core clock", 1, 100000000000);
+  for (unsigned p = 0; p < kAxiPorts; ++p) {
+    const std::string pre = "mem.axi" + std::to_string(p) + ".";
+    const MemTiming& t = d.system.port_timing(p);
+    c.declare_string(pre + "memory", to_string(d.system.axi_port[p]), "memory this AXI port reaches", areas);
+    c.declare_double(pre + "bytes_per_cycle", kAxiBytesPerBeat * t.clock_scale, "bytes/cycle",
+                     "peak bandwidth in NPU cycles (16 x Vela clock scale)", 1e-6, 1024.0);
+    c.declare_int(pre + "burst_bytes", t.burst_bytes, "bytes", "memory burst length (Vela burst_length)", 1, 4096);
+    c.declare_int(pre + "read_latency_cycles", t.read_latency_cycles, "cycles", "read latency", 0, 1000000);
+    c.declare_int(pre + "write_latency_cycles", t.write_latency_cycles, "cycles", "write latency", 0, 1000000);
+    // Spec 05 section 1: up to 64 outstanding reads and 32 writes per U65 AXI limiter.
+    c.declare_int(pre + "max_outstanding_reads", 64, "transactions", "outstanding read limit", 1, 64);
+    c.declare_int(pre + "max_outstanding_writes", 32, "transactions", "outstanding write limit", 1, 32);
+  }
+  c.declare_int("mem.sram.size_bytes", static_cast<int64_t>(d.memory_mode.arena_cache_size_bytes), "bytes",
+                "on-chip SRAM for the NPU (Vela arena_cache_size); 0 = unbounded", 0, int64_t{1} << 40);
+  const std::array<unsigned, kRegions> ports = region_ports(d.memory_mode);
+  for (unsigned r = 0; r < kRegions; ++r) {
+    c.declare_int("regions." + std::to_string(r) + ".port", ports[r], "AXI port",
+                  "AXI port of base pointer " + std::to_string(r) + " (REGIONCFG)", 0, 1);
+  }
+}
+
+void apply_machine(sim::Config& c, const Machine& m, Source source, std::string_view origin) {
+  c.set_value("system.config", m.system.name, source, origin);
+  c.set_value("system.memory_mode", m.memory_mode.name, source, origin);
+  c.set_value("system.clock_hz", static_cast<int64_t>(std::llround(m.system.core_clock_hz)), source, origin);
+  for (unsigned p = 0; p < kAxiPorts; ++p) {
+    const std::string pre = "mem.axi" + std::to_string(p) + ".";
+    const MemTiming& t = m.system.port_timing(p);
+    c.set_value(pre + "memory", std::string(to_string(m.system.axi_port[p])), source, origin);
+    c.set_value(pre + "bytes_per_cycle", kAxiBytesPerBeat * t.clock_scale, source, origin);
+    c.set_value(pre + "burst_bytes", t.burst_bytes, source, origin);
+    c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
+    c.set_value(pre + "write_latency_cycles", t.write_latency_cycles, source, origin);
+  }
+  c.set_value("mem.sram.size_bytes", static_cast<int64_t>(m.memory_mode.arena_cache_size_bytes), source, origin);
+  const std::array<unsigned, kRegions> ports = region_ports(m.memory_mode);
+  for (unsigned r = 0; r < kRegions; ++r) {
+    c.set_value("regions." + std::to_string(r) + ".port", static_cast<int64_t>(ports[r]), source, origin);
+  }
+}
+
+void apply_variant(sim::Config& c, std::string_view variant, Source source, std::string_view origin) {
+  int64_t cores = 0;
+  if (variant == "ethos-u65-256") cores = 1;
+  if (variant == "ethos-u65-512") cores = 2;  // two 256-MAC cores (spec 05 section 1)
+  if (cores == 0) throw InputError("unknown NPU variant '" + std::string(variant) + "'; known: ethos-u65-256 ethos-u65-512");
+  c.set_value("npu.variant", std::string(variant), source, origin);
+  c.set_value("npu.cores", cores, source, origin);
+  c.set_value("npu.mac.per_core", int64_t{256}, source, origin);
+  c.set_value("npu.shram.bytes_per_core", int64_t{48 * 1024}, source, origin);
+}
+
+}  // namespace ethosu::host

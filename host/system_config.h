@@ -1,0 +1,121 @@
+// The system around the NPU (clock, the memory behind each AXI port, which port each region uses) and
+// the NPU variant, as run-time parameters; built-in presets; and a reader for Vela's vela.ini files, so
+// that a Vela estimate and a simulation describe the same machine.
+//
+// Contract:
+// * declare_parameters() declares every variant and system parameter (table in the README) with the
+//   `imx93` preset's values as defaults; apply_machine()/apply_variant() write a machine or a variant
+//   into one layer of the registry.
+// * VelaIni holds [System_Config.NAME] and [Memory_Mode.NAME] sections. It starts with built-in sections:
+//   Arm's vela.ini U65 system configs (Ethos_U65_Embedded, _Mid_End, _High_End, _Client_Server) and
+//   memory modes (Sram_Only, Shared_Sram, Dedicated_Sram), `internal-default` for both (Vela's built-in
+//   U65 defaults) and `System_Config.Imx93` (NXP's Vela default for the i.MX 93). User files are merged
+//   over them, as Vela merges several --config files: a later file adds sections and overrides keys.
+// * File syntax follows Python's ConfigParser as Vela uses it: `key=value` or `key: value`; key names
+//   are case-insensitive, section names and values case-sensitive; whole-line comments start with `#`
+//   or `;` (no trailing comments: Vela would read them as part of the value); a section or key repeated
+//   within one file is an error; `inherit=<full section name>` takes the keys the section does not set
+//   from another section, recursively. Assumptions where Vela is silent or lenient: indented lines
+//   (ConfigParser continuation lines), [DEFAULT], inheritance cycles and unknown keys are errors (Vela
+//   ignores unknown keys; a typo would silently change the machine); a system config must give
+//   core_clock, axi0_port and axi1_port (Vela would fall back to a 1 Hz clock and SRAM on both ports);
+//   other missing keys take Vela's fallbacks: clock scale 1.0, burst 1 B, latency 0, region on Axi0,
+//   arena cache unbounded.
+// * machine() applies Vela's adjustments and checks: when constants, arena and cache all sit on the
+//   SRAM port, constants move to the other port as on-chip flash with the SRAM's timing; constants must
+//   be on DRAM or flash, the arena on SRAM or DRAM, the cache on SRAM. Errors are ethosu::InputError
+//   naming file:line where a line is at fault.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/regions.h"
+#include "sim/config.h"
+
+namespace ethosu::host {
+
+enum class MemArea { SRAM, DRAM, ON_CHIP_FLASH, OFF_CHIP_FLASH };
+inline constexpr size_t kMemAreas = 4;
+// Parameter spelling: "sram", "dram", "on_chip_flash", "off_chip_flash".
+const char* to_string(MemArea area);
+
+inline constexpr unsigned kAxiPorts = 2;
+
+// U65 AXI data width; Vela's bytes/cycle = width x clock scale (spec 05 section 7.5).
+inline constexpr double kAxiBytesPerBeat = 16.0;
+
+struct MemTiming {
+  double clock_scale = 1.0;  // memory bandwidth as a fraction of one AXI beat per NPU cycle
+  int64_t burst_bytes = 1;
+  int64_t read_latency_cycles = 0;
+  int64_t write_latency_cycles = 0;
+};
+
+struct SystemConfig {
+  std::string name;
+  double core_clock_hz = 0;
+  std::array<MemArea, kAxiPorts> axi_port{MemArea::SRAM, MemArea::SRAM};
+  std::array<MemTiming, kMemAreas> timing{};  // by MemArea; only the two port memories matter
+  const MemTiming& port_timing(unsigned port) const { return timing[static_cast<size_t>(axi_port[port])]; }
+};
+
+struct MemoryMode {
+  std::string name;
+  // AXI port of Vela's constants (region 0), arena (region 1) and fast-scratch cache (region 2).
+  unsigned const_port = 0, arena_port = 0, cache_port = 0;
+  uint64_t arena_cache_size_bytes = 0;  // 0 = unbounded (Vela: the maximum address offset)
+};
+
+struct Machine {
+  SystemConfig system;
+  MemoryMode memory_mode;
+};
+
+class VelaIni {
+ public:
+  VelaIni();  // the built-in sections
+  void add_file(const std::filesystem::path& path);
+  void add_text(std::string_view text, std::string_view origin);
+
+  std::vector<std::string> system_config_names() const;
+  std::vector<std::string> memory_mode_names() const;
+  SystemConfig system_config(std::string_view name) const;
+  MemoryMode memory_mode(std::string_view name) const;
+  // Vela's --system-config NAME --memory-mode NAME, with Vela's adjustments and checks.
+  Machine machine(std::string_view system_config, std::string_view memory_mode) const;
+
+ private:
+  struct Entry {
+    std::string value;
+    std::string origin;  // "file:line"
+  };
+  struct Section {
+    std::map<std::string, Entry> keys;  // lower-case key
+  };
+  // The entry for `key` in `section` or the sections it inherits from; nullptr if none sets it.
+  const Entry* lookup(const std::string& section, const std::string& key, const std::vector<std::string>& allowed) const;
+  std::vector<std::string> names_with_prefix(std::string_view prefix) const;
+
+  std::map<std::string, Section> sections_;
+};
+
+// Presets: "imx93", "imx93-800mhz", "internal-default".
+std::vector<std::string> preset_names();
+Machine preset(std::string_view name);
+
+// Region -> AXI port: 0 constants, 1 arena, 2 cache from the memory mode; 3-7 on AXI1, as the Linux
+// accel driver programs REGIONCFG (0xAA8A).
+std::array<unsigned, kRegions> region_ports(const MemoryMode& mode);
+
+void declare_parameters(sim::Config& config);
+void apply_machine(sim::Config& config, const Machine& machine, sim::Source source, std::string_view origin);
+// "ethos-u65-256" or "ethos-u65-512": npu.variant, npu.cores, npu.mac.per_core.
+void apply_variant(sim::Config& config, std::string_view variant, sim::Source source, std::string_view origin);
+
+}  // namespace ethosu::host

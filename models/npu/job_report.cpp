@@ -1,0 +1,34 @@
+#include "models/npu/job_report.h"
+
+namespace ethosu::npu {
+
+const char* traffic_name(Traffic t) {
+  switch (t) {
+    case Traffic::CMD: return "cmd";
+    case Traffic::IFM: return "ifm";
+    case Traffic::IFM2: return "ifm2";
+    case Traffic::WEIGHTS: return "weights";
+    case Traffic::SCALES: return "scales";
+    case Traffic::OFM: return "ofm";
+    case Traffic::DMA_SRC: return "dma_src";
+    case Traffic::DMA_DST: return "dma_dst";
+  }
+  return "?";
+}
+
+const char* stall_name(Stall s) {
+  switch (s) {
+    case Stall::BLOCKDEP: return "blockdep";
+    case Stall::SHRAM_RECONFIG: return "shram_reconfig";
+    case Stall::MAC_WAIT_IFM: return "mac_wait_ifm";
+    case Stall::MAC_WAIT_WEIGHTS: return "mac_wait_weights";
+    case Stall::MAC_WAIT_ACC: return "mac_wait_acc";
+    case Stall::AO_WAIT_ACC: return "ao_wait_acc";
+    case Stall::AO_WAIT_OB: return "ao_wait_ob";
+    case Stall::DMA_WAIT: return "dma_wait";
+    case Stall::KERNEL_WAIT: return "kernel_wait";
+  }
+  return "?";
+}
+
+}  // namespace ethosu::npu

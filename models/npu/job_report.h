@@ -1,0 +1,55 @@
+// What one job measured: the NPU's totals, one record per operation, PMU values. Filled by the NPU model,
+// written by host/report as JSON and as a summary table.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ethosu::npu {
+
+// Memory traffic classes (the NPU's DMA channels).
+enum class Traffic : uint8_t { CMD, IFM, IFM2, WEIGHTS, SCALES, OFM, DMA_SRC, DMA_DST };
+inline constexpr size_t kTrafficClasses = 8;
+const char* traffic_name(Traffic t);
+
+struct PortTraffic {
+  std::array<uint64_t, kTrafficClasses> read_bytes{};
+  std::array<uint64_t, kTrafficClasses> write_bytes{};
+  uint64_t busy_cycles = 0;
+  uint64_t stall_cycles = 0;  // waiting for the port (contention, outstanding limits)
+};
+
+// Why a unit waited, in cycles.
+enum class Stall : uint8_t { BLOCKDEP, SHRAM_RECONFIG, MAC_WAIT_IFM, MAC_WAIT_WEIGHTS, MAC_WAIT_ACC, AO_WAIT_ACC, AO_WAIT_OB,
+                             DMA_WAIT, KERNEL_WAIT };
+inline constexpr size_t kStallKinds = 9;
+const char* stall_name(Stall s);
+
+struct OpRecord {
+  uint32_t offset = 0;           // stream offset of the NPU_OP_* command
+  std::string kind;              // "CONV", "DEPTHWISE", "POOL.MAX", "ELEMENTWISE.ADD", "DMA"
+  std::array<uint32_t, 3> ofm_shape{};   // H, W, C
+  std::array<uint32_t, 3> block{};       // OFM block H, W, C
+  uint64_t blocks = 0;
+  uint64_t start_cycle = 0, end_cycle = 0;
+  uint64_t cycles() const { return end_cycle - start_cycle; }
+  uint64_t macs = 0;
+  uint64_t mac_busy_cycles = 0, ao_busy_cycles = 0, wd_busy_cycles = 0;
+  double mac_utilisation = 0;    // macs / (cycles * MACs per cycle)
+  std::array<PortTraffic, 2> ports{};  // AXI0, AXI1
+  std::array<uint64_t, kStallKinds> stall_cycles{};
+};
+
+struct JobReport {
+  uint64_t total_cycles = 0;
+  double clock_hz = 0;
+  std::vector<OpRecord> ops;
+  std::map<std::string, uint64_t> pmu;  // event name -> value, PMCCNTR included
+  std::array<PortTraffic, 2> ports{};
+  std::string status;                   // "ok" or the fault
+};
+
+}  // namespace ethosu::npu

@@ -1,0 +1,454 @@
+// The sequential functional executor on hand-built streams: DMA ordering and queueing, 2D/3D DMA
+// placement, SHRAM LUTs, each fault kind with where it happened, and the sticky/stale register rules.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/assembler.h"
+#include "isa/decoder.h"
+#include "models/functional/executor.h"
+
+namespace ethosu::functional {
+namespace {
+
+using isa::Cmd;
+
+// Region buffers; region r byte i starts as (i + 16 r) & 0x7F so that every byte is a distinct,
+// non-negative int8 within a region.
+struct Memory {
+  std::array<std::vector<uint8_t>, 8> bytes;
+  explicit Memory(size_t size = 4096) {
+    for (unsigned r = 0; r < 8; ++r) {
+      bytes[r].resize(size);
+      for (size_t i = 0; i < size; ++i) bytes[r][i] = static_cast<uint8_t>((i + 16 * r) & 0x7F);
+    }
+  }
+  Regions regions() {
+    Regions out{};
+    for (unsigned r = 0; r < 8; ++r) out[r] = {bytes[r].data(), bytes[r].size()};
+    return out;
+  }
+  std::vector<uint8_t> at(unsigned region, size_t offset, size_t n) const {
+    return {bytes[region].begin() + static_cast<std::ptrdiff_t>(offset),
+            bytes[region].begin() + static_cast<std::ptrdiff_t>(offset + n)};
+  }
+};
+
+RunResult run(const std::string& text, Memory& m, Executor* exec = nullptr) {
+  Executor local(isa::Variant::U65_256);
+  return (exec ? *exec : local).run(isa::decode(isa::assemble(text)), m.regions());
+}
+
+// Stream offset of the n-th command `c` in the assembled text.
+uint32_t offset_of(const std::string& text, Cmd c, int n = 0) {
+  for (const auto& cmd : isa::decode(isa::assemble(text)).commands)
+    if (cmd.info && cmd.cmd() == c && n-- == 0) return cmd.offset;
+  ADD_FAILURE() << "command not found";
+  return 0;
+}
+
+// A 1x1 MAX pool over W x 1 x 16 int8 NHWC pixels in region 1: copies the IFM bytes to the OFM.
+std::string pool_copy(uint32_t ifm, uint32_t ofm, int width = 1) {
+  const std::string w = std::to_string(width - 1);
+  return "NPU_SET_IFM_REGION region=1\n"
+         "NPU_SET_IFM_BASE0 addr=" + std::to_string(ifm) + "\n"
+         "NPU_SET_IFM_PRECISION activation_type=SIGNED\n"
+         "NPU_SET_IFM_DEPTH_M1 depth_m1=15\n"
+         "NPU_SET_IFM_WIDTH0_M1 width_m1=" + w + "\n"
+         "NPU_SET_IFM_STRIDE_X stride=16\n"
+         "NPU_SET_IFM_STRIDE_Y stride=256\n"
+         "NPU_SET_IFM_STRIDE_C stride=1\n"
+         "NPU_SET_OFM_REGION region=1\n"
+         "NPU_SET_OFM_BASE0 addr=" + std::to_string(ofm) + "\n"
+         "NPU_SET_OFM_PRECISION activation_type=SIGNED\n"
+         "NPU_SET_OFM_DEPTH_M1 depth_m1=15\n"
+         "NPU_SET_OFM_WIDTH_M1 width_m1=" + w + "\n"
+         "NPU_SET_OFM_WIDTH0_M1 width_m1=" + w + "\n"
+         "NPU_SET_OFM_STRIDE_X stride=16\n"
+         "NPU_SET_OFM_STRIDE_Y stride=256\n"
+         "NPU_SET_OFM_STRIDE_C stride=1\n"
+         "NPU_SET_ACTIVATION_MIN clip_boundary=-128\n"
+         "NPU_SET_ACTIVATION_MAX clip_boundary=127\n"
+         "NPU_OP_POOL pooling_mode=MAX\n";
+}
+
+// A 1D DMA of `len` bytes from region `src_region` to region `dst_region`.
+std::string dma(unsigned src_region, uint32_t src, unsigned dst_region, uint32_t dst, uint32_t len) {
+  return "NPU_SET_DMA0_SRC_REGION region=" + std::to_string(src_region) + "\n"
+         "NPU_SET_DMA0_DST_REGION region=" + std::to_string(dst_region) + "\n"
+         "NPU_SET_DMA0_SRC addr=" + std::to_string(src) + "\n"
+         "NPU_SET_DMA0_DST addr=" + std::to_string(dst) + "\n"
+         "NPU_SET_DMA0_LEN length=" + std::to_string(len) + "\n"
+         "NPU_OP_DMA_START\n";
+}
+
+const std::string kStop = "NPU_OP_STOP mask=0xffff\n";
+
+// `text` with its first `from` replaced by `to`.
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+TEST(Executor, DmaDataIsVisibleOnlyAfterTheWait) {
+  // The DMA puts region 2's bytes 0..15 at region 1 offset 0, which the pool then copies to 0x200.
+  Memory without;
+  const auto old_bytes = without.at(1, 0, 16), new_bytes = without.at(2, 0, 16);
+  const RunResult r1 = run(dma(2, 0, 1, 0, 16) + pool_copy(0, 0x200) + kStop, without);
+  ASSERT_FALSE(r1.fault) << r1.fault->message;
+  EXPECT_EQ(without.at(1, 0x200, 16), old_bytes);
+  EXPECT_EQ(without.at(1, 0, 16), new_bytes);  // delivered at the stop
+  ASSERT_EQ(r1.hazards.size(), 1u);
+  const std::string dma_at = isa::hex_offset(offset_of(dma(2, 0, 1, 0, 16), Cmd::NPU_OP_DMA_START));
+  EXPECT_NE(r1.hazards[0].find("IFM overlaps the destination of the DMA at " + dma_at), std::string::npos)
+      << r1.hazards[0];
+
+  Memory with;
+  const RunResult r2 = run(dma(2, 0, 1, 0, 16) + "NPU_OP_DMA_WAIT k=0\n" + pool_copy(0, 0x200) + kStop, with);
+  ASSERT_FALSE(r2.fault) << r2.fault->message;
+  EXPECT_EQ(with.at(1, 0x200, 16), new_bytes);
+  EXPECT_TRUE(r2.hazards.empty());
+  EXPECT_EQ(r2.stats.dma_ops, 1u);
+  EXPECT_EQ(r2.stats.kernel_ops, 1u);
+}
+
+TEST(Executor, DmaQueueHoldsTwoAndWaitKLeavesK) {
+  // Three DMAs: starting the third completes the first, so the pool sees the first one's bytes only.
+  Memory m;
+  const auto a = m.at(2, 0, 16), c_old = m.at(1, 0x40, 16);
+  const RunResult r = run(dma(2, 0, 1, 0, 16) + dma(2, 16, 1, 0x20, 16) + dma(2, 32, 1, 0x40, 16) +
+                              pool_copy(0, 0x200) + pool_copy(0x40, 0x300) + kStop,
+                          m);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(m.at(1, 0x200, 16), a);
+  EXPECT_EQ(m.at(1, 0x300, 16), c_old);
+  ASSERT_EQ(r.hazards.size(), 1u);  // only the second pool reads an undelivered destination
+  EXPECT_NE(r.hazards[0].find(isa::hex_offset(offset_of(dma(2, 0, 1, 0, 16) + dma(2, 16, 1, 0x20, 16) +
+                                                             dma(2, 32, 1, 0x40, 16),
+                                                         Cmd::NPU_OP_DMA_START, 2))),
+            std::string::npos)
+      << r.hazards[0];
+
+  // NPU_OP_DMA_WAIT k=1 waits for all but the newest.
+  Memory w;
+  const auto first = w.at(2, 0, 16), second_old = w.at(1, 0x20, 16);
+  const RunResult r2 = run(dma(2, 0, 1, 0, 16) + dma(2, 16, 1, 0x20, 16) + "NPU_OP_DMA_WAIT k=1\n" +
+                               pool_copy(0, 0x200) + pool_copy(0x20, 0x300) + kStop,
+                           w);
+  ASSERT_FALSE(r2.fault) << r2.fault->message;
+  EXPECT_EQ(w.at(1, 0x200, 16), first);
+  EXPECT_EQ(w.at(1, 0x300, 16), second_old);
+  EXPECT_EQ(r2.hazards.size(), 1u);
+}
+
+std::string dma_nd(const std::string& src_mode, uint32_t src, const std::string& dst_mode, uint32_t dst,
+                   uint32_t len, uint32_t size0, int64_t skip0, uint32_t size1 = 0, int64_t skip1 = 0) {
+  return "NPU_SET_DMA0_SRC_REGION region=2 stride_mode=" + src_mode + "\n" +
+         "NPU_SET_DMA0_DST_REGION region=1 stride_mode=" + dst_mode + "\n" +
+         "NPU_SET_DMA0_SRC addr=" + std::to_string(src) + "\n" + "NPU_SET_DMA0_DST addr=" + std::to_string(dst) +
+         "\n" + "NPU_SET_DMA0_LEN length=" + std::to_string(len) + "\n" +
+         "NPU_SET_DMA0_SIZE0 size=" + std::to_string(size0) + "\n" + "NPU_SET_DMA0_SKIP0 skip=" +
+         std::to_string(skip0) + "\n" + "NPU_SET_DMA0_SIZE1 size=" + std::to_string(size1) + "\n" +
+         "NPU_SET_DMA0_SKIP1 skip=" + std::to_string(skip1) + "\n" + "NPU_OP_DMA_START\n" + kStop;
+}
+
+std::vector<uint8_t> cat(const std::vector<std::vector<uint8_t>>& parts) {
+  std::vector<uint8_t> out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+TEST(Executor, Dma2DAnd3DPlaceRowsAtTheirSkips) {
+  Memory m2;
+  const Memory ref;
+  // 2D source: 3 rows of 4 bytes, 4 bytes skipped after each, gathered into 12 contiguous bytes.
+  ASSERT_FALSE(run(dma_nd("D2", 0x100, "D1", 0x800, 4, 3, 4), m2).fault);
+  EXPECT_EQ(m2.at(1, 0x800, 12), cat({ref.at(2, 0x100, 4), ref.at(2, 0x108, 4), ref.at(2, 0x110, 4)}));
+
+  // 3D source: 2 planes of 2 rows of 2 bytes; row pitch 2 + 2, plane pitch 2 * 4 + 8.
+  Memory m3;
+  ASSERT_FALSE(run(dma_nd("D3", 0x100, "D1", 0x800, 2, 2, 2, 2, 8), m3).fault);
+  EXPECT_EQ(m3.at(1, 0x800, 8),
+            cat({ref.at(2, 0x100, 2), ref.at(2, 0x104, 2), ref.at(2, 0x110, 2), ref.at(2, 0x114, 2)}));
+
+  // 2D destination with a negative skip: rows go downwards from the destination address.
+  Memory mn;
+  ASSERT_FALSE(run(dma_nd("D1", 0x100, "D2", 0x840, 4, 3, -8), mn).fault);
+  EXPECT_EQ(mn.at(1, 0x840, 4), ref.at(2, 0x100, 4));
+  EXPECT_EQ(mn.at(1, 0x83C, 4), ref.at(2, 0x104, 4));
+  EXPECT_EQ(mn.at(1, 0x838, 4), ref.at(2, 0x108, 4));
+  EXPECT_EQ(mn.at(1, 0x844, 4), ref.at(1, 0x844, 4));  // untouched above
+}
+
+TEST(Executor, OverlappingDmaCopiesLikeMemmove) {
+  // Eight 4-byte rows moved up by one row: copied row by row, each row would read the one before it.
+  Memory m;
+  const auto src = m.at(1, 0x100, 32);
+  ASSERT_FALSE(run("NPU_SET_DMA0_SRC_REGION region=1\nNPU_SET_DMA0_DST_REGION region=1 stride_mode=D2\n"
+                   "NPU_SET_DMA0_SRC addr=0x100\nNPU_SET_DMA0_DST addr=0x104\nNPU_SET_DMA0_LEN length=4\n"
+                   "NPU_SET_DMA0_SIZE0 size=8\nNPU_OP_DMA_START\n" + kStop,
+                   m)
+                   .fault);
+  EXPECT_EQ(m.at(1, 0x104, 32), src);
+}
+
+TEST(Executor, InternalDmaLoadsTheLutThatTableActivationsUse) {
+  // Table slot 2 of a 48 KiB SHRAM sits at 0xB800 + 2 * 256; lut[i] = 255 - i, indexed by v + 128.
+  Memory m;
+  for (int i = 0; i < 256; ++i) m.bytes[3][0x400 + static_cast<size_t>(i)] = static_cast<uint8_t>(255 - i);
+  const std::string load = "NPU_SET_DMA0_SRC_REGION region=3\n"
+                           "NPU_SET_DMA0_DST_REGION region=1 region_mode=INTERNAL\n"
+                           "NPU_SET_DMA0_SRC addr=0x400\n"
+                           "NPU_SET_DMA0_DST addr=0xBA00\n"
+                           "NPU_SET_DMA0_LEN length=256\n"
+                           "NPU_OP_DMA_START\n"
+                           "NPU_OP_DMA_WAIT k=0\n"
+                           "NPU_SET_ACTIVATION activation_function=TABLE_2\n";
+  Executor exec(isa::Variant::U65_256);
+  const RunResult r = run(load + pool_copy(0, 0x200) + kStop, m, &exec);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(exec.shram(0)[0xBA00], 255);
+  for (size_t i = 0; i < 16; ++i) {
+    const int v = static_cast<int8_t>(m.bytes[1][i]);
+    EXPECT_EQ(m.bytes[1][0x200 + i], static_cast<uint8_t>(255 - (v + 128))) << i;
+  }
+}
+
+TEST(Executor, OfmOutsideItsRegionIsABusError) {
+  Memory m(256);
+  const std::string text = pool_copy(0, 0x1000) + kStop;
+  const auto before = m.bytes[1];
+  const RunResult r = run(text, m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::BUS_ERROR);
+  EXPECT_EQ(r.fault->offset, offset_of(text, Cmd::NPU_OP_POOL));
+  EXPECT_EQ(r.fault->message,
+            isa::hex_offset(r.fault->offset) + ": NPU_OP_POOL: OFM bytes [0x1000, 0x1010) outside region 1 (256 bytes)");
+  EXPECT_EQ(m.bytes[1], before);
+  EXPECT_EQ(r.stats.kernel_ops, 0u);
+}
+
+TEST(Executor, DmaOutsideItsRegionIsABusError) {
+  Memory m(256);
+  const std::string text = pool_copy(0, 0x20) + dma(1, 0, 2, 0xF8, 16) + kStop;
+  const RunResult r = run(text, m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::BUS_ERROR);
+  EXPECT_EQ(r.fault->offset, offset_of(text, Cmd::NPU_OP_DMA_START));
+  EXPECT_NE(r.fault->message.find("NPU_OP_DMA_START: destination bytes [0xf8, 0x108) outside region 2 (256 bytes)"),
+            std::string::npos)
+      << r.fault->message;
+  EXPECT_EQ(r.stats.kernel_ops, 1u);
+  EXPECT_EQ(r.stats.dma_ops, 0u);
+}
+
+TEST(Executor, LutSlotBeyondTheShramIsABusError) {
+  // A 16-bit table takes 2 KiB: from slot 7 it would run past the end of the SHRAM.
+  Memory m;
+  const RunResult r = run("NPU_SET_ACTIVATION activation_function=TABLE_7\n" + pool_copy(0, 0x200) +
+                              "NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B16\n"
+                              "NPU_OP_POOL pooling_mode=MAX\n" + kStop,
+                          m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::BUS_ERROR);
+  EXPECT_NE(r.fault->message.find("LUT SHRAM bytes [0xbf00, 0xc700) outside the 49152-byte SHRAM"), std::string::npos)
+      << r.fault->message;
+  EXPECT_EQ(r.stats.kernel_ops, 1u);  // the 8-bit table of the first pool fits
+}
+
+// Weight stream of a 1x1 conv with one IFM and one OFM channel (8-bit, depth-first, block depth 1): a
+// single uncompressed slice of 256 zero weights (8 OFM x 32 IFM after padding, spec 04) with 2-bit
+// indices, then the end marker and 0xFF padding.
+std::vector<uint8_t> zero_weight_stream() {
+  std::vector<uint8_t> out;
+  uint64_t acc = 0;
+  unsigned n = 0;
+  auto put = [&](uint32_t v, unsigned bits) {
+    for (unsigned b = 0; b < bits; ++b) {
+      acc |= uint64_t{(v >> b) & 1} << n;
+      if (++n == 8) out.push_back(static_cast<uint8_t>(acc)), acc = 0, n = 0;
+    }
+  };
+  put(6, 3);    // ZDIV: no zero runs
+  put(255, 15); // SLICELEN - 1
+  put(7, 3);    // WDIV: uncompressed
+  put(0, 1);    // WTRUNC
+  put(1, 1);    // NEWPAL
+  put(0, 5);    // DIROFS
+  put(0, 5);    // PALSIZE: no palette
+  put(0, 3);    // PALBITS - 2
+  for (int i = 0; i < 256; ++i) put(0, 2);
+  put(7, 3);  // end of stream
+  while (n) put(1, 1);
+  while (out.size() % 16) out.push_back(0xFF);
+  return out;
+}
+
+// A 1x1 conv of one int8 channel at region 1 offset 0 into offset 0x200, weights at region 4 offset 0,
+// scale/bias (bias 5, scale 1.0) at region 5 offset 0.
+std::string conv(size_t weight_bytes, size_t scale_bytes) {
+  return "NPU_SET_IFM_REGION region=1\n"
+         "NPU_SET_IFM_PRECISION activation_type=SIGNED\n"
+         "NPU_SET_IFM_STRIDE_X stride=1\n"
+         "NPU_SET_IFM_STRIDE_Y stride=1\n"
+         "NPU_SET_IFM_STRIDE_C stride=1\n"
+         "NPU_SET_OFM_REGION region=1\n"
+         "NPU_SET_OFM_BASE0 addr=0x200\n"
+         "NPU_SET_OFM_PRECISION activation_type=SIGNED\n"
+         "NPU_SET_OFM_STRIDE_X stride=1\n"
+         "NPU_SET_OFM_STRIDE_Y stride=1\n"
+         "NPU_SET_OFM_STRIDE_C stride=1\n"
+         "NPU_SET_ACTIVATION_MIN clip_boundary=-128\n"
+         "NPU_SET_ACTIVATION_MAX clip_boundary=127\n"
+         "NPU_SET_WEIGHT_REGION region=4\n"
+         "NPU_SET_WEIGHT_LENGTH length=" + std::to_string(weight_bytes) + "\n"
+         "NPU_SET_SCALE_REGION region=5\n"
+         "NPU_SET_SCALE_LENGTH length=" + std::to_string(scale_bytes) + "\n"
+         "NPU_OP_CONV\n" + kStop;
+}
+
+Memory conv_memory(const std::vector<uint8_t>& weights) {
+  Memory m;
+  std::copy(weights.begin(), weights.end(), m.bytes[4].begin());
+  const uint8_t entry[10] = {5, 0, 0, 0, 0, 0, 0, 0, 0x40, 30};  // bias 5, multiplier 2^30, shift 30
+  std::copy(entry, entry + 10, m.bytes[5].begin());
+  return m;
+}
+
+TEST(Executor, ConvWithAValidStreamRuns) {
+  const auto w = zero_weight_stream();
+  Memory m = conv_memory(w);
+  const RunResult r = run(conv(w.size(), 16), m);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(m.bytes[1][0x200], 5);  // zero weights: the bias alone
+}
+
+TEST(Executor, CorruptWeightStreamIsAWeightDecoderFault) {
+  auto w = zero_weight_stream();
+  w[0] = 0x05;  // ZDIV 5 is reserved
+  Memory m = conv_memory(w);
+  const std::string text = conv(w.size(), 16);
+  const RunResult r = run(text, m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::WD_FAULT);
+  EXPECT_EQ(r.fault->offset, offset_of(text, Cmd::NPU_OP_CONV));
+  EXPECT_NE(r.fault->message.find("NPU_OP_CONV: weight stream: byte 0 bit 0: reserved ZDIV value 5"), std::string::npos)
+      << r.fault->message;
+}
+
+TEST(Executor, ShortScaleStreamIsAWeightDecoderFault) {
+  const auto w = zero_weight_stream();
+  Memory m = conv_memory(w);
+  const RunResult r = run(conv(w.size(), 8), m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::WD_FAULT);
+  EXPECT_NE(r.fault->message.find("scale stream of core 0 holds 8 bytes, 10 needed for 1 channels"), std::string::npos)
+      << r.fault->message;
+}
+
+TEST(Executor, UnknownOpcodeStopsTheRunAfterTheOperationsBeforeIt) {
+  Memory m;
+  const std::string text = pool_copy(0, 0x200) + ".word 0x00000004\n" + pool_copy(0, 0x300) + kStop;
+  const auto untouched = m.at(1, 0x300, 16);
+  const RunResult r = run(text, m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::CMD_PARSE_ERROR);
+  EXPECT_EQ(r.fault->offset, offset_of(text, Cmd::NPU_OP_POOL) + 4);
+  EXPECT_NE(r.fault->message.find("unknown cmd0 opcode 0x4"), std::string::npos) << r.fault->message;
+  EXPECT_EQ(m.at(1, 0x200, 16), m.at(1, 0, 16));
+  EXPECT_EQ(m.at(1, 0x300, 16), untouched);
+  EXPECT_EQ(r.stats.kernel_ops, 1u);
+}
+
+TEST(Executor, MissingStopIsAParseErrorAfterEverythingRan) {
+  Memory m;
+  const auto delivered = m.at(2, 0, 16);
+  const RunResult r = run(pool_copy(0, 0x200) + dma(2, 0, 1, 0x400, 16), m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::CMD_PARSE_ERROR);
+  EXPECT_NE(r.fault->message.find("no NPU_OP_STOP"), std::string::npos) << r.fault->message;
+  EXPECT_EQ(m.at(1, 0x200, 16), m.at(1, 0, 16));
+  EXPECT_EQ(m.at(1, 0x400, 16), delivered);  // a started DMA still lands
+}
+
+TEST(Executor, ElementwiseIgnoresStaleKernelState) {
+  // Kernel, stride, padding and upscale registers as a previous conv would leave them: ADD ignores them
+  // and adds the 2x1x16 IFM and IFM2 element by element.
+  Memory m;
+  const std::string text =
+      "NPU_SET_KERNEL_WIDTH_M1 width_m1=2\nNPU_SET_KERNEL_HEIGHT_M1 height_m1=2\n"
+      "NPU_SET_KERNEL_STRIDE stride_x_lsb=1 stride_y_lsb=1\n"
+      "NPU_SET_IFM_PAD_TOP pad=1\nNPU_SET_IFM_PAD_LEFT pad=1\nNPU_SET_IFM_UPSCALE mode=NEAREST\n" +
+      with(pool_copy(0, 0x200, 2), "NPU_OP_POOL pooling_mode=MAX\n", "") +
+      "NPU_SET_IFM2_REGION region=1\nNPU_SET_IFM2_BASE0 addr=0x100\n"
+      "NPU_SET_IFM2_PRECISION activation_type=SIGNED\nNPU_SET_IFM2_WIDTH0_M1 width_m1=1\n"
+      "NPU_SET_IFM2_STRIDE_X stride=16\nNPU_SET_IFM2_STRIDE_Y stride=256\nNPU_SET_IFM2_STRIDE_C stride=1\n"
+      "NPU_SET_OPA_SCALE scale=1\nNPU_SET_OPB_SCALE scale=1\nNPU_SET_OFM_SCALE scale=1\n"
+      "NPU_OP_ELEMENTWISE elementwise_mode=ADD\n" + kStop;
+  const RunResult r = run(text, m);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  for (size_t i = 0; i < 32; ++i) {
+    const int sum = static_cast<int8_t>(m.bytes[1][i]) + static_cast<int8_t>(m.bytes[1][0x100 + i]);
+    EXPECT_EQ(static_cast<int8_t>(m.bytes[1][0x200 + i]), std::min(sum, 127)) << i;
+  }
+}
+
+TEST(Executor, StickyStateCarriesIntoTheNextOperation) {
+  // The second pool only moves the OFM: everything else is the first pool's state.
+  Memory m;
+  const RunResult r = run(pool_copy(0x10, 0x200, 3) + "NPU_SET_OFM_BASE0 addr=0x300\nNPU_OP_POOL pooling_mode=MAX\n" + kStop, m);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(r.stats.kernel_ops, 2u);
+  EXPECT_EQ(m.at(1, 0x200, 48), m.at(1, 0x10, 48));
+  EXPECT_EQ(m.at(1, 0x300, 48), m.at(1, 0x10, 48));
+}
+
+TEST(Executor, Nhcwb16StepsXByTheProgrammedStrideX) {
+  // Bricks programmed 32 bytes apart in x: the pool reads pixel 1 at IFM offset 32, not 16.
+  Memory m;
+  const std::string text = with(with(pool_copy(0, 0x200, 2), "NPU_SET_IFM_PRECISION activation_type=SIGNED",
+                                     "NPU_SET_IFM_PRECISION activation_type=SIGNED activation_format=NHCWB16"),
+                                "NPU_SET_IFM_STRIDE_X stride=16", "NPU_SET_IFM_STRIDE_X stride=32");
+  const RunResult r = run(text + kStop, m);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(m.at(1, 0x200, 16), m.at(1, 0, 16));
+  EXPECT_EQ(m.at(1, 0x210, 16), m.at(1, 32, 16));
+}
+
+TEST(Executor, PoolReadsIfmChannelsUpToTheOfmDepth) {
+  // IFM_DEPTH says 1 channel, but MAX pooling reads channel c for each of the 16 OFM channels: the IFM
+  // span covers them, so an IFM at the end of its region is a bus error rather than an overread.
+  Memory m(256);
+  const std::string text = with(pool_copy(0xF8, 0x20), "NPU_SET_IFM_DEPTH_M1 depth_m1=15", "NPU_SET_IFM_DEPTH_M1 depth_m1=0");
+  const RunResult r = run(text + kStop, m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::BUS_ERROR);
+  EXPECT_NE(r.fault->message.find("IFM bytes [0xf8, 0x108) outside region 1"), std::string::npos) << r.fault->message;
+}
+
+TEST(Executor, OperationsOverTheWorkLimitAreRefusedBeforeRunning) {
+  // 256 x 256 x 16 elements read at stride 0 fit any region but exceed a 2^16-step budget.
+  Limits limits;
+  limits.work = uint64_t{1} << 16;
+  Executor exec(isa::Variant::U65_256, limits);
+  Memory m;
+  const std::string text =
+      with(pool_copy(0, 0x200), "NPU_OP_POOL",
+               "NPU_SET_OFM_WIDTH_M1 width_m1=255\nNPU_SET_OFM_HEIGHT_M1 height_m1=255\n"
+               "NPU_SET_OFM_WIDTH0_M1 width_m1=255\nNPU_SET_OFM_HEIGHT0_M1 height_m1=255\n"
+               "NPU_SET_OFM_STRIDE_X stride=0\nNPU_SET_OFM_STRIDE_Y stride=0\n"
+               "NPU_SET_IFM_STRIDE_X stride=0\nNPU_SET_IFM_STRIDE_Y stride=0\nNPU_OP_POOL");
+  const auto before = m.bytes[1];
+  const RunResult r = run(text + kStop, m, &exec);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::LIMIT);
+  EXPECT_NE(r.fault->message.find("NPU_OP_POOL: needs up to"), std::string::npos) << r.fault->message;
+  EXPECT_EQ(m.bytes[1], before);
+}
+
+}  // namespace
+}  // namespace ethosu::functional

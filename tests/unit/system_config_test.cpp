@@ -1,0 +1,268 @@
+#include "host/system_config.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "sim/error.h"
+
+namespace ethosu::host {
+namespace {
+
+using sim::Source;
+
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+sim::Config declared() {
+  sim::Config c;
+  declare_parameters(c);
+  return c;
+}
+
+TEST(SystemConfigTest, Imx93PresetFigures) {
+  const Machine m = preset("imx93");
+  EXPECT_DOUBLE_EQ(m.system.core_clock_hz, 1e9);
+  EXPECT_EQ(m.system.axi_port[0], MemArea::SRAM);
+  EXPECT_EQ(m.system.axi_port[1], MemArea::DRAM);
+  const MemTiming& sram = m.system.port_timing(0);
+  const MemTiming& dram = m.system.port_timing(1);
+  EXPECT_DOUBLE_EQ(sram.clock_scale, 1.0);
+  EXPECT_EQ(sram.burst_bytes, 32);
+  EXPECT_EQ(sram.read_latency_cycles, 32);
+  EXPECT_EQ(sram.write_latency_cycles, 32);
+  EXPECT_DOUBLE_EQ(dram.clock_scale, 0.234375);
+  EXPECT_DOUBLE_EQ(kAxiBytesPerBeat * dram.clock_scale * m.system.core_clock_hz, 3.75e9);  // 3.75 GB/s
+  EXPECT_EQ(dram.burst_bytes, 128);
+  EXPECT_EQ(dram.read_latency_cycles, 500);
+  EXPECT_EQ(dram.write_latency_cycles, 250);
+  EXPECT_EQ(m.memory_mode.arena_cache_size_bytes, 384u * 1024);
+  EXPECT_EQ(region_ports(m.memory_mode), (std::array<unsigned, kRegions>{1, 1, 0, 1, 1, 1, 1, 1}));
+}
+
+TEST(SystemConfigTest, Imx93At800MHzKeepsDramBandwidthAndNanoseconds) {
+  const Machine m = preset("imx93-800mhz");
+  EXPECT_DOUBLE_EQ(m.system.core_clock_hz, 800e6);
+  const MemTiming& dram = m.system.port_timing(1);
+  EXPECT_DOUBLE_EQ(kAxiBytesPerBeat * dram.clock_scale * m.system.core_clock_hz, 3.75e9);
+  EXPECT_EQ(dram.read_latency_cycles, 400);
+  EXPECT_EQ(dram.write_latency_cycles, 200);
+  EXPECT_DOUBLE_EQ(m.system.port_timing(0).clock_scale, 1.0);
+}
+
+TEST(SystemConfigTest, InternalDefaultIsClientServerWithDedicatedSram) {
+  const Machine m = preset("internal-default");
+  EXPECT_DOUBLE_EQ(m.system.core_clock_hz, 1e9);
+  EXPECT_DOUBLE_EQ(m.system.port_timing(1).clock_scale, 0.75);
+  EXPECT_EQ(m.system.port_timing(1).read_latency_cycles, 500);
+  EXPECT_EQ(m.memory_mode.const_port, 1u);
+  EXPECT_EQ(m.memory_mode.arena_port, 1u);
+  EXPECT_EQ(m.memory_mode.cache_port, 0u);
+  EXPECT_EQ(m.memory_mode.arena_cache_size_bytes, 393216u);
+  EXPECT_NE(error_of([] { preset("imx95"); }).find("imx93"), std::string::npos);
+}
+
+TEST(SystemConfigTest, ArmSystemConfigsAndMemoryModes) {
+  const VelaIni ini;
+  struct Expect {
+    const char* name;
+    double clock_hz, axi1_scale;
+    MemArea axi1;
+    int64_t axi1_read, axi1_write;
+  };
+  for (const Expect& e : {Expect{"Ethos_U65_Embedded", 500e6, 0.0625, MemArea::OFF_CHIP_FLASH, 64, 64},
+                          Expect{"Ethos_U65_Mid_End", 500e6, 0.46875, MemArea::DRAM, 500, 250},
+                          Expect{"Ethos_U65_High_End", 1e9, 0.234375, MemArea::DRAM, 500, 250},
+                          Expect{"Ethos_U65_Client_Server", 1e9, 0.75, MemArea::DRAM, 500, 250}}) {
+    const SystemConfig sc = ini.system_config(e.name);
+    EXPECT_DOUBLE_EQ(sc.core_clock_hz, e.clock_hz) << e.name;
+    EXPECT_EQ(sc.axi_port[1], e.axi1) << e.name;
+    EXPECT_DOUBLE_EQ(sc.port_timing(1).clock_scale, e.axi1_scale) << e.name;
+    EXPECT_EQ(sc.port_timing(1).burst_bytes, 128) << e.name;
+    EXPECT_EQ(sc.port_timing(1).read_latency_cycles, e.axi1_read) << e.name;
+    EXPECT_EQ(sc.port_timing(1).write_latency_cycles, e.axi1_write) << e.name;
+    EXPECT_EQ(sc.port_timing(0).burst_bytes, 32) << e.name;
+  }
+  const MemoryMode shared = ini.memory_mode("Shared_Sram");
+  EXPECT_EQ(region_ports(shared), (std::array<unsigned, kRegions>{1, 0, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(shared.arena_cache_size_bytes, 0u);  // unbounded
+  // Sram_Only: Vela moves constants to AXI1 as on-chip flash with the SRAM's timing.
+  const Machine only = ini.machine("Ethos_U65_High_End", "Sram_Only");
+  EXPECT_EQ(region_ports(only.memory_mode), (std::array<unsigned, kRegions>{1, 0, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(only.system.axi_port[1], MemArea::ON_CHIP_FLASH);
+  EXPECT_EQ(only.system.port_timing(1).read_latency_cycles, 32);
+  EXPECT_DOUBLE_EQ(only.system.port_timing(1).clock_scale, 1.0);
+  // Vela rejects an arena on flash.
+  EXPECT_NE(error_of([&] { ini.machine("Ethos_U65_Embedded", "Dedicated_Sram"); }).find("arena (region 1)"),
+            std::string::npos);
+  EXPECT_NO_THROW(ini.machine("Ethos_U65_Embedded", "Shared_Sram"));
+}
+
+constexpr const char* kUserIni = R"(; user's system
+[System_Config.Base]
+core_clock=1.2e9
+axi0_port=Sram
+axi1_port=Dram
+SRAM_Clock_Scale = 0.5
+Sram_burst_length=64
+Sram_read_latency=16
+Sram_write_latency=20
+Dram_clock_scale: 0.5
+Dram_burst_length=256
+Dram_read_latency=300
+Dram_write_latency=150
+OffChipFlash_read_latency=99
+
+# overrides two keys, inherits the rest
+[System_Config.Derived]
+inherit=System_Config.Base
+Dram_read_latency=350
+core_clock=2e9
+
+[System_Config.FromBuiltin]
+inherit=System_Config.Ethos_U65_High_End
+Dram_clock_scale=0.5
+
+[Memory_Mode.Big]
+inherit=Memory_Mode.Dedicated_Sram
+arena_cache_size=1048576
+
+[Memory_Mode.Dedicated_Sram]
+arena_cache_size=131072
+)";
+
+TEST(SystemConfigTest, UserIniWithInheritanceAndEveryKeyKind) {
+  VelaIni ini;
+  ini.add_text(kUserIni, "user.ini");
+  const SystemConfig d = ini.system_config("Derived");
+  EXPECT_DOUBLE_EQ(d.core_clock_hz, 2e9);
+  EXPECT_DOUBLE_EQ(d.port_timing(0).clock_scale, 0.5);  // key names are case-insensitive
+  EXPECT_EQ(d.port_timing(0).burst_bytes, 64);
+  EXPECT_EQ(d.port_timing(0).read_latency_cycles, 16);
+  EXPECT_EQ(d.port_timing(0).write_latency_cycles, 20);
+  EXPECT_DOUBLE_EQ(d.port_timing(1).clock_scale, 0.5);  // `:` delimiter
+  EXPECT_EQ(d.port_timing(1).burst_bytes, 256);
+  EXPECT_EQ(d.port_timing(1).read_latency_cycles, 350);  // own key wins over the inherited one
+  EXPECT_EQ(d.port_timing(1).write_latency_cycles, 150);
+  EXPECT_EQ(d.timing[static_cast<size_t>(MemArea::OFF_CHIP_FLASH)].read_latency_cycles, 0);  // not on a port
+  const SystemConfig fb = ini.system_config("FromBuiltin");
+  EXPECT_DOUBLE_EQ(fb.port_timing(1).clock_scale, 0.5);
+  EXPECT_EQ(fb.port_timing(1).read_latency_cycles, 500);
+  // A user section of a built-in name merges over it, and sections inheriting it see the merge.
+  EXPECT_EQ(ini.memory_mode("Dedicated_Sram").arena_cache_size_bytes, 131072u);
+  EXPECT_EQ(ini.memory_mode("Dedicated_Sram").arena_port, 1u);
+  const MemoryMode big = ini.memory_mode("Big");
+  EXPECT_EQ(big.arena_cache_size_bytes, 1048576u);
+  EXPECT_EQ(big.cache_port, 0u);
+
+  sim::Config c = declared();
+  apply_machine(c, ini.machine("Derived", "Big"), Source::FILE, "user.ini");
+  EXPECT_EQ(c.param("system.clock_hz").as_int(), 2000000000);
+  EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 8.0);
+  EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").as_int(), 350);
+  EXPECT_EQ(c.param("mem.sram.size_bytes").as_int(), 1048576);
+  EXPECT_EQ(c.param("system.memory_mode").as_string(), "Big");
+  EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").source(), Source::FILE);
+}
+
+TEST(SystemConfigTest, IniFromFile) {
+  const auto path = std::filesystem::temp_directory_path() / ("ethosu_vela_" + std::to_string(::getpid()) + ".ini");
+  std::ofstream(path) << kUserIni;
+  VelaIni ini;
+  ini.add_file(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(ini.system_config("Base").port_timing(1).read_latency_cycles, 300);
+  EXPECT_NE(error_of([&] { ini.add_file(path); }).find("cannot read"), std::string::npos);
+}
+
+TEST(SystemConfigTest, MalformedIniLinesNameFileAndLine) {
+  const auto err = [](const char* text) {
+    return error_of([&] {
+      VelaIni ini;
+      ini.add_text(text, "bad.ini");
+    });
+  };
+  EXPECT_NE(err("[System_Config.A]\ncore_clock\n").find("bad.ini:2: expected 'key=value'"), std::string::npos);
+  EXPECT_NE(err("core_clock=1e9\n").find("bad.ini:1: key outside any [section]"), std::string::npos);
+  EXPECT_NE(err("[System_Config.A\n").find("bad.ini:1: malformed section header"), std::string::npos);
+  EXPECT_NE(err("[System_Config.A]\n  core_clock=1\n").find("bad.ini:2: indented line"), std::string::npos);
+  EXPECT_NE(err("[A]\nx=1\n[A]\n").find("bad.ini:3: section [A] repeats line 1"), std::string::npos);
+  EXPECT_NE(err("[A]\nx=1\nX=2\n").find("bad.ini:3: key 'x' repeats bad.ini:2"), std::string::npos);
+  EXPECT_NE(err("[A]\n=2\n").find("bad.ini:2: missing key"), std::string::npos);
+  EXPECT_NE(err("[DEFAULT]\n").find("bad.ini:1: a [DEFAULT]"), std::string::npos);
+}
+
+TEST(SystemConfigTest, BadValuesAndLinksNameFileAndLine) {
+  VelaIni ini;
+  ini.add_text(
+      "[System_Config.Typo]\ninherit=System_Config.Ethos_U65_High_End\nDram_read_latancy=5\n"
+      "[System_Config.BadPort]\ninherit=System_Config.Ethos_U65_High_End\naxi1_port=DRAM\n"
+      "[System_Config.BadNum]\ninherit=System_Config.Ethos_U65_High_End\nDram_read_latency=5 ; note\n"
+      "[System_Config.NoClock]\naxi0_port=Sram\naxi1_port=Dram\n"
+      "[System_Config.Loop1]\ninherit=System_Config.Loop2\n"
+      "[System_Config.Loop2]\ninherit=System_Config.Loop1\n"
+      "[System_Config.Dangling]\ninherit=System_Config.Nowhere\n"
+      "[Memory_Mode.BadArea]\ninherit=Memory_Mode.Dedicated_Sram\nconst_mem_area=Axi2\n",
+      "v.ini");
+  EXPECT_NE(error_of([&] { ini.system_config("Typo"); })
+                .find("v.ini:3: unknown key 'dram_read_latancy' in [System_Config.Typo]; did you mean dram_read_latency?"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { ini.system_config("BadPort"); }).find("v.ini:6: axi1_port: expected one of Sram, Dram"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { ini.system_config("BadNum"); }).find("v.ini:9: dram_read_latency: expected a non-negative"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { ini.system_config("NoClock"); }).find("does not set core_clock"), std::string::npos);
+  EXPECT_NE(error_of([&] { ini.system_config("Loop1"); }).find("makes a cycle"), std::string::npos);
+  EXPECT_NE(error_of([&] { ini.system_config("Dangling"); }).find("v.ini:18: inherit: section [System_Config.Nowhere]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { ini.memory_mode("BadArea"); }).find("v.ini:21: const_mem_area: expected one of Axi0, Axi1"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { ini.system_config("Nope"); }).find("Ethos_U65_High_End"), std::string::npos);
+}
+
+TEST(SystemConfigTest, ParametersDefaultToImx93AndTakePresets) {
+  sim::Config c = declared();
+  EXPECT_EQ(c.param("npu.variant").as_string(), "ethos-u65-256");
+  EXPECT_EQ(c.param("npu.cores").as_int(), 1);
+  EXPECT_EQ(c.param("npu.mac.per_core").as_int(), 256);
+  EXPECT_EQ(c.param("system.clock_hz").as_int(), 1000000000);
+  EXPECT_EQ(c.param("mem.axi0.memory").as_string(), "sram");
+  EXPECT_DOUBLE_EQ(c.param("mem.axi0.bytes_per_cycle").as_double(), 16.0);
+  EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 3.75);
+  EXPECT_EQ(c.param("mem.axi1.burst_bytes").as_int(), 128);
+  EXPECT_EQ(c.param("mem.axi1.write_latency_cycles").as_int(), 250);
+  EXPECT_EQ(c.param("mem.axi1.max_outstanding_reads").as_int(), 64);
+  EXPECT_EQ(c.param("mem.axi1.max_outstanding_writes").as_int(), 32);
+  EXPECT_EQ(c.param("mem.sram.size_bytes").as_int(), 393216);
+  EXPECT_EQ(c.param("regions.2.port").as_int(), 0);
+  EXPECT_EQ(c.param("regions.7.port").as_int(), 1);
+
+  apply_machine(c, preset("internal-default"), Source::PRESET, "internal-default");
+  c.set("mem.axi1.read_latency_cycles", "700", Source::CLI, "--set");
+  EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 12.0);
+  EXPECT_EQ(c.param("mem.axi1.bytes_per_cycle").origin(), "internal-default");
+  EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").as_int(), 700);
+  // Swapping presets between jobs keeps the command-line value.
+  c.clear(Source::PRESET);
+  apply_machine(c, preset("imx93-800mhz"), Source::PRESET, "imx93-800mhz");
+  EXPECT_EQ(c.param("system.clock_hz").as_int(), 800000000);
+  EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 4.6875);
+  EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").as_int(), 700);
+
+  apply_variant(c, "ethos-u65-512", Source::PRESET, "ethos-u65-512");
+  EXPECT_EQ(c.param("npu.cores").as_int(), 2);
+  EXPECT_EQ(c.param("npu.variant").as_string(), "ethos-u65-512");
+  EXPECT_NE(error_of([&] { apply_variant(c, "ethos-u55-128", Source::PRESET, "x"); }).find("unknown NPU variant"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ethosu::host

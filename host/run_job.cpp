@@ -19,7 +19,7 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
     config.npu.variant = variant;
     config.npu.units = timing::npu_timing(variant);
   }
-  const TimedRun t = Simulator::instance().run(job, config, options.regioncfg, options.pmu_events);
+  const TimedRun t = Simulator::instance().run(job, config, options.regioncfg, options.pmu_events, options.trace);
   RunOutcome out;
   out.fault = t.fault;
   out.report = t.report;

@@ -8,6 +8,7 @@
 #include "host/job.h"
 #include "models/npu/job_report.h"
 #include "models/platform/platform.h"
+#include "sim/trace.h"
 
 namespace ethosu::host {
 
@@ -16,6 +17,7 @@ struct RunOptions {
   platform::PlatformConfig config;     // timed runs; the job's variant overrides config.npu.variant
   uint32_t regioncfg = 0xAA8A;         // timed runs: region 2 on AXI0 (SRAM), the rest on AXI1 (DRAM)
   std::array<uint16_t, 4> pmu_events{};  // PMEVTYPER values the driver programs
+  sim::Trace* trace = nullptr;            // timed runs: record blocks and operations here
 };
 
 struct RunOutcome {

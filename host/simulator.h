@@ -33,8 +33,9 @@ class Simulator {
   static Simulator& instance();
 
   // regioncfg: the driver's REGIONCFG (which AXI port each region is on).
+  // trace: when non-null and open, the run is recorded into it.
   TimedRun run(Job& job, const platform::PlatformConfig& config, uint32_t regioncfg,
-               const std::array<uint16_t, 4>& pmu_events = {});
+               const std::array<uint16_t, 4>& pmu_events = {}, sim::Trace* trace = nullptr);
 
  private:
   Simulator();

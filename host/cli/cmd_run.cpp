@@ -54,6 +54,8 @@ const char* const kRunHelp =
     "Results:\n"
     "  --pmu EVENT,...      up to 4 PMU events for the event counters (names such as MAC_ACTIVE or ids)\n"
     "  --report FILE.json   totals, per-operation cycles, traffic, stalls, PMU and the resolved config\n"
+    "  --trace FILE.json    a Chrome/Perfetto trace: operations on CC and DMA, blocks on WD, MAC and AO,\n"
+    "                       traffic per operation on AXI0 and AXI1 (open in ui.perfetto.dev)\n"
     "  --functional         the sequential functional model only: same outputs, no timing\n"
     "\n"
     "exit status: 0 ran (and matched), 1 the NPU faulted or an output differs, 2 usage or input error\n";
@@ -104,6 +106,7 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--list-params", "", false, false},
                 {"--pmu", "", true, false},
                 {"--report", "", true, false},
+                {"--trace", "", true, false},
                 {"--functional", "", false, false}});
   if (a.flag("--list-params")) {
     for (const auto* p : host::make_config().params())
@@ -197,9 +200,16 @@ int run_run(const std::vector<std::string>& argv) {
       options.pmu_events[n++] = e->hw_id;
     }
   }
-  if (a.value("--report") && !options.timed) throw UsageError("--report needs the timed platform (drop --functional)");
+  if ((a.value("--report") || a.value("--trace")) && !options.timed)
+    throw UsageError("--report and --trace need the timed platform (drop --functional)");
+  sim::Trace trace;
+  if (auto path = a.value("--trace")) {
+    trace.open(*path, "ethosu-sim: " + job.name + " on " + job.variant);
+    options.trace = &trace;
+  }
 
   const host::RunOutcome outcome = host::run_job(job, options);
+  trace.close();
   std::cout << outcome.summary;
   if (outcome.report) {
     std::cout << host::summary_table(*outcome.report);

@@ -95,6 +95,43 @@ void Npu::configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>&
   shram_.assign(vi.cores, std::vector<uint8_t>(vi.shram_bytes(), 0));
 }
 
+void Npu::set_trace(sim::Trace* trace) {
+  trace_ = trace && trace->enabled() ? trace : nullptr;
+  if (!trace_) return;
+  const char* names[kTracks] = {"CC", "DMA", "WD", "MAC", "AO", "AXI0", "AXI1"};
+  for (unsigned t = 0; t < kTracks; ++t) tracks_[t] = trace_->track(names[t]);
+}
+
+void Npu::trace_op(const OpRecord& rec, const std::vector<BlockStages>& stages) {
+  const bool dma = rec.kind == "DMA";
+  trace_->complete(tracks_[dma ? DMA : CC], rec.kind, dma ? "dma" : "operation", ps(rec.start_cycle),
+                   ps(rec.end_cycle) - ps(rec.start_cycle),
+                   {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.blocks}, {"macs", rec.macs},
+                    {"mac_utilisation", rec.mac_utilisation}});
+  auto span = [&](Track t, const char* what, uint64_t from, uint64_t to, size_t block) {
+    if (to > from)
+      trace_->complete(tracks_[t], rec.kind + " " + what, "block", ps(from), ps(to) - ps(from),
+                       {{"op_offset", rec.offset}, {"block", block}});
+  };
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const BlockStages& b = stages[i];
+    span(WD, "decode", b.wd_start, b.wd_end, i);
+    span(MAC, "block", b.mac_start, b.mac_end, i);
+    span(AO, "block", b.ao_start, b.ao_end, i);
+  }
+  for (unsigned p = 0; p < 2; ++p) {
+    uint64_t rd = 0, wr = 0;
+    for (size_t k = 0; k < kTrafficClasses; ++k) {
+      rd += rec.ports[p].read_bytes[k];
+      wr += rec.ports[p].write_bytes[k];
+    }
+    if (rd + wr && rec.end_cycle > rec.start_cycle)
+      trace_->complete(tracks_[p ? AXI1 : AXI0], rec.kind + " traffic", "axi", ps(rec.start_cycle),
+                       ps(rec.end_cycle) - ps(rec.start_cycle),
+                       {{"read_bytes", rd}, {"write_bytes", wr}, {"op_offset", rec.offset}});
+  }
+}
+
 uint64_t Npu::cycle_now() const {
   return static_cast<uint64_t>(sc_core::sc_time_stamp() / axi0_.clock_period());
 }
@@ -468,6 +505,7 @@ bool Npu::start_dma(uint32_t offset, const isa::Operation& op) {
   }
   dma_free_ = done;
   rec.end_cycle = done;
+  if (trace_) trace_op(rec, {});
   report_.ops.push_back(rec);
   dmas_.push_back({offset, op, done});
   return true;
@@ -524,7 +562,8 @@ bool Npu::kernel_operation(uint32_t offset, const isa::Operation& op) {
     return false;
   }
   const timing::OpWork work(op, config_.units);
-  const OpTiming t = schedule(op, work, ready, units_);
+  stages_.clear();
+  const OpTiming t = schedule(op, work, ready, units_, trace_ ? &stages_ : nullptr);
   rec.start_cycle = t.start_cycle;
   rec.end_cycle = t.end_cycle;
   rec.blocks = work.block_count();
@@ -537,6 +576,7 @@ bool Npu::kernel_operation(uint32_t offset, const isa::Operation& op) {
   for (size_t k = 0; k < kStallKinds; ++k) rec.stall_cycles[k] += t.stalls[k];
   rec.ports[0] = t.ports[0];
   rec.ports[1] = t.ports[1];
+  if (trace_) trace_op(rec, stages_);
   report_.ops.push_back(rec);
 
   pending_events_.add(ev(PmuEvent::MAC_ACTIVE), t.mac_busy);

@@ -32,6 +32,7 @@
 #include "models/npu/pipeline.h"
 #include "models/npu/pmu.h"
 #include "models/timing/block_work.h"
+#include "sim/trace.h"
 
 namespace ethosu::npu {
 
@@ -69,6 +70,9 @@ class Npu : public sc_core::sc_module {
   // What the last stream did (operations, traffic, stalls); reset when a run starts.
   const JobReport& report() const { return report_; }
   uint64_t cycle_now() const;
+  // Records the next runs into `trace` (one track per block: CC, DMA, WD, MAC, AO, AXI0, AXI1);
+  // nullptr stops tracing.
+  void set_trace(sim::Trace* trace);
 
  private:
   struct PendingDma {
@@ -99,6 +103,8 @@ class Npu : public sc_core::sc_module {
   void sync();
   void account_until(uint64_t cycle);
   void update_irq();
+  void trace_op(const OpRecord& rec, const std::vector<BlockStages>& stages);
+  uint64_t ps(uint64_t cycle) const { return static_cast<uint64_t>(double(cycle) * 1e12 / config_.clock_hz + 0.5); }
   mem::AxiPort& port(unsigned index) { return index ? axi1_ : axi0_; }
 
   mem::AxiPort& axi0_;
@@ -130,6 +136,10 @@ class Npu : public sc_core::sc_module {
   EventCounts pending_events_;
   std::array<mem::AxiPortStats, 2> port_stats_at_sync_{};
   JobReport report_;
+  sim::Trace* trace_ = nullptr;
+  enum Track { CC, DMA, WD, MAC, AO, AXI0, AXI1, kTracks };
+  std::array<sim::Trace::TrackId, kTracks> tracks_{};
+  std::vector<BlockStages> stages_;  // reused per op while tracing
 };
 
 }  // namespace ethosu::npu

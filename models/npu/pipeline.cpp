@@ -28,7 +28,8 @@ uint64_t wait_for(uint64_t ready, uint64_t free_at) { return ready > free_at ? r
 
 }  // namespace
 
-OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t ready, PipelineUnits& u) {
+OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t ready, PipelineUnits& u,
+                  std::vector<BlockStages>* stages) {
   OpTiming t;
   const size_t n = work.block_count();
   t.block_done.resize(n);
@@ -62,7 +63,7 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
     }
 
     // Weights: fetched and decoded into the free weight buffer; the MAC consumes them as they come.
-    uint64_t weights_ready = ifm_req;
+    uint64_t weights_ready = ifm_req, wd_start = ifm_req;
     if (b.total_weight_bytes()) {
       uint64_t fetched = wbuf_free;
       for (unsigned core = 0; core < timing::kMaxCores; ++core) {
@@ -72,6 +73,7 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
         fetched = std::max(fetched, c.complete_cycle);
         count(t, wgt.port_index, Traffic::WEIGHTS, b.weight_bytes[core], false);
       }
+      wd_start = std::max(fetched, u.wd.free_at);
       weights_ready = u.wd.run(fetched, b.wd_cycles);
       t.wd_busy += b.wd_cycles;
     }
@@ -85,7 +87,7 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
       }
     }
 
-    uint64_t ao_ready;
+    uint64_t ao_ready, mac_begin = in_done;
     if (uses_mac) {
       // The MAC starts when its IFM is in and an accumulator buffer is free; decoded weights stream in
       // alongside, so a slow decoder stretches the MAC's work rather than delaying its start.
@@ -100,6 +102,7 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
       }
       t.mac_busy += b.mac_cycles;
       wbuf_free = mac_start;
+      mac_begin = mac_start;
       ib_free[slot] = mac_end;
       ao_ready = mac_end;
     } else {
@@ -123,6 +126,9 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
     }
     ob_free[slot] = done;
     t.block_done[i] = done;
+    if (stages)
+      stages->push_back({ifm_req, in_done, wd_start, weights_ready, mac_begin, ao_ready, ao_end - b.ao_cycles, ao_end,
+                         done});
     last_done = std::max(last_done, done);
   }
   t.end_cycle = last_done;

@@ -53,7 +53,18 @@ struct OpTiming {
   std::array<PortTraffic, 2> ports{};
 };
 
-// Schedules op, whose first block may start reading its IFM at `ready`.
-OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t ready, PipelineUnits& units);
+// When each stage of one block ran, for traces.
+struct BlockStages {
+  uint64_t ifm_start, ifm_done;  // IFM (and IFM2) fetch into the input buffer
+  uint64_t wd_start, wd_end;     // weight decode (equal when the op has no weights)
+  uint64_t mac_start, mac_end;   // equal for elementwise (no MAC work)
+  uint64_t ao_start, ao_end;
+  uint64_t ofm_done;             // OFM written back
+};
+
+// Schedules op, whose first block may start reading its IFM at `ready`. With `stages`, also records
+// every block's stage times (tracing only: it costs a vector entry per block).
+OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t ready, PipelineUnits& units,
+                  std::vector<BlockStages>* stages = nullptr);
 
 }  // namespace ethosu::npu

@@ -50,12 +50,16 @@ nlohmann::json report_json(const npu::JobReport& r, const nlohmann::json& config
     }
     ops.push_back(std::move(o));
   }
+  nlohmann::json cc = nlohmann::json::object();
+  for (size_t k = 0; k < npu::kStallKinds; ++k)
+    if (r.cc_stall_cycles[k]) cc[npu::stall_name(static_cast<npu::Stall>(k))] = r.cc_stall_cycles[k];
   return {{"total_cycles", r.total_cycles},
           {"clock_hz", r.clock_hz},
           {"time_s", r.clock_hz > 0 ? double(r.total_cycles) / r.clock_hz : 0.0},
           {"status", r.status},
           {"ops", ops},
           {"traffic", {{"axi0", traffic_json(r.ports[0])}, {"axi1", traffic_json(r.ports[1])}}},
+          {"cc_stall_cycles", cc},
           {"pmu", r.pmu},
           {"config", config}};
 }
@@ -88,6 +92,11 @@ std::string summary_table(const npu::JobReport& r) {
                 static_cast<unsigned long long>(r.total_cycles), us, r.clock_hz / 1e6,
                 static_cast<unsigned long long>(macs));
   out += line;
+  std::string waits;
+  for (size_t k = 0; k < npu::kStallKinds; ++k)
+    if (r.cc_stall_cycles[k])
+      waits += std::string(" ") + npu::stall_name(static_cast<npu::Stall>(k)) + " " + std::to_string(r.cc_stall_cycles[k]);
+  if (!waits.empty()) out += "command controller waits:" + waits + "\n";
   for (unsigned p = 0; p < 2; ++p) {
     std::snprintf(line, sizeof line, "AXI%u: %llu bytes read, %llu bytes written\n", p,
                   static_cast<unsigned long long>(sum(r.ports[p].read_bytes)),

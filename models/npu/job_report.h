@@ -49,6 +49,8 @@ struct JobReport {
   std::vector<OpRecord> ops;
   std::map<std::string, uint64_t> pmu;  // event name -> value, PMCCNTR included
   std::array<PortTraffic, 2> ports{};
+  // The command controller's own waits: NPU_OP_DMA_WAIT, NPU_OP_KERNEL_WAIT and a full TSU (KERNEL_WAIT).
+  std::array<uint64_t, kStallKinds> cc_stall_cycles{};
   std::string status;                   // "ok" or the fault
 };
 

@@ -372,7 +372,7 @@ void Npu::run_stream() {
           complete_dma(dmas_.front());
           dmas_.pop_front();
         }
-        if (!report_.ops.empty()) report_.ops.back().stall_cycles[static_cast<size_t>(Stall::DMA_WAIT)] += cc_cycle_ - before;
+        report_.cc_stall_cycles[static_cast<size_t>(Stall::DMA_WAIT)] += cc_cycle_ - before;
         break;
       }
       case isa::EventKind::KERNEL_WAIT: wait_kernels(e.value); break;
@@ -430,7 +430,7 @@ void Npu::wait_kernels(size_t max_outstanding) {
     cc_cycle_ = std::max(cc_cycle_, kernels_.front().end_cycle);
     kernels_.pop_front();
   }
-  if (!report_.ops.empty()) report_.ops.back().stall_cycles[static_cast<size_t>(Stall::KERNEL_WAIT)] += cc_cycle_ - before;
+  report_.cc_stall_cycles[static_cast<size_t>(Stall::KERNEL_WAIT)] += cc_cycle_ - before;
 }
 
 void Npu::complete_dmas_until(uint64_t cycle) {

@@ -23,24 +23,9 @@ void HostCpu::submit(const DriverJob& job) {
   submitted_.notify(sc_core::SC_ZERO_TIME);
 }
 
-uint32_t HostCpu::read(uint16_t offset) {
-  uint32_t v = 0;
+void HostCpu::access(tlm::tlm_command cmd, uint16_t offset, uint32_t& value) {
   sc_core::sc_time delay = access_time_;
-  gp_.set_command(tlm::TLM_READ_COMMAND);
-  gp_.set_address(offset);
-  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-  gp_.set_data_length(4);
-  gp_.set_streaming_width(4);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  apb->b_transport(gp_, delay);
-  wait(delay);
-  return v;
-}
-
-void HostCpu::write(uint16_t offset, uint32_t value) {
-  sc_core::sc_time delay = access_time_;
-  gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  gp_.set_command(cmd);
   gp_.set_address(offset);
   gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
   gp_.set_data_length(4);
@@ -50,6 +35,14 @@ void HostCpu::write(uint16_t offset, uint32_t value) {
   apb->b_transport(gp_, delay);
   wait(delay);
 }
+
+uint32_t HostCpu::read(uint16_t offset) {
+  uint32_t v = 0;
+  access(tlm::TLM_READ_COMMAND, offset, v);
+  return v;
+}
+
+void HostCpu::write(uint16_t offset, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, offset, value); }
 
 void HostCpu::driver_thread() {
   for (;;) {

@@ -51,6 +51,7 @@ class HostCpu : public sc_core::sc_module {
 
  private:
   void driver_thread();
+  void access(tlm::tlm_command cmd, uint16_t offset, uint32_t& value);
   uint32_t read(uint16_t offset);
   void write(uint16_t offset, uint32_t value);
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/error.h"
+#include "sim/text.h"
 
 namespace ethosu::host {
 namespace {
@@ -83,17 +84,8 @@ std::vector<std::string> system_keys() {
 const std::vector<std::string> kModeKeys = {"inherit", "const_mem_area", "arena_mem_area", "cache_mem_area",
                                             "arena_cache_size"};
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using sim::lower;
+using sim::trim;
 
 [[noreturn]] void bad(const std::string& origin, std::string_view key, std::string_view what, std::string_view value) {
   throw InputError(origin + ": " + std::string(key) + ": expected " + std::string(what) + ", got '" +

@@ -36,6 +36,13 @@ size_t Stream::error_count() const {
                                            [](const Diagnostic& d) { return d.severity == Severity::ERROR; }));
 }
 
+const Diagnostic* Stream::first_error() const {
+  const Diagnostic* first = nullptr;
+  for (const auto& d : diagnostics)
+    if (d.severity == Severity::ERROR && (!first || d.offset < first->offset)) first = &d;
+  return first;
+}
+
 namespace {
 
 void add(std::vector<Diagnostic>& out, Severity s, Problem p, uint32_t offset, const std::string& what) {

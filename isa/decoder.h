@@ -61,6 +61,8 @@ struct Stream {
 
   bool ok() const;  // no ERROR diagnostic
   size_t error_count() const;
+  // The error at the lowest offset (where the NPU's parser stops), or nullptr.
+  const Diagnostic* first_error() const;
 };
 
 Stream decode(const uint8_t* data, size_t size_bytes);

@@ -1,6 +1,7 @@
 #include "models/npu/npu.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -19,6 +20,10 @@ namespace {
 constexpr uint16_t off(Reg r) { return static_cast<uint16_t>(r); }
 constexpr uint16_t ev(PmuEvent e) { return static_cast<uint16_t>(e); }
 constexpr uint16_t kStateRegistersBegin = 0x800, kStateRegistersEnd = 0xB60;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 std::string hex(int64_t v) {
   char buf[24];
@@ -203,6 +208,9 @@ void Npu::write_register(uint16_t offset, uint32_t value) {
     update_irq();
     return;
   }
+  // Count the interval up to the write under the old PMU settings: an enable, reset or new event type
+  // applies from the write on, not from the last access.
+  if (!ctrl_.running()) account_until(cycle_now());
   if (pmu_.write(offset, value)) {
     update_irq();
     return;
@@ -320,6 +328,7 @@ void Npu::map_regions() {
 }
 
 void Npu::run_stream() {
+  const auto host_start = std::chrono::steady_clock::now();
   report_ = JobReport{};
   report_.clock_hz = config_.clock_hz;
   account_until(cycle_now());
@@ -339,13 +348,9 @@ void Npu::run_stream() {
     return;
   }
   const isa::Stream stream = isa::decode(bytes);
-  uint32_t first_error = UINT32_MAX;
-  std::string error_text;
-  for (const auto& d : stream.diagnostics)
-    if (d.severity == isa::Severity::ERROR && d.offset < first_error) {
-      first_error = d.offset;
-      error_text = d.message;
-    }
+  const isa::Diagnostic* error = stream.first_error();
+  const uint32_t first_error = error ? error->offset : UINT32_MAX;
+  const std::string error_text = error ? error->message : "";
 
   uint32_t last_offset = 0;
   bool stopped = false, halted = false;
@@ -422,6 +427,7 @@ void Npu::run_stream() {
       if (pmu_.event_type(n) == e.hw_id) report_.pmu[std::string(e.name)] = pmu_.event_counter(n);
   }
   report_.pmu["PMCCNTR"] = pmu_.cycle_counter();
+  report_.host_total_seconds = seconds_since(host_start);
 }
 
 void Npu::wait_kernels(size_t max_outstanding) {
@@ -450,7 +456,9 @@ void Npu::complete_dma(const PendingDma& d) {
     dst.push_back(regions_[dma.dst.region].data);
   }
   const uint8_t* src = dma.src.internal() ? shram_.front().data() : regions_[dma.src.region].data;
+  const auto host_start = std::chrono::steady_clock::now();
   for (uint8_t* p : dst) functional::copy_dma(dma, src, p);
+  report_.host_kernel_seconds += seconds_since(host_start);
 }
 
 bool Npu::start_dma(uint32_t offset, const isa::Operation& op) {
@@ -555,12 +563,14 @@ bool Npu::kernel_operation(uint32_t offset, const isa::Operation& op) {
   // DMAs that finished by then are visible to the op; later ones are not (the stream should wait).
   complete_dmas_until(ready);
 
+  const auto host_start = std::chrono::steady_clock::now();
   try {
     rec.macs = runner_.execute(op);
   } catch (const functional::WeightFault& e) {
     fault(Fault::WD_FAULT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what());
     return false;
   }
+  report_.host_kernel_seconds += seconds_since(host_start);
   const timing::OpWork work(op, config_.units);
   stages_.clear();
   const OpTiming t = schedule(op, work, ready, units_, trace_ ? &stages_ : nullptr);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/int_math.h"
+
 namespace ethosu::timing {
 
 using isa::OpKind;
@@ -11,8 +13,8 @@ namespace enums = isa::enums;
 
 namespace {
 
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint64_t round_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
+using sim::ceil_div;
+using sim::round_up;
 
 // Channels c in [c0, c1) with c % cores == core: the interleave of PARALLEL_MODE = DUAL_CORE_DEPTH.
 uint32_t core_channels(unsigned core, unsigned cores, uint32_t c0, uint32_t c1) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/int_math.h"
+
 namespace ethosu::timing {
 
 using isa::OpKind;
@@ -10,8 +12,8 @@ namespace enums = isa::enums;
 
 namespace {
 
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint64_t round_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
+using sim::ceil_div;
+using sim::round_up;
 
 struct Shape {
   uint64_t h = 1, w = 1, d = 1;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -52,6 +53,25 @@ inline std::vector<fs::path> corpus_cases() {
 inline std::string case_label(const fs::path& dir) {
   return fs::relative(dir, shared_root()).generic_string();
 }
+
+// Parameter list for suites over every case; one empty path when there is no data, whose test skips
+// with skip_message().
+inline std::vector<fs::path> cases_or_placeholder() {
+  auto c = corpus_cases();
+  if (c.empty()) c.push_back(fs::path());
+  return c;
+}
+
+// GoogleTest parameter names: the case label with non-alphanumerics replaced.
+struct CaseName {
+  template <typename Info>
+  std::string operator()(const Info& info) const {
+    std::string n = info.param.empty() ? "none" : case_label(info.param);
+    for (char& ch : n)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return n;
+  }
+};
 
 inline std::vector<uint8_t> read_file(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);

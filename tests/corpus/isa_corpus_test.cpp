@@ -77,18 +77,6 @@ TEST_P(IsaCorpus, AssembleOfDisassembleIsIdentity) {
   EXPECT_EQ(isa::assemble(text, test::case_label(GetParam())), bytes);
 }
 
-std::vector<fs::path> cases_or_placeholder() {
-  auto c = test::corpus_cases();
-  if (c.empty()) c.push_back(fs::path());  // one skipped instance that says why
-  return c;
-}
-
-INSTANTIATE_TEST_SUITE_P(Corpus, IsaCorpus, ::testing::ValuesIn(cases_or_placeholder()),
-                         [](const ::testing::TestParamInfo<fs::path>& p) {
-                           std::string n = p.param.empty() ? "none" : test::case_label(p.param);
-                           for (char& ch : n)
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Corpus, IsaCorpus, ::testing::ValuesIn(test::cases_or_placeholder()), test::CaseName());
 
 }  // namespace

@@ -59,18 +59,6 @@ TEST_P(RunCorpus, FunctionalModelMatchesTheReference) { check(false); }
 // The timed platform, driven through the NPU's registers, must leave the same bytes.
 TEST_P(RunCorpus, TimedPlatformMatchesTheReference) { check(true); }
 
-std::vector<fs::path> cases_or_placeholder() {
-  auto c = test::corpus_cases();
-  if (c.empty()) c.push_back(fs::path());
-  return c;
-}
-
-INSTANTIATE_TEST_SUITE_P(Corpus, RunCorpus, ::testing::ValuesIn(cases_or_placeholder()),
-                         [](const ::testing::TestParamInfo<fs::path>& p) {
-                           std::string n = p.param.empty() ? "none" : test::case_label(p.param);
-                           for (char& ch : n)
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Corpus, RunCorpus, ::testing::ValuesIn(test::cases_or_placeholder()), test::CaseName());
 
 }  // namespace

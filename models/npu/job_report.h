@@ -52,6 +52,9 @@ struct JobReport {
   // The command controller's own waits: NPU_OP_DMA_WAIT, NPU_OP_KERNEL_WAIT and a full TSU (KERNEL_WAIT).
   std::array<uint64_t, kStallKinds> cc_stall_cycles{};
   std::string status;                   // "ok" or the fault
+  // Host wall time (steady clock) of the stream's run, and the part of it in the functional kernels and DMA data
+  // copies; the rest is timing and SystemC. For `ethosu-sim bench`.
+  double host_kernel_seconds = 0, host_total_seconds = 0;
 };
 
 }  // namespace ethosu::npu

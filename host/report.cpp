@@ -61,6 +61,7 @@ nlohmann::json report_json(const npu::JobReport& r, const nlohmann::json& config
           {"traffic", {{"axi0", traffic_json(r.ports[0])}, {"axi1", traffic_json(r.ports[1])}}},
           {"cc_stall_cycles", cc},
           {"pmu", r.pmu},
+          {"host", {{"kernel_seconds", r.host_kernel_seconds}, {"total_seconds", r.host_total_seconds}}},
           {"config", config}};
 }
 

@@ -8,6 +8,7 @@ const Subcommand* find_subcommand(const std::string& name) {
       {"asm", kAsmHelp, run_asm},
       {"validate", kValidateHelp, run_validate},
       {"run", kRunHelp, run_run},
+      {"bench", kBenchHelp, run_bench},
   };
   for (const auto& s : kSubcommands)
     if (name == s.name) return &s;

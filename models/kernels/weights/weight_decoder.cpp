@@ -35,17 +35,14 @@ class BitReader {
   bool at_end() const { return pos_ == size_bits_; }
   void align_to_byte() { pos_ = std::min<uint64_t>((pos_ + 7) & ~uint64_t{7}, size_bits_); }
 
-  // n <= 32 bits; the first bit read becomes bit 0.
+  // n <= 32 bits; the first bit read becomes bit 0. Called once or twice per weight: the error path is kept
+  // out of line so that this inlines.
   uint32_t read(unsigned n, const char* field) {
-    if (n > size_bits_ - pos_) {
-      fail(pos_, std::string("stream truncated while reading ") + field + " (" + std::to_string(n) + " bits, " +
-                     std::to_string(size_bits_ - pos_) + " left)");
-    }
-    if (n == 0) return 0;
+    if (__builtin_expect(n > size_bits_ - pos_, 0)) truncated(n, field);
     const size_t byte = static_cast<size_t>(pos_ >> 3);
     const unsigned shift = static_cast<unsigned>(pos_ & 7);
     uint64_t window = 0;
-    if (byte + 8 <= size_bytes_) {
+    if (__builtin_expect(byte + 8 <= size_bytes_, 1)) {
       std::memcpy(&window, data_ + byte, 8);  // one load on the hot path (little-endian host, see below)
     } else {
       for (size_t i = 0; byte + i < size_bytes_; ++i) window |= uint64_t{data_[byte + i]} << (8 * i);
@@ -55,6 +52,11 @@ class BitReader {
   }
 
  private:
+  [[noreturn, gnu::noinline, gnu::cold]] void truncated(unsigned n, const char* field) const {
+    fail(pos_, std::string("stream truncated while reading ") + field + " (" + std::to_string(n) + " bits, " +
+                   std::to_string(size_bits_ - pos_) + " left)");
+  }
+
   const uint8_t* data_;
   size_t size_bytes_;
   uint64_t size_bits_;
@@ -70,6 +72,42 @@ struct SliceContext {
   uint32_t pal_size = 0;
   std::array<uint16_t, 32> palette{};
 };
+
+// Bit count without a libgcc call (the library is built for baseline x86-64, which has no POPCNT).
+unsigned popcount32(uint32_t v) {
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+// The unary weight-quotient codes of four WUNARY0 bits at once. Each 1 bit takes the next WUNARY1 bit (code 1 + that
+// bit), a 0 bit is code 0; a symbol ends at a code below 2, or at every code in truncated Rice mode. Indexed by the
+// four WUNARY0 bits and the next four WUNARY1 bits: the symbols ending in the group (the first one still adds the
+// carry from earlier groups), the codes after the last end, and how many WUNARY1 bits the group took.
+struct UnaryGroup {
+  std::array<uint8_t, 4> ended{};
+  uint8_t count = 0, tail = 0, used = 0;
+};
+
+constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
+  std::array<UnaryGroup, 256> table{};
+  for (unsigned index = 0; index < 256; ++index) {
+    UnaryGroup& g = table[index];
+    unsigned sum = 0;
+    for (unsigned b = 0; b < 4; ++b) {
+      unsigned code = 0;
+      if ((index >> b) & 1) code = 1 + ((index >> (4 + g.used++)) & 1);
+      sum += code;
+      if (truncated_rice || code < 2) {
+        g.ended[g.count++] = static_cast<uint8_t>(sum);
+        sum = 0;
+      }
+    }
+    g.tail = static_cast<uint8_t>(sum);
+  }
+  return table;
+}
+constexpr std::array<UnaryGroup, 256> kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
 
 unsigned ceil_log2(uint32_t v) {
   unsigned b = 0;
@@ -165,18 +203,20 @@ class StreamDecoder {
         if (uncompressed) {
           wp += uncompressed_chunk;  // quotients stay 0
         } else {
-          const unsigned ones = static_cast<unsigned>(__builtin_popcount(w_unary0));
+          const unsigned ones = popcount32(w_unary0);
           uint32_t w_unary1 = in_.read(ones, "WUNARY1");
-          // Branch-free: unary bits are random, so branches here mispredict (wq_ has room for the store).
-          for (unsigned i = 0; i < kWeightUnaryBits; ++i) {
-            const uint32_t bit = (w_unary0 >> i) & 1;
-            const uint32_t code = bit + (bit & w_unary1);
-            w_unary1 >>= bit;
-            w_carry += code;
-            const uint32_t ends = (truncated_rice || code < 2) ? 1 : 0;
-            wq_[wp] = w_carry;
-            wp += ends;
-            w_carry *= 1 - ends;
+          // Four bits per table lookup, branch-free (unary bits are random, so branches mispredict). Four stores
+          // per group: wq_ has room for them past the last symbol.
+          const std::array<UnaryGroup, 256>& groups = kUnaryGroups[truncated_rice ? 1 : 0];
+          for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
+            const UnaryGroup& g = groups[((w_unary0 >> i) & 15) | ((w_unary1 & 15) << 4)];
+            w_unary1 >>= g.used;
+            wq_[wp] = w_carry + g.ended[0];
+            wq_[wp + 1] = g.ended[1];
+            wq_[wp + 2] = g.ended[2];
+            wq_[wp + 3] = g.ended[3];
+            wp += g.count;
+            w_carry = g.tail + (g.count ? 0 : w_carry);
           }
         }
       }
@@ -208,21 +248,33 @@ class StreamDecoder {
     return static_cast<uint32_t>(code);
   }
 
-  void zeros(uint64_t count, uint64_t slice_pos) {
-    if (count > max_weights_ - out_.size()) {
-      fail(slice_pos, "slice decodes to more than " + std::to_string(max_weights_) + " weights");
-    }
-    out_.insert(out_.end(), static_cast<size_t>(count), int16_t{0});
-  }
-
+  // Appends the slice: a new palette's leading zero run, then each weight followed by its zero run. The size is
+  // counted first so that the output grows once per slice and the zero runs come from that growth.
   void emit(size_t n, size_t nz, bool new_palette, uint64_t slice_pos) {
-    if (nz > 0 && new_palette) zeros(zq_[0], slice_pos);
-    const size_t z_shift = new_palette ? 1 : 0;
+    const uint64_t room = max_weights_ - out_.size();
+    uint64_t total = n;
+    bool too_many = total > room;
+    for (size_t i = 0; i < nz && !too_many; ++i) {
+      total += zq_[i];
+      too_many = total > room;
+    }
+    if (too_many) fail(slice_pos, "slice decodes to more than " + std::to_string(max_weights_) + " weights");
+    const size_t begin = out_.size();
+    out_.resize(begin + static_cast<size_t>(total));
+    int16_t* o = out_.data() + begin;
+    // 9-bit sign/magnitude code -> weight: magnitude in bits 8..1, sign in bit 0.
+    const auto weight = [](uint32_t code) {
+      return static_cast<int16_t>((code & 1) ? -static_cast<int>(code >> 1) : static_cast<int>(code >> 1));
+    };
+    if (nz == 0) {
+      for (size_t i = 0; i < n; ++i) o[i] = weight(wq_[i]);  // no zero runs: a loop the compiler vectorises
+      return;
+    }
+    const uint64_t* z = zq_.data();
+    if (new_palette) o += *z++;
     for (size_t i = 0; i < n; ++i) {
-      if (out_.size() >= max_weights_) fail(slice_pos, "slice decodes to more than " + std::to_string(max_weights_) + " weights");
-      const uint32_t code = wq_[i];
-      out_.push_back(static_cast<int16_t>((code & 1) ? -static_cast<int>(code >> 1) : static_cast<int>(code >> 1)));
-      if (nz > 0) zeros(zq_[i + z_shift], slice_pos);
+      *o++ = weight(wq_[i]);
+      o += *z++;
     }
   }
 

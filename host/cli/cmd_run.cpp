@@ -12,6 +12,7 @@
 #include "host/run_job.h"
 #include "host/sim_config.h"
 #include "host/system_config.h"
+#include "models/npu/npu.h"
 #include "isa/registers.h"
 #include "sim/error.h"
 
@@ -197,6 +198,8 @@ int run_run(const std::vector<std::string>& argv) {
       if (!e && !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
         e = isa::find_pmu_event(static_cast<uint16_t>(parse_size(name, "--pmu")));
       if (!e) throw UsageError("--pmu: unknown event '" + name + "'");
+      if (!npu::derives_pmu_event(e->hw_id))
+        std::cerr << "ethosu-sim run: warning: PMU event " << e->name << " is not modelled and will count 0\n";
       options.pmu_events[n++] = e->hw_id;
     }
   }

@@ -61,21 +61,50 @@ std::string op_kind(const isa::Operation& op) {
 }
 
 // The AXI events of one port, from the difference of its statistics over an interval.
+struct AxiEventIds {
+  PmuEvent rd_accepted, rd_completed, rd_beats, wr_accepted, wr_completed_m, wr_completed_s, wr_beats, rd_limit,
+      wr_limit;
+};
+constexpr AxiEventIds kAxiEvents[2] = {
+    {PmuEvent::AXI0_RD_TRANS_ACCEPTED, PmuEvent::AXI0_RD_TRANS_COMPLETED, PmuEvent::AXI0_RD_DATA_BEAT_RECEIVED,
+     PmuEvent::AXI0_WR_TRANS_ACCEPTED, PmuEvent::AXI0_WR_TRANS_COMPLETED_M, PmuEvent::AXI0_WR_TRANS_COMPLETED_S,
+     PmuEvent::AXI0_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI0_RD_STALL_LIMIT, PmuEvent::AXI0_WR_STALL_LIMIT},
+    {PmuEvent::AXI1_RD_TRANS_ACCEPTED, PmuEvent::AXI1_RD_TRANS_COMPLETED, PmuEvent::AXI1_RD_DATA_BEAT_RECEIVED,
+     PmuEvent::AXI1_WR_TRANS_ACCEPTED, PmuEvent::AXI1_WR_TRANS_COMPLETED_M, PmuEvent::AXI1_WR_TRANS_COMPLETED_S,
+     PmuEvent::AXI1_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI1_RD_STALL_LIMIT, PmuEvent::AXI1_WR_STALL_LIMIT},
+};
+
 void axi_events(EventCounts& e, unsigned port, const mem::AxiPortStats& now, const mem::AxiPortStats& before) {
-  const uint16_t base = port ? ev(PmuEvent::AXI1_RD_TRANS_ACCEPTED) : ev(PmuEvent::AXI0_RD_TRANS_ACCEPTED);
+  const AxiEventIds& id = kAxiEvents[port];
   const uint64_t rd_tr = now.read.transactions - before.read.transactions;
   const uint64_t wr_tr = now.write.transactions - before.write.transactions;
-  // Offsets within a port's event block follow the table: RD accepted/completed/beats, then WR.
-  e.add(base + 0, rd_tr);
-  e.add(base + 1, rd_tr);
-  e.add(base + 2, now.read.beats - before.read.beats);
-  e.add(base + 4, wr_tr);
-  e.add(base + 5, wr_tr);
-  e.add(base + 6, wr_tr);
-  e.add(base + 7, now.write.beats - before.write.beats);
-  e.add(base + 0xE, now.read.limit_stall_cycles - before.read.limit_stall_cycles);
-  e.add(base + 0xF, now.write.limit_stall_cycles - before.write.limit_stall_cycles);
+  e.add(ev(id.rd_accepted), rd_tr);
+  e.add(ev(id.rd_completed), rd_tr);
+  e.add(ev(id.rd_beats), now.read.beats - before.read.beats);
+  e.add(ev(id.wr_accepted), wr_tr);
+  e.add(ev(id.wr_completed_m), wr_tr);
+  e.add(ev(id.wr_completed_s), wr_tr);
+  e.add(ev(id.wr_beats), now.write.beats - before.write.beats);
+  e.add(ev(id.rd_limit), now.read.limit_stall_cycles - before.read.limit_stall_cycles);
+  e.add(ev(id.wr_limit), now.write.limit_stall_cycles - before.write.limit_stall_cycles);
 }
+
+// Every event the model derives; the others count nothing.
+constexpr PmuEvent kDerivedEvents[] = {
+    PmuEvent::CYCLE, PmuEvent::NPU_IDLE, PmuEvent::NPU_ACTIVE, PmuEvent::CC_STALLED_ON_BLOCKDEP,
+    PmuEvent::CC_STALLED_ON_SHRAM_RECONFIG, PmuEvent::MAC_ACTIVE, PmuEvent::MAC_ACTIVE_8BIT, PmuEvent::MAC_ACTIVE_16BIT,
+    PmuEvent::MAC_ACTIVE_32BIT, PmuEvent::MAC_DPU_ACTIVE, PmuEvent::MAC_STALLED_BY_WD_ACC, PmuEvent::MAC_STALLED_BY_WD,
+    PmuEvent::MAC_STALLED_BY_ACC, PmuEvent::MAC_STALLED_BY_IB, PmuEvent::AO_ACTIVE, PmuEvent::AO_ACTIVE_8BIT,
+    PmuEvent::AO_ACTIVE_16BIT, PmuEvent::AO_STALLED_BY_ACC_IB, PmuEvent::AO_STALLED_BY_ACC, PmuEvent::AO_STALLED_BY_OB,
+    PmuEvent::WD_ACTIVE,
+    // AXI events of both ports (kAxiEvents).
+    PmuEvent::AXI0_RD_TRANS_ACCEPTED, PmuEvent::AXI0_RD_TRANS_COMPLETED, PmuEvent::AXI0_RD_DATA_BEAT_RECEIVED,
+    PmuEvent::AXI0_WR_TRANS_ACCEPTED, PmuEvent::AXI0_WR_TRANS_COMPLETED_M, PmuEvent::AXI0_WR_TRANS_COMPLETED_S,
+    PmuEvent::AXI0_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI0_RD_STALL_LIMIT, PmuEvent::AXI0_WR_STALL_LIMIT,
+    PmuEvent::AXI1_RD_TRANS_ACCEPTED, PmuEvent::AXI1_RD_TRANS_COMPLETED, PmuEvent::AXI1_RD_DATA_BEAT_RECEIVED,
+    PmuEvent::AXI1_WR_TRANS_ACCEPTED, PmuEvent::AXI1_WR_TRANS_COMPLETED_M, PmuEvent::AXI1_WR_TRANS_COMPLETED_S,
+    PmuEvent::AXI1_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI1_RD_STALL_LIMIT, PmuEvent::AXI1_WR_STALL_LIMIT,
+};
 
 }  // namespace
 
@@ -98,6 +127,12 @@ void Npu::configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>&
   ctrl_.set_variant(c.variant);
   const auto vi = isa::variant_info(c.variant);
   shram_.assign(vi.cores, std::vector<uint8_t>(vi.shram_bytes(), 0));
+}
+
+bool derives_pmu_event(uint16_t hw_id) {
+  for (PmuEvent e : kDerivedEvents)
+    if (ev(e) == hw_id) return true;
+  return false;
 }
 
 void Npu::set_trace(sim::Trace* trace) {

@@ -56,6 +56,9 @@ struct NpuConfig {
   DmaTiming dma;
 };
 
+// True for the PMU events the model derives; the other event ids count nothing.
+bool derives_pmu_event(uint16_t hw_id);
+
 class Npu : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Npu> apb;

@@ -1,0 +1,486 @@
+// The NPU's register file, IRQ line and fault behaviour (spec 02), driven by a stimulus module straight
+// through Platform::npu.apb, without host/driver: reset values, soft reset, run/stop, NPU_OP_IRQ, parse,
+// bus and weight-decoder faults, QREAD, the PMU against the NPU's own report, 40-bit BASEP and reads
+// in the middle of a run.
+//
+// SystemC elaborates once per process: the platform and the stimulus are built once (env()) and each
+// test runs one script in the stimulus thread with sc_start().
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "isa/assembler.h"
+#include "isa/registers.h"
+#include "models/platform/platform.h"
+
+namespace ethosu::npu {
+namespace {
+
+using isa::Reg;
+using isa::RegField;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+constexpr uint64_t kSramBase = 0x2000'0000;   // AXI0
+constexpr uint64_t kDramBase = 0x8000'0000;   // AXI1
+constexpr uint64_t kStreamAddr = kDramBase;   // command streams live in DRAM
+constexpr uint64_t kDramRegion = kDramBase + 0x10000;
+constexpr uint32_t kCmdKeep = 0xC;            // CMD clock/power Q-channel enables, as drivers keep them
+constexpr uint32_t kLimits = 0x1F3F0000;      // AXI_LIMITn: 64 B split, 64 reads, 32 writes outstanding
+
+uint16_t off(Reg r, unsigned i = 0) { return isa::reg_at(r, i); }
+uint16_t plus(uint16_t offset, unsigned bytes) { return static_cast<uint16_t>(offset + bytes); }
+uint32_t bit(RegField f) { return isa::reg_field_mask(f); }
+
+// Runs one script per sc_start() in its thread; register accesses take no APB time, so the script
+// controls exactly when each happens.
+SC_MODULE(Stimulus) {
+  tlm_utils::simple_initiator_socket<Stimulus> apb;
+  sc_core::sc_in<bool> irq;
+  std::function<void(Stimulus&)> script;
+  sc_core::sc_event go;
+  sc_time period{1, SC_NS};
+
+  SC_CTOR(Stimulus) : apb("apb"), irq("irq") { SC_THREAD(thread); }
+
+  void thread() {
+    for (;;) {
+      wait(go);
+      if (script) script(*this);
+    }
+  }
+  uint32_t access(bool write, uint16_t offset, uint32_t v = 0) {
+    tlm::tlm_generic_payload gp;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp.set_address(offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    apb->b_transport(gp, delay);
+    EXPECT_TRUE(gp.is_response_ok()) << "offset " << offset;
+    return v;
+  }
+  uint32_t rd(uint16_t offset) { return access(false, offset); }
+  void wr(uint16_t offset, uint32_t v) { access(true, offset, v); }
+  uint64_t now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp() / period); }
+  void idle(uint64_t cycles) { wait(period * static_cast<double>(cycles)); }
+  // Waits for the IRQ line; false when it does not rise within `limit` cycles.
+  bool wait_irq(uint64_t limit = 10'000'000) {
+    if (irq.read()) return true;
+    wait(period * static_cast<double>(limit), irq.posedge_event());
+    return irq.read();
+  }
+};
+
+struct Env {
+  platform::Platform platform{"platform"};
+  Stimulus stim{"stim"};
+  Env() {
+    stim.apb.bind(platform.npu.apb);
+    stim.irq.bind(platform.irq);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  }
+  void run(std::function<void(Stimulus&)> s) {
+    stim.script = std::move(s);
+    stim.go.notify(sc_core::SC_ZERO_TIME);
+    sc_core::sc_start();
+    stim.script = nullptr;
+  }
+};
+
+Env& env() {
+  static Env e;
+  return e;
+}
+
+// Buffers of one job mapped into the memories for the length of a test.
+struct Mapping {
+  std::vector<uint8_t> stream, sram = std::vector<uint8_t>(4096), dram = std::vector<uint8_t>(4096);
+  explicit Mapping(const std::string& text, platform::PlatformConfig cfg = {}) : stream(isa::assemble(text)) {
+    auto& p = env().platform;
+    p.configure(cfg);
+    p.sram.unmap_all();
+    p.dram.unmap_all();
+    p.dram.map(kStreamAddr, stream.data(), stream.size());
+    p.sram.map(kSramBase, sram.data(), sram.size());
+    p.dram.map(kDramRegion, dram.data(), dram.size());
+  }
+  ~Mapping() {
+    env().platform.sram.unmap_all();
+    env().platform.dram.unmap_all();
+  }
+};
+
+// Soft reset and the set-up every run needs: region 1 on AXI0 (SRAM), region 2 on AXI1 (DRAM), the
+// stream fetched on AXI1, limiters open.
+void setup(Stimulus& s, const Mapping& m) {
+  s.wr(off(Reg::RESET), 2);
+  s.wr(off(Reg::CMD), kCmdKeep);
+  s.wr(off(Reg::QCONFIG), 2);
+  s.wr(off(Reg::REGIONCFG), (2u << 4) | (0u << 2));  // region 1 -> M0, region 2 -> M1
+  for (unsigned i = 0; i < 4; ++i) s.wr(plus(off(Reg::AXI_LIMIT0), 4 * i), kLimits);
+  s.wr(off(Reg::BASEP, 1), static_cast<uint32_t>(kSramBase));
+  s.wr(off(Reg::BASEP, 2), static_cast<uint32_t>(kDramRegion));
+  s.wr(off(Reg::QBASE), static_cast<uint32_t>(kStreamAddr));
+  s.wr(off(Reg::QSIZE), static_cast<uint32_t>(m.stream.size()));
+}
+
+// A MAX pool with a 1x1 kernel over H x W x 16 int8: copies the IFM at region `in` offset 0 to
+// region `out` offset `ofm`. Needs no weights or scales.
+std::string pool(unsigned h, unsigned w, unsigned in = 1, unsigned out = 1, unsigned ofm = 0x800) {
+  const std::string row = std::to_string(16 * w), hm1 = std::to_string(h - 1), wm1 = std::to_string(w - 1);
+  return "NPU_SET_IFM_REGION region=" + std::to_string(in) +
+         "\nNPU_SET_IFM_BASE0 addr=0\n"
+         "NPU_SET_IFM_HEIGHT0_M1 height_m1=" + hm1 + "\nNPU_SET_IFM_HEIGHT1_M1 height_m1=" + hm1 +
+         "\nNPU_SET_IFM_WIDTH0_M1 width_m1=" + wm1 +
+         "\nNPU_SET_IFM_DEPTH_M1 depth_m1=15\n"
+         "NPU_SET_IFM_PRECISION activation_type=SIGNED\n"
+         "NPU_SET_IFM_STRIDE_X stride=16\nNPU_SET_IFM_STRIDE_Y stride=" + row +
+         "\nNPU_SET_IFM_STRIDE_C stride=1\n"
+         "NPU_SET_OFM_REGION region=" + std::to_string(out) + "\nNPU_SET_OFM_BASE0 addr=" + std::to_string(ofm) +
+         "\nNPU_SET_OFM_HEIGHT0_M1 height_m1=" + hm1 + "\nNPU_SET_OFM_HEIGHT1_M1 height_m1=" + hm1 +
+         "\nNPU_SET_OFM_WIDTH0_M1 width_m1=" + wm1 + "\nNPU_SET_OFM_HEIGHT_M1 height_m1=" + hm1 +
+         "\nNPU_SET_OFM_WIDTH_M1 width_m1=" + wm1 +
+         "\nNPU_SET_OFM_DEPTH_M1 depth_m1=15\n"
+         "NPU_SET_OFM_PRECISION activation_type=SIGNED\n"
+         "NPU_SET_OFM_STRIDE_X stride=16\nNPU_SET_OFM_STRIDE_Y stride=" + row +
+         "\nNPU_SET_OFM_STRIDE_C stride=1\n"
+         "NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=" + hm1 + "\nNPU_SET_OFM_BLK_WIDTH_M1 width_m1=" + wm1 +
+         "\nNPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15\n"
+         "NPU_SET_ACTIVATION_MIN clip_boundary=-128\nNPU_SET_ACTIVATION_MAX clip_boundary=127\n"
+         "NPU_OP_POOL pooling_mode=MAX\n";
+}
+
+// Byte offset of the first command after `prefix` (the assembler emits exactly these words).
+uint32_t offset_after(const std::string& prefix) { return static_cast<uint32_t>(isa::assemble(prefix).size()); }
+
+uint64_t summed_mac_busy(const JobReport& r) {
+  return std::accumulate(r.ops.begin(), r.ops.end(), uint64_t{0},
+                         [](uint64_t a, const OpRecord& o) { return a + o.mac_busy_cycles; });
+}
+
+TEST(NpuRegisters, ResetValues) {
+  env().run([](Stimulus& s) {
+    s.wr(off(Reg::RESET), 0);
+    EXPECT_EQ(s.rd(off(Reg::ID)), 0x10066001u);
+    EXPECT_EQ(s.rd(off(Reg::CONFIG)), 0x10003008u);  // U65-256: 256 MACs, 48 KiB SHRAM, product U65
+    // The model's reset completes at once, so reset_status already reads 0: nothing else is set.
+    EXPECT_EQ(s.rd(off(Reg::STATUS)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::CMD)), 0xCu);
+    EXPECT_EQ(s.rd(off(Reg::QREAD)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::PROT)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::PMCR)), 0x2000u);  // num_event_cnt = 4, read-only
+    EXPECT_EQ(s.rd(off(Reg::PID0)), 0x81u);
+    EXPECT_EQ(s.rd(off(Reg::CID3)), 0xB1u);
+    EXPECT_EQ(s.rd(0x030), 0u);  // an undecoded hole
+    EXPECT_FALSE(s.irq.read());
+  });
+}
+
+TEST(NpuRegisters, ConfigFollowsTheVariant) {
+  platform::PlatformConfig dual;
+  dual.npu.variant = isa::Variant::U65_512;
+  dual.npu.units = timing::npu_timing(isa::Variant::U65_512);
+  env().platform.configure(dual);
+  uint32_t config = 0;
+  env().run([&](Stimulus& s) { config = s.rd(off(Reg::CONFIG)); });
+  EXPECT_EQ(config, 0x10006009u);  // 512 MACs, 96 KiB SHRAM
+  env().platform.configure({});
+  env().run([&](Stimulus& s) { config = s.rd(off(Reg::CONFIG)); });
+  EXPECT_EQ(config, 0x10003008u);
+}
+
+TEST(NpuRegisters, SoftResetRestoresResetValuesAndSetsProt) {
+  env().run([](Stimulus& s) {
+    s.wr(off(Reg::LOCK), 0x1234);
+    s.wr(off(Reg::REGIONCFG), 0xAA8A);
+    s.wr(off(Reg::QBASE), 0x1000);
+    s.wr(off(Reg::QSIZE), 64);
+    s.wr(off(Reg::AXI_LIMIT2), kLimits);
+    s.wr(off(Reg::BASEP, 5), 0x4000);
+    s.wr(off(Reg::PMEVTYPER, 1), 0x30);
+    s.wr(off(Reg::CMD), 0x0);
+    s.wr(off(Reg::RESET), 3);  // privileged, non-secure
+    EXPECT_EQ(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_reset_status), 0u);
+    EXPECT_EQ(s.rd(off(Reg::PROT)), 3u);
+    EXPECT_EQ(s.rd(off(Reg::LOCK)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::REGIONCFG)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::QBASE)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::QSIZE)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::AXI_LIMIT2)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::BASEP, 5)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::PMEVTYPER, 1)), 0u);
+    EXPECT_EQ(s.rd(off(Reg::CMD)), 0xCu);
+    s.wr(off(Reg::RESET), 2);  // the Linux driver's request: user, non-secure
+    EXPECT_EQ(s.rd(off(Reg::PROT)), 2u);
+  });
+}
+
+TEST(NpuRegisters, Basep40Bit) {
+  env().run([](Stimulus& s) {
+    s.wr(off(Reg::BASEP, 7), 0xFFFF'FFF0);
+    s.wr(plus(off(Reg::BASEP, 7), 4), 0xFFFF'FFFF);  // only address bits 39:32 exist
+    EXPECT_EQ(s.rd(off(Reg::BASEP, 7)), 0xFFFF'FFF0u);
+    EXPECT_EQ(s.rd(plus(off(Reg::BASEP, 7), 4)), 0xFFu);
+    EXPECT_EQ(s.rd(plus(off(Reg::BASEP, 6), 4)), 0u);  // the neighbour is untouched
+    s.wr(plus(off(Reg::QBASE), 4), 0x1AB);
+    EXPECT_EQ(s.rd(plus(off(Reg::QBASE), 4)), 0xABu);
+  });
+}
+
+TEST(NpuRegisters, RunToStopRaisesIrqAndStatusClears) {
+  const std::string body = pool(2, 2);
+  Mapping m(body + "NPU_OP_STOP mask=0x8001\n");
+  std::iota(m.sram.begin(), m.sram.begin() + 64, int8_t{-20});
+  const uint32_t stop_offset = offset_after(body);
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    const uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_EQ(st, bit(RegField::STATUS_cmd_end_reached) | bit(RegField::STATUS_irq_raised) | (0x8001u << 16));
+    EXPECT_EQ(isa::get(st, RegField::STATUS_state), 0u);  // STOPPED
+    EXPECT_EQ(s.rd(off(Reg::QREAD)), stop_offset);
+    EXPECT_EQ(s.rd(off(Reg::CMD)), kCmdKeep | 1);  // CMD reads back the last write
+    // clear_irq drops the line and irq_raised only.
+    s.wr(off(Reg::CMD), kCmdKeep | 2);
+    s.idle(1);
+    EXPECT_FALSE(s.irq.read());
+    EXPECT_EQ(s.rd(off(Reg::STATUS)), bit(RegField::STATUS_cmd_end_reached) | (0x8001u << 16));
+    // clear_irq_history clears the chosen mask bits.
+    s.wr(off(Reg::CMD), kCmdKeep | (0x8000u << 16));
+    EXPECT_EQ(s.rd(off(Reg::STATUS)) >> 16, 0x0001u);
+    // A new QBASE/QSIZE while stopped: cmd_end_reached clears.
+    s.wr(off(Reg::QSIZE), static_cast<uint32_t>(m.stream.size()));
+    EXPECT_EQ(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_end_reached), 0u);
+  });
+  // The pool copied the 2x2x16 IFM.
+  EXPECT_TRUE(std::equal(m.sram.begin(), m.sram.begin() + 64, m.sram.begin() + 0x800));
+  EXPECT_EQ(env().platform.npu.report().status, "ok");
+}
+
+TEST(NpuRegisters, QbaseWriteClearsCmdEndReached) {
+  Mapping m(pool(1, 1) + "NPU_OP_STOP mask=0x1\n");
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    EXPECT_NE(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_end_reached), 0u);
+    s.wr(off(Reg::QBASE), static_cast<uint32_t>(kStreamAddr));
+    EXPECT_EQ(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_end_reached), 0u);
+  });
+}
+
+TEST(NpuRegisters, OpIrqRaisesTheLineAndKeepsRunning) {
+  // A short pool, NPU_OP_IRQ, then a long pool (16x16x16) before the stop.
+  const std::string first = pool(1, 1) + "NPU_OP_IRQ mask=0x0002\n";
+  Mapping m(first + pool(16, 16, 2, 2, 0x0) + "NPU_OP_STOP mask=0x0100\n");
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    const uint64_t irq_cycle = s.now();
+    uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_EQ(isa::get(st, RegField::STATUS_state), 1u);  // still RUNNING
+    EXPECT_NE(st & bit(RegField::STATUS_irq_raised), 0u);
+    EXPECT_EQ(st & bit(RegField::STATUS_cmd_end_reached), 0u);
+    EXPECT_EQ(st >> 16, 0x0002u);
+    s.wr(off(Reg::CMD), kCmdKeep | 2);
+    s.idle(1);
+    EXPECT_FALSE(s.irq.read());
+    ASSERT_TRUE(s.wait_irq());  // the stop's interrupt comes later
+    EXPECT_GT(s.now(), irq_cycle);
+    st = s.rd(off(Reg::STATUS));
+    EXPECT_EQ(st >> 16, 0x0102u);  // both masks accumulated
+    EXPECT_NE(st & bit(RegField::STATUS_cmd_end_reached), 0u);
+  });
+  EXPECT_EQ(env().platform.npu.report().ops.size(), 2u);
+}
+
+TEST(NpuRegisters, StatusAndQreadInTheMiddleOfARun) {
+  const std::string body = pool(16, 16, 2, 2, 0x0);
+  Mapping m(body + "NPU_OP_STOP mask=0x1\n");
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    const uint64_t start = s.now();
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    s.idle(100);
+    const uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_EQ(isa::get(st, RegField::STATUS_state), 1u) << "RUNNING 100 cycles into the run";
+    EXPECT_EQ(st & bit(RegField::STATUS_irq_raised), 0u);
+    EXPECT_FALSE(s.irq.read());
+    EXPECT_LE(s.rd(off(Reg::QREAD)), offset_after(body));
+    ASSERT_TRUE(s.wait_irq());
+    EXPECT_EQ(s.now() - start, env().platform.npu.report().total_cycles);
+    EXPECT_GT(s.now() - start, 100u);
+    EXPECT_EQ(isa::get(s.rd(off(Reg::STATUS)), RegField::STATUS_state), 0u);
+  });
+}
+
+TEST(NpuRegisters, UnknownOpcodeIsAParseErrorUntilReset) {
+  const std::string first = pool(1, 1);
+  // 0x0FF is no CMD0 opcode; the second pool must not run.
+  Mapping m(first + ".word 0x000000FF\n" + pool(1, 1, 1, 1, 0x900) + "NPU_OP_STOP mask=0x1\n");
+  std::fill(m.sram.begin(), m.sram.begin() + 16, 7);
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    const uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_NE(st & bit(RegField::STATUS_cmd_parse_error), 0u);
+    EXPECT_NE(st & bit(RegField::STATUS_irq_raised), 0u);
+    EXPECT_EQ(st & bit(RegField::STATUS_cmd_end_reached), 0u);
+    EXPECT_EQ(isa::get(st, RegField::STATUS_state), 0u);
+    EXPECT_EQ(s.rd(off(Reg::QREAD)), offset_after(first));
+    // A start is ignored while the error is latched, even after clear_irq.
+    s.wr(off(Reg::CMD), kCmdKeep | 2);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    s.idle(100000);
+    EXPECT_FALSE(s.irq.read());
+    EXPECT_NE(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_parse_error), 0u);
+    // Reset clears it.
+    s.wr(off(Reg::RESET), 2);
+    EXPECT_EQ(s.rd(off(Reg::STATUS)), 0u);
+  });
+  EXPECT_EQ(m.sram[0x800], 7);   // the first pool ran
+  EXPECT_EQ(m.sram[0x900], 0);   // the second did not
+  EXPECT_EQ(env().platform.npu.report().ops.size(), 1u);
+}
+
+TEST(NpuRegisters, OfmOutsideItsRegionIsABusErrorOnThatPort) {
+  // Region 2 (AXI1) holds 4096 bytes; the OFM at 0x2000 is beyond it.
+  Mapping m(pool(1, 1, 1, 2, 0x2000) + "NPU_OP_STOP mask=0x1\n");
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    const uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_NE(st & bit(RegField::STATUS_bus_status), 0u);
+    EXPECT_EQ(isa::get(st, RegField::STATUS_faulting_interface), 1u);  // M1
+    EXPECT_EQ(isa::get(st, RegField::STATUS_faulting_channel), 8u);    // OFM write
+    EXPECT_EQ(st & bit(RegField::STATUS_cmd_end_reached), 0u);
+    s.wr(off(Reg::RESET), 2);
+    EXPECT_EQ(s.rd(off(Reg::STATUS)), 0u);
+  });
+}
+
+TEST(NpuRegisters, IfmOutsideItsRegionIsABusErrorOnThatPort) {
+  // Region 3 is unmapped: BASEP3 = 0 on AXI0, where no memory is.
+  Mapping m(pool(1, 1, 3, 1) + "NPU_OP_STOP mask=0x1\n");
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    const uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_NE(st & bit(RegField::STATUS_bus_status), 0u);
+    EXPECT_EQ(isa::get(st, RegField::STATUS_faulting_interface), 0u);  // M0
+    EXPECT_EQ(isa::get(st, RegField::STATUS_faulting_channel), 1u);    // IFM read
+  });
+}
+
+TEST(NpuRegisters, CorruptWeightStreamIsAWdFault) {
+  // A 1x1 conv whose weight stream starts with the reserved ZDIV value 5.
+  Mapping m(
+      "NPU_SET_IFM_REGION region=1\nNPU_SET_IFM_PRECISION activation_type=SIGNED\n"
+      "NPU_SET_OFM_REGION region=1\nNPU_SET_OFM_BASE0 addr=0x20\nNPU_SET_OFM_PRECISION activation_type=SIGNED\n"
+      "NPU_SET_WEIGHT_REGION region=2\nNPU_SET_WEIGHT_LENGTH length=16\n"
+      "NPU_SET_SCALE_REGION region=2\nNPU_SET_SCALE_BASE addr=0x100\nNPU_SET_SCALE_LENGTH length=16\n"
+      "NPU_OP_CONV\nNPU_OP_STOP mask=0x1\n");
+  m.dram[0] = 0x05;
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    const uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_NE(st & bit(RegField::STATUS_wd_fault), 0u);
+    EXPECT_EQ(st & (bit(RegField::STATUS_bus_status) | bit(RegField::STATUS_cmd_end_reached)), 0u);
+  });
+  EXPECT_NE(env().platform.npu.report().status.find("weight decoder fault"), std::string::npos);
+}
+
+// PMCCNTR counts every cycle from the PMCR enable to the read: the idle cycles before the start, the
+// run (the report's total_cycles, start to IRQ) and the idle cycles after it, exactly. MAC_ACTIVE
+// counts the report's MAC busy cycles.
+TEST(NpuRegisters, PmuCountsTheRunExactly) {
+  Mapping m(pool(16, 16, 2, 2, 0x0) + "NPU_OP_STOP mask=0x1\n");
+  constexpr uint64_t kIdleBefore = 1234, kIdleAfter = 567, kIdleBeforeEnable = 3000;
+  uint64_t cycles = 0, run_cycles = 0;
+  uint32_t mac_active = 0;
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::PMEVTYPER, 0), static_cast<uint32_t>(isa::PmuEvent::MAC_ACTIVE));
+    s.wr(off(Reg::PMCNTENSET), (1u << 31) | 1u);
+    // Cycles before the enable must not count.
+    s.idle(kIdleBeforeEnable);
+    s.wr(off(Reg::PMCR), 7);  // enable, both counters reset
+    const uint64_t enabled = s.now();
+    s.idle(kIdleBefore);
+    const uint64_t start = s.now();
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    run_cycles = s.now() - start;
+    s.idle(kIdleAfter);
+    cycles = s.rd(off(Reg::PMCCNTR)) | (uint64_t{s.rd(plus(off(Reg::PMCCNTR), 4))} << 32);
+    mac_active = s.rd(off(Reg::PMEVCNTR, 0));
+    EXPECT_EQ(s.now() - enabled, cycles);
+  });
+  const JobReport& r = env().platform.npu.report();
+  EXPECT_EQ(run_cycles, r.total_cycles);
+  EXPECT_EQ(cycles, kIdleBefore + r.total_cycles + kIdleAfter);
+  EXPECT_GT(summed_mac_busy(r), 0u);
+  EXPECT_EQ(mac_active, summed_mac_busy(r));
+}
+
+TEST(NpuRegisters, PmuOverflowRaisesTheIrq) {
+  Mapping m(pool(16, 16, 2, 2, 0x0) + "NPU_OP_STOP mask=0x1\n");
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::PMEVTYPER, 2), static_cast<uint32_t>(isa::PmuEvent::MAC_ACTIVE));
+    s.wr(off(Reg::PMCNTENSET), 1u << 2);
+    s.wr(off(Reg::PMINTSET), 1u << 2);
+    s.wr(off(Reg::PMCR), 1);
+    s.wr(off(Reg::PMEVCNTR, 2), 0xFFFF'FFF0);  // wraps after 16 MAC cycles
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    uint32_t st = s.rd(off(Reg::STATUS));
+    EXPECT_NE(st & bit(RegField::STATUS_pmu_irq_raised), 0u);
+    EXPECT_NE(st & bit(RegField::STATUS_irq_raised), 0u);
+    EXPECT_EQ(s.rd(off(Reg::PMOVSSET)), 1u << 2);
+    EXPECT_LT(s.rd(off(Reg::PMEVCNTR, 2)), 0xFFFF'FFF0u);  // wrapped
+    // The PMU's request is a level: clear the overflow flag, then the IRQ.
+    s.wr(off(Reg::PMOVSCLR), 1u << 2);
+    s.wr(off(Reg::CMD), kCmdKeep | 2);
+    s.idle(1);
+    EXPECT_FALSE(s.irq.read());
+    st = s.rd(off(Reg::STATUS));
+    EXPECT_EQ(st & (bit(RegField::STATUS_pmu_irq_raised) | bit(RegField::STATUS_irq_raised)), 0u);
+  });
+}
+
+TEST(NpuRegisters, PmuWithoutInterruptEnableLeavesOnlyTheStopIrq) {
+  Mapping m(pool(16, 16, 2, 2, 0x0) + "NPU_OP_STOP mask=0x1\n");
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    s.wr(off(Reg::PMEVTYPER, 2), static_cast<uint32_t>(isa::PmuEvent::MAC_ACTIVE));
+    s.wr(off(Reg::PMCNTENSET), 1u << 2);
+    s.wr(off(Reg::PMCR), 1);
+    s.wr(off(Reg::PMEVCNTR, 2), 0xFFFF'FFF0);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    EXPECT_EQ(s.rd(off(Reg::PMOVSSET)), 1u << 2);
+    EXPECT_EQ(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_pmu_irq_raised), 0u);
+  });
+}
+
+}  // namespace
+}  // namespace ethosu::npu
+
+// libsystemc's main() is unused (GoogleTest's runs the tests) but the library needs the symbol.
+extern "C" int sc_main(int, char**) { return 0; }

@@ -62,6 +62,65 @@ NPU_SET_OFM_STRIDE_C stride=1
 NPU_OP_POOL pooling_mode=MAX
 NPU_OP_STOP mask=0xffff
 ASM
+# A MAX pool copying 16 int8 channels from region 1 offset 0 to OFM_BASE0 (appended per case).
+pool() {
+  cat <<ASM
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_DEPTH_M1 depth_m1=15
+NPU_SET_IFM_PRECISION activation_type=SIGNED
+NPU_SET_IFM_STRIDE_X stride=16
+NPU_SET_IFM_STRIDE_Y stride=16
+NPU_SET_IFM_STRIDE_C stride=1
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=$1
+NPU_SET_OFM_DEPTH_M1 depth_m1=15
+NPU_SET_OFM_PRECISION activation_type=SIGNED
+NPU_SET_OFM_STRIDE_X stride=16
+NPU_SET_OFM_STRIDE_Y stride=16
+NPU_SET_OFM_STRIDE_C stride=1
+NPU_SET_ACTIVATION_MIN clip_boundary=-128
+NPU_SET_ACTIVATION_MAX clip_boundary=127
+NPU_OP_POOL pooling_mode=MAX
+NPU_OP_STOP mask=0xffff
+ASM
+}
+# A 1x1 conv whose 16-byte weight stream (region 4) starts with the reserved ZDIV value 5.
+cat > "$tmp/conv.s" <<'ASM'
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_PRECISION activation_type=SIGNED
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x20
+NPU_SET_OFM_PRECISION activation_type=SIGNED
+NPU_SET_WEIGHT_REGION region=4
+NPU_SET_WEIGHT_LENGTH length=16
+NPU_SET_SCALE_REGION region=5
+NPU_SET_SCALE_LENGTH length=16
+NPU_OP_CONV
+NPU_OP_STOP mask=0xffff
+ASM
+printf '\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' > "$tmp/badweights.bin"
+# Case folders: a 256-byte region 1, a 16-byte input at 0 and the output at `ofm`.
+make_case() {  # make_case NAME OFM_BASE
+  local dir="$tmp/$1"
+  mkdir -p "$dir"
+  pool "$2" > "$dir/pool.s"
+  "$sim" asm "$dir/pool.s" -o "$dir/cmdstream.bin" > /dev/null
+  printf '0123456789abcdef' > "$dir/input0.bin"
+  cat > "$dir/manifest.json" <<JSON
+{"name": "$1", "accelerator": "ethos-u65-256", "cmdstream": {"file": "cmdstream.bin"},
+ "regions": {"1": {"size_bytes": 256}},
+ "inputs": [{"name": "ifm", "region": 1, "offset": 0, "size_bytes": 16, "file": "input0.bin"}],
+ "outputs": [{"name": "ofm", "region": 1, "offset": 32, "size_bytes": 16}]}
+JSON
+}
+make_case case_good 0x20
+make_case case_small_region 0x1000
+make_case case_short_input 0x20
+printf '0123456789abcde' > "$tmp/case_short_input/input0.bin"
+make_case case_missing_input 0x20
+rm "$tmp/case_missing_input/input0.bin"
+make_case case_bad_manifest 0x20
+printf '{"name": "case_bad_manifest", ' > "$tmp/case_bad_manifest/manifest.json"
 printf 'NPU_SET_IFM_REGION region=9\n' > "$tmp/badfield.s"
 printf 'NPU_SET_NOTHING\n' > "$tmp/badcmd.s"
 
@@ -90,6 +149,15 @@ expect 1 "OFM region 1 bytes [0x1000, 0x1080) ends beyond the region size 0x100"
 expect 1 "bus error" run "$tmp/oob.bin" --region 1=:256
 expect 2 "do not fit region 1" run "$tmp/oob.bin" --region 1=:256 --input "1:250=$tmp/truncated.bin"
 expect 2 "a raw stream needs at least one --region" run "$tmp/good.bin"
+expect 0 "" asm "$tmp/conv.s" -o "$tmp/conv.bin"
+expect 1 "weight decoder fault" run "$tmp/conv.bin" --region 1=:64 --region 4="$tmp/badweights.bin" --region 5=:16
+expect 1 "command parse error" run "$tmp/illegal.bin" --region 1=:64
+expect 0 "output 0 (ofm): 16 bytes" run "$tmp/case_good" --out "$tmp/out"
+expect 1 "bus error at 0x000058: NPU_OP_POOL: OFM bytes [0x1000, 0x1010) outside region 1 (256 bytes)" \
+  run "$tmp/case_small_region" --out "$tmp/out"
+expect 2 "$tmp/case_short_input/input0.bin holds 15 bytes but the manifest says 16" run "$tmp/case_short_input"
+expect 2 "$tmp/case_missing_input/input0.bin does not exist" run "$tmp/case_missing_input"
+expect 2 "$tmp/case_bad_manifest/manifest.json: not valid JSON" run "$tmp/case_bad_manifest"
 expect 2 "no such file" run "$tmp/good.bin" --region "0=$tmp/nothere.bin"
 
 echo "$passed passed, $failures failed"

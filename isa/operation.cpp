@@ -81,7 +81,7 @@ Span dma_span(const Dma& d, const DmaEndpoint& side) {
       const int64_t row_step = sat_add(len, d.skip0);
       const int64_t plane_step = sat_add(sat_mul(row_step, rows), d.skip1);
       const int64_t r = sat_mul(rows - 1, row_step), p = sat_mul(planes - 1, plane_step);
-      first_row = std::min<int64_t>(0, r) + std::min<int64_t>(0, p);
+      first_row = sat_add(std::min<int64_t>(0, r), std::min<int64_t>(0, p));
       last_row = sat_add(std::max<int64_t>(0, r), std::max<int64_t>(0, p));
       break;
     }

@@ -370,6 +370,7 @@ void Npu::run_stream() {
   cc_cycle_ = run_start_cycle_ = cycle_now();
   dmas_.clear();
   kernels_.clear();
+  work_left_ = limits_.work;
   prev_block_done_.clear();
   have_prev_op_ = false;
   units_.wd = units_.mac = units_.ao = Unit{cc_cycle_, 0};
@@ -496,6 +497,19 @@ void Npu::complete_dma(const PendingDma& d) {
   report_.host_kernel_seconds += seconds_since(host_start);
 }
 
+bool Npu::admit(uint32_t offset, const char* name, const functional::OpCost& c) {
+  if (c.buffer_elements <= limits_.buffer_elements && c.work <= work_left_) {
+    work_left_ -= c.work;
+    return true;
+  }
+  // Not a hardware fault: the simulator refuses work that would exhaust the host. The NPU is stopped
+  // with a command parse error so that the driver sees the job fail; the report says why.
+  fault(Fault::CMD_PARSE_ERROR, offset,
+        isa::hex_offset(offset) + ": " + name + ": simulation limit: the operation needs more host time or memory " +
+            "than functional::Limits allows");
+  return false;
+}
+
 bool Npu::start_dma(uint32_t offset, const isa::Operation& op) {
   const auto& d = op.dma;
   const uint64_t shram_bytes = shram_.front().size();
@@ -518,6 +532,7 @@ bool Npu::start_dma(uint32_t offset, const isa::Operation& op) {
           d.dst.internal() ? 0 : ctrl_.region_port(d.dst.region), Channel::WR_MEM2MEM);
     return false;
   }
+  if (!admit(offset, "NPU_OP_DMA_START", functional::cost(op))) return false;
   // The CC stalls when the DMA queue is full.
   if (dmas_.size() >= config_.dma.queue_depth) {
     cc_cycle_ = std::max(cc_cycle_, dmas_.front().done_cycle);
@@ -566,6 +581,14 @@ bool Npu::kernel_operation(uint32_t offset, const isa::Operation& op) {
           ctrl_.region_port(a.region), channel_of(a.access));
     return false;
   }
+  const isa::Span lut = functional::lut_span(op, shram_.front().size());
+  if (!lut.empty() && (lut.lo < 0 || static_cast<uint64_t>(lut.hi) > shram_.front().size())) {
+    fault(Fault::BUS_ERROR, offset,
+          isa::hex_offset(offset) + ": " + name + ": LUT SHRAM bytes [" + hex(lut.lo) + ", " + hex(lut.hi) +
+              ") outside the " + std::to_string(shram_.front().size()) + "-byte SHRAM");
+    return false;
+  }
+  if (!admit(offset, name, functional::cost(op))) return false;
   // The TSU holds a limited number of operations: the CC waits for the oldest when all banks are busy.
   while (!kernels_.empty() && kernels_.front().end_cycle <= cc_cycle_) kernels_.pop_front();
   if (kernels_.size() >= config_.cc.tsu_banks) wait_kernels(config_.cc.tsu_banks - 1);

@@ -98,6 +98,7 @@ class Npu : public sc_core::sc_module {
   void map_regions();
   bool kernel_operation(uint32_t offset, const isa::Operation& op);
   bool start_dma(uint32_t offset, const isa::Operation& op);
+  bool admit(uint32_t offset, const char* name, const functional::OpCost& c);
   void complete_dma(const PendingDma& d);
   void complete_dmas_until(uint64_t cycle);
   void wait_kernels(size_t max_outstanding);
@@ -129,6 +130,8 @@ class Npu : public sc_core::sc_module {
   uint64_t cc_cycle_ = 0;
   uint64_t accounted_cycle_ = 0;  // PMU events counted up to here
   uint64_t run_start_cycle_ = 0;
+  functional::Limits limits_;
+  uint64_t work_left_ = 0;
   std::deque<PendingDma> dmas_;
   uint64_t dma_free_ = 0;
   std::deque<InFlight> kernels_;

@@ -152,6 +152,30 @@ expect 2 "a raw stream needs at least one --region" run "$tmp/good.bin"
 expect 0 "" asm "$tmp/conv.s" -o "$tmp/conv.bin"
 expect 1 "weight decoder fault" run "$tmp/conv.bin" --region 1=:64 --region 4="$tmp/badweights.bin" --region 5=:16
 expect 1 "command parse error" run "$tmp/illegal.bin" --region 1=:64
+# A 2 KiB int16 LUT in slot 7 would end past the 48 KiB SHRAM: a bus error on both models, no overrun.
+cat > "$tmp/lut.s" <<'ASM'
+NPU_SET_ACTIVATION activation_function=TABLE_7
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_DEPTH_M1 depth_m1=15
+NPU_SET_IFM_PRECISION activation_type=SIGNED
+NPU_SET_IFM_STRIDE_X stride=16
+NPU_SET_IFM_STRIDE_Y stride=16
+NPU_SET_IFM_STRIDE_C stride=1
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x40
+NPU_SET_OFM_DEPTH_M1 depth_m1=15
+NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B16
+NPU_SET_OFM_STRIDE_X stride=32
+NPU_SET_OFM_STRIDE_Y stride=32
+NPU_SET_OFM_STRIDE_C stride=2
+NPU_SET_ACTIVATION_MIN clip_boundary=-32768
+NPU_SET_ACTIVATION_MAX clip_boundary=32767
+NPU_OP_POOL pooling_mode=MAX
+NPU_OP_STOP mask=0xffff
+ASM
+expect 0 "" asm "$tmp/lut.s" -o "$tmp/lut.bin"
+expect 1 "LUT SHRAM bytes [0xbf00, 0xc700) outside the 49152-byte SHRAM" run "$tmp/lut.bin" --region 1=:4096
+expect 1 "LUT SHRAM bytes [0xbf00, 0xc700)" run "$tmp/lut.bin" --region 1=:4096 --functional
 expect 0 "output 0 (ofm): 16 bytes" run "$tmp/case_good" --out "$tmp/out"
 expect 1 "bus error at 0x000058: NPU_OP_POOL: OFM bytes [0x1000, 0x1010) outside region 1 (256 bytes)" \
   run "$tmp/case_small_region" --out "$tmp/out"

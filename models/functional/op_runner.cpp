@@ -242,11 +242,9 @@ void OpRunner::decode_scales(const Operation& op) {
   }
 }
 
-uint64_t OpRunner::conv(const Operation& op) {
-  decode_weights(op);
-  scales_.clear();
-  if (op.reads_scales()) decode_scales(op);
-  kernels::ConvParams p;
+// The parameters conv, depthwise and pooling share: IFM, OFM and the kernel window.
+template <typename Params>
+void OpRunner::windowed(const Operation& op, Params& p) const {
   p.ifm = feature_map(op.ifm);
   p.ifm_zero_point = op.ifm.zero_point;
   p.ifm_depth = static_cast<int>(op.ifm.depth);
@@ -255,6 +253,14 @@ uint64_t OpRunner::conv(const Operation& op) {
   p.ofm_height = static_cast<int>(op.ofm.height);
   p.ofm_depth = static_cast<int>(op.ofm.depth);
   p.kernel = geometry(op);
+}
+
+uint64_t OpRunner::conv(const Operation& op) {
+  decode_weights(op);
+  scales_.clear();
+  if (op.reads_scales()) decode_scales(op);
+  kernels::ConvParams p;
+  windowed(op, p);
   p.acc_format = op.acc_format == en::acc_format::I40 ? kernels::AccFormat::Int40 : kernels::AccFormat::Int32;
   p.output = output_stage(op);
   const bool dw = op.kind == OpKind::DEPTHWISE;
@@ -270,14 +276,7 @@ uint64_t OpRunner::pool(const Operation& op) {
   scales_.clear();
   kernels::PoolParams p;
   p.mode = static_cast<kernels::PoolMode>(op.pooling_mode);
-  p.ifm = feature_map(op.ifm);
-  p.ifm_zero_point = op.ifm.zero_point;
-  p.ifm_depth = static_cast<int>(op.ifm.depth);
-  p.ofm = feature_map(op.ofm);
-  p.ofm_width = static_cast<int>(op.ofm.width);
-  p.ofm_height = static_cast<int>(op.ofm.height);
-  p.ofm_depth = static_cast<int>(op.ofm.depth);
-  p.kernel = geometry(op);
+  windowed(op, p);
   p.output = output_stage(op);
   kernels::pool(p);
   return 0;

@@ -56,6 +56,8 @@ class OpRunner {
 
  private:
   kernels::FeatureMap feature_map(const isa::FeatureMap& fm) const;
+  template <typename Params>
+  void windowed(const isa::Operation& op, Params& p) const;
   kernels::OutputStage output_stage(const isa::Operation& op);
   const uint8_t* stream_bytes(unsigned region, const isa::StreamRef& s) const;
   void decode_weights(const isa::Operation& op);

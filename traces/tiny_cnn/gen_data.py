@@ -16,7 +16,7 @@ RoundingDivideByPOT), not from the simulator. The command stream is hand-written
 value it programs for an operation is checked here against what this script computes (geometry, addresses,
 zero points, scales, weight/scale lengths, block config and SHRAM layout), so the two files cannot drift apart.
 The weight encoder's output is decoded again by an independent decoder and compared. Any disagreement exits
-non-zero. Spec references are to /work/shared/spec (03 data semantics, 04 weight codec, 05 SHRAM).
+non-zero. Spec references are to the programmer's model in ../shared/spec (03 data semantics, 04 weight codec, 05 SHRAM).
 """
 import argparse
 import hashlib

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "stream_builder.h"
+
 #include <initializer_list>
 #include <random>
 #include <utility>
@@ -11,26 +13,9 @@
 namespace ethosu::isa {
 namespace {
 
-using FV = std::pair<Field, int64_t>;
+using test::FV;
 
-struct Builder {
-  std::vector<uint8_t> bytes;
-  uint32_t emit(Cmd c, std::initializer_list<FV> fields = {}) {
-    const auto offset = static_cast<uint32_t>(bytes.size());
-    uint64_t bits = header_bits(c);
-    for (const auto& [f, v] : fields) bits = set(bits, info(f), v);
-    word(static_cast<uint32_t>(bits));
-    if (is_cmd1(c)) word(static_cast<uint32_t>(bits >> 32));
-    return offset;
-  }
-  void word(uint32_t w) {
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(w >> (8 * i)));
-  }
-  Stream finish() {
-    emit(Cmd::NPU_OP_STOP, {{Field::NPU_OP_STOP_mask, 0xFFFF}});
-    return decode(bytes);
-  }
-
+struct Builder : test::StreamBuilder {
   // A single-tile feature map with default strides. which: 0 IFM, 1 IFM2, 2 OFM.
   void fm(int which, unsigned region, uint64_t base, uint32_t w, uint32_t h, uint32_t c, bool nhcwb16 = false,
           unsigned precision = 0) {

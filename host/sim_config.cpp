@@ -1,7 +1,13 @@
 #include "host/sim_config.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "host/system_config.h"
+#include "isa/registers.h"
+#include "models/npu/npu.h"
 #include "models/timing/block_work.h"
+#include "sim/error.h"
 
 namespace ethosu::host {
 
@@ -58,6 +64,48 @@ uint32_t regioncfg(const sim::Config& c) {
   for (unsigned r = 0; r < kRegions; ++r)
     if (c.param("regions." + std::to_string(r) + ".port").as_int()) v |= 2u << (2 * r);
   return v;
+}
+
+sim::Config resolve_config(const ConfigRequest& request, const std::string& job_variant) {
+  sim::Config config = make_config();
+  apply_variant(config, job_variant, sim::Source::PRESET, "the job");
+  if (request.system) {
+    const std::string& sys = *request.system;
+    const auto presets = preset_names();
+    if (std::find(presets.begin(), presets.end(), sys) != presets.end() && !request.memory_mode) {
+      apply_machine(config, preset(sys), sim::Source::PRESET, "system " + sys);
+    } else {
+      VelaIni ini;
+      for (const auto& f : request.vela_ini) ini.add_file(f);
+      apply_machine(config, ini.machine(sys, request.memory_mode.value_or("Dedicated_Sram")), sim::Source::PRESET,
+                    "system " + sys);
+    }
+  } else if (request.memory_mode || !request.vela_ini.empty()) {
+    throw InputError("a memory mode or vela.ini needs a system config to go with it");
+  }
+  if (request.config_file) config.load_file(*request.config_file);
+  for (const auto& s : request.assignments) config.set_assignment(s, sim::Source::CLI, request.origin);
+  if (request.variant) apply_variant(config, *request.variant, sim::Source::CLI, "variant");
+  return config;
+}
+
+PmuSelection parse_pmu_events(const std::vector<std::string>& names) {
+  PmuSelection sel;
+  size_t n = 0;
+  for (const auto& raw : names) {
+    if (raw.empty()) continue;
+    if (n == sel.events.size()) throw InputError("PMU events: at most 4 (the U65 has 4 event counters)");
+    std::string_view name = raw;
+    if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
+    const isa::PmuEventInfo* e = isa::find_pmu_event(name);
+    if (!e && std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+        name.size() <= 5)
+      e = isa::find_pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
+    if (!e) throw InputError("unknown PMU event '" + raw + "'");
+    if (!npu::derives_pmu_event(e->hw_id)) sel.not_modelled.push_back(std::string(e->name));
+    sel.events[n++] = e->hw_id;
+  }
+  return sel;
 }
 
 }  // namespace ethosu::host

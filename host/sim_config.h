@@ -6,7 +6,12 @@
 // presets, files and --set on top; platform_config() and regioncfg() read the resolved values.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "models/platform/platform.h"
 #include "sim/config.h"
@@ -18,5 +23,30 @@ platform::PlatformConfig platform_config(const sim::Config& c);
 // REGIONCFG for regions.N.port: port 0 through limiter 0, port 1 through limiter 2 (the Linux driver's
 // convention).
 uint32_t regioncfg(const sim::Config& c);
+
+// What a user asks of the machine, from any front end (CLI options, driver-shim environment variables,
+// Python keyword arguments). Applied in this order: the job's variant, the system (a preset, or a vela.ini
+// system config with its memory mode), the config file, the assignments, the variant asked for.
+struct ConfigRequest {
+  std::optional<std::string> variant;               // ethos-u65-256 or ethos-u65-512
+  std::optional<std::string> system;                // preset name or vela.ini system config
+  std::optional<std::string> memory_mode;           // vela.ini memory mode (with a vela.ini system)
+  std::vector<std::filesystem::path> vela_ini;      // extra vela.ini files
+  std::optional<std::filesystem::path> config_file; // 'name = value' lines
+  std::vector<std::string> assignments;             // 'name=value'
+  std::string origin = "--set";                     // how the assignments are named in the report
+};
+// The resolved configuration for a job compiled for job_variant; throws InputError for unknown systems,
+// memory modes, parameters and values, naming them.
+sim::Config resolve_config(const ConfigRequest& request, const std::string& job_variant);
+
+// PMEVTYPER values for up to four PMU events given by name (as in Arm's pmu_ethosu.h, with or without the
+// ETHOSU_PMU_ prefix) or decimal hardware id. Throws InputError naming an unknown event or a fifth one; events the
+// model does not derive are listed in not_modelled (they count 0).
+struct PmuSelection {
+  std::array<uint16_t, 4> events{};
+  std::vector<std::string> not_modelled;
+};
+PmuSelection parse_pmu_events(const std::vector<std::string>& names);
 
 }  // namespace ethosu::host

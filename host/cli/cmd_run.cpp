@@ -168,40 +168,30 @@ int run_run(const std::vector<std::string>& argv) {
   }
   host::RunOptions options;
   options.timed = !a.flag("--functional");
-  sim::Config config = host::make_config();
-  host::apply_variant(config, job.variant, sim::Source::PRESET, "the job");
-  if (auto sys = a.value("--system")) {
-    const auto presets = host::preset_names();
-    if (std::find(presets.begin(), presets.end(), *sys) != presets.end() && !a.value("--memory-mode")) {
-      host::apply_machine(config, host::preset(*sys), sim::Source::PRESET, "--system " + *sys);
-    } else {
-      host::VelaIni ini;
-      for (const auto& f : a.values("--vela-ini")) ini.add_file(f);
-      host::apply_machine(config, ini.machine(*sys, a.value("--memory-mode").value_or("Dedicated_Sram")),
-                          sim::Source::PRESET, "--system " + *sys);
-    }
-  } else if (a.value("--memory-mode") || !a.values("--vela-ini").empty()) {
+  host::ConfigRequest request;
+  request.variant = a.value("--variant");
+  request.system = a.value("--system");
+  request.memory_mode = a.value("--memory-mode");
+  for (const auto& f : a.values("--vela-ini")) request.vela_ini.push_back(f);
+  if (auto f = a.value("--config")) request.config_file = *f;
+  request.assignments = a.values("--set");
+  if (!request.system && (request.memory_mode || !request.vela_ini.empty()))
     throw UsageError("--memory-mode and --vela-ini go with --system");
-  }
-  if (auto f = a.value("--config")) config.load_file(*f);
-  for (const auto& s : a.values("--set")) config.set_assignment(s, sim::Source::CLI, "--set");
-  if (auto v = a.value("--variant")) host::apply_variant(config, *v, sim::Source::CLI, "--variant");
+  const sim::Config config = host::resolve_config(request, job.variant);
   job.variant = config.param("npu.variant").as_string();
   options.config = host::platform_config(config);
   options.regioncfg = host::regioncfg(config);
   if (auto pmu = a.value("--pmu")) {
     if (!options.timed) throw UsageError("--pmu needs the timed platform (drop --functional)");
-    size_t n = 0;
-    for (const auto& name : split_list(*pmu)) {
-      if (n == options.pmu_events.size()) throw UsageError("--pmu: at most 4 events (the U65 has 4 event counters)");
-      const isa::PmuEventInfo* e = isa::find_pmu_event(std::string_view(name));
-      if (!e && !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
-        e = isa::find_pmu_event(static_cast<uint16_t>(parse_size(name, "--pmu")));
-      if (!e) throw UsageError("--pmu: unknown event '" + name + "'");
-      if (!npu::derives_pmu_event(e->hw_id))
-        std::cerr << "ethosu-sim run: warning: PMU event " << e->name << " is not modelled and will count 0\n";
-      options.pmu_events[n++] = e->hw_id;
+    host::PmuSelection sel;
+    try {
+      sel = host::parse_pmu_events(split_list(*pmu));
+    } catch (const InputError& e) {
+      throw UsageError(std::string("--pmu: ") + e.what());
     }
+    for (const auto& name : sel.not_modelled)
+      std::cerr << "ethosu-sim run: warning: PMU event " << name << " is not modelled and will count 0\n";
+    options.pmu_events = sel.events;
   }
   if ((a.value("--report") || a.value("--trace")) && !options.timed)
     throw UsageError("--report and --trace need the timed platform (drop --functional)");

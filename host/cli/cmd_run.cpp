@@ -110,7 +110,8 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--trace", "", true, false},
                 {"--functional", "", false, false}});
   if (a.flag("--list-params")) {
-    for (const auto* p : host::make_config().params())
+    const sim::Config config = host::make_config();  // outlives the loop: params() points into it
+    for (const auto* p : config.params())
       std::cout << p->name() << " = " << p->value_text() << (p->unit().empty() ? "" : " " + p->unit()) << "  # "
                 << p->description() << "\n";
     return 0;

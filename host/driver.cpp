@@ -90,6 +90,9 @@ void HostCpu::driver_thread() {
     write(off(Reg::PMCR), 0);
     result_.cycle_counter = read(off(Reg::PMCCNTR)) | (uint64_t{read(off(Reg::PMCCNTR) + 4)} << 32);
     for (unsigned n = 0; n < 4; ++n) result_.event_counters[n] = read(off(Reg::PMEVCNTR, n));
+    // The job is over for the host: hand control back to whoever called sc_start(), even if the NPU still
+    // has timed events ahead (a PMU overflow due while idle).
+    sc_core::sc_pause();
   }
 }
 

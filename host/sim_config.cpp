@@ -16,12 +16,14 @@ sim::Config make_config() {
   declare_parameters(c);
   const timing::NpuTiming t = timing::npu_timing(isa::Variant::U65_256);
   const npu::NpuConfig n;
-  c.declare_int("npu.mac.weight_buffer_refill_cycles", t.weight_buffer_refill_cycles, "cycles",
+  c.declare_int("npu.mac.weight_buffer_refill_cycles", t.mac.weight_buffer_refill_cycles, "cycles",
                 "minimum cycles per weight-buffer load of 8 OFM channels", 1, 4096);
-  c.declare_int("npu.wd.weights_per_cycle", t.wd_weights_per_cycle, "weights/cycle",
+  c.declare_int("npu.wd.weights_per_cycle", t.wd.weights_per_cycle, "weights/cycle",
                 "weights the weight decoder delivers per cycle", 1, 1024);
   c.declare_int("npu.cc.cycles_per_word", n.cc.cycles_per_word, "cycles",
                 "command controller cycles per command-stream word", 0, 1024);
+  c.declare_int("npu.cc.fetch_bytes", n.cc.fetch_bytes, "bytes",
+                "command-stream fetch request size; a command is parsed once its request is in", 4, 4096);
   c.declare_int("npu.cc.tsu_banks", n.cc.tsu_banks, "operations", "kernel operations in flight", 1, 4);
   c.declare_int("npu.cc.quantum_cycles", static_cast<int64_t>(n.cc.quantum_cycles), "cycles",
                 "longest run-ahead of the command controller before it synchronises with SystemC", 1,
@@ -38,9 +40,10 @@ platform::PlatformConfig platform_config(const sim::Config& c) {
   p.npu.clock_hz = static_cast<double>(c.param("system.clock_hz").as_int());
   p.npu.units = timing::npu_timing(p.npu.variant);
   p.npu.units.cores = static_cast<unsigned>(c.param("npu.cores").as_int());
-  p.npu.units.weight_buffer_refill_cycles = static_cast<unsigned>(c.param("npu.mac.weight_buffer_refill_cycles").as_int());
-  p.npu.units.wd_weights_per_cycle = static_cast<unsigned>(c.param("npu.wd.weights_per_cycle").as_int());
+  p.npu.units.mac.weight_buffer_refill_cycles = static_cast<unsigned>(c.param("npu.mac.weight_buffer_refill_cycles").as_int());
+  p.npu.units.wd.weights_per_cycle = static_cast<unsigned>(c.param("npu.wd.weights_per_cycle").as_int());
   p.npu.cc.cycles_per_word = static_cast<uint32_t>(c.param("npu.cc.cycles_per_word").as_int());
+  p.npu.cc.fetch_bytes = static_cast<uint32_t>(c.param("npu.cc.fetch_bytes").as_int());
   p.npu.cc.tsu_banks = static_cast<uint32_t>(c.param("npu.cc.tsu_banks").as_int());
   p.npu.cc.quantum_cycles = static_cast<uint64_t>(c.param("npu.cc.quantum_cycles").as_int());
   p.npu.dma.queue_depth = static_cast<uint32_t>(c.param("npu.dma.queue_depth").as_int());

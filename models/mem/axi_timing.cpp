@@ -150,7 +150,7 @@ Completion AxiPortTiming::write(uint64_t request_cycle, uint64_t bytes, uint32_t
 
 Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                                    Client client, unsigned limiter) {
-  if (bytes == 0) return {request_cycle, request_cycle, request_cycle};
+  if (bytes == 0) return {request_cycle, request_cycle, request_cycle, request_cycle};
   if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
   const auto d = static_cast<unsigned>(dir);
   const bool is_read = dir == Dir::READ;
@@ -196,7 +196,7 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   const uint64_t n = ring.size;
   const bool streams = (n - 1) * min_occ * den_ >= pre + post;
 
-  uint64_t c = 0, first_issue = 0, first_data = 0, issue_last = 0, skip_end = 0;
+  uint64_t c = 0, first_issue = 0, first_data = 0, first_done = 0, issue_last = 0, skip_end = 0;
   bool skipped = false;
   uint64_t r = 0, i = 0;  // run and position in the run of transaction j
   for (uint64_t j = 0; j < total_txns;) {
@@ -222,6 +222,7 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
     if (j == 0) {
       first_issue = issue;
       first_data = start;
+      first_done = c;
     }
     issue_last = issue;
     ++j;
@@ -257,7 +258,8 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   cl.limit_wait_ticks += (c - t) - pre - total_occ_ticks - port_wait;
 
   const uint64_t data_done = to_cycles_ceil(c);
-  return {to_cycles_ceil(first_issue), data_done, is_read ? data_done : to_cycles_ceil(c + post)};
+  return {to_cycles_ceil(first_issue), data_done, is_read ? data_done : to_cycles_ceil(c + post),
+          to_cycles_ceil(first_done)};
 }
 
 AxiPortStats AxiPortTiming::stats() const {

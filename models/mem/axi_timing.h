@@ -67,6 +67,7 @@ struct Completion {
   uint64_t start_cycle = 0;      // first transaction issued
   uint64_t data_done_cycle = 0;  // last data beat moved
   uint64_t complete_cycle = 0;   // reads: = data_done; writes: response of the last transaction
+  uint64_t first_data_done_cycle = 0;  // last data beat of the first transaction moved (a reader can start)
 };
 
 struct ClientStats {

@@ -27,6 +27,8 @@ const char* stall_name(Stall s) {
     case Stall::AO_WAIT_OB: return "ao_wait_ob";
     case Stall::DMA_WAIT: return "dma_wait";
     case Stall::KERNEL_WAIT: return "kernel_wait";
+    case Stall::CMD_FETCH: return "cmd_fetch";
+    case Stall::WRITE_RESPONSE: return "write_response";
   }
   return "?";
 }

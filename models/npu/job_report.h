@@ -23,9 +23,11 @@ struct PortTraffic {
 };
 
 // Why a unit waited, in cycles.
+// CMD_FETCH: the CC waiting for command-stream bytes; WRITE_RESPONSE: NPU_OP_STOP waiting for the last
+// OFM write responses.
 enum class Stall : uint8_t { BLOCKDEP, SHRAM_RECONFIG, MAC_WAIT_IFM, MAC_WAIT_WEIGHTS, MAC_WAIT_ACC, AO_WAIT_ACC, AO_WAIT_OB,
-                             DMA_WAIT, KERNEL_WAIT };
-inline constexpr size_t kStallKinds = 9;
+                             DMA_WAIT, KERNEL_WAIT, CMD_FETCH, WRITE_RESPONSE };
+inline constexpr size_t kStallKinds = 11;
 const char* stall_name(Stall s);
 
 struct OpRecord {
@@ -49,7 +51,8 @@ struct JobReport {
   std::vector<OpRecord> ops;
   std::map<std::string, uint64_t> pmu;  // event name -> value, PMCCNTR included
   std::array<PortTraffic, 2> ports{};
-  // The command controller's own waits: NPU_OP_DMA_WAIT, NPU_OP_KERNEL_WAIT and a full TSU (KERNEL_WAIT).
+  // The command controller's own waits: NPU_OP_DMA_WAIT, NPU_OP_KERNEL_WAIT and a full TSU (KERNEL_WAIT),
+  // command fetch, and the write responses NPU_OP_STOP waits for.
   std::array<uint64_t, kStallKinds> cc_stall_cycles{};
   std::string status;                   // "ok" or the fault
   // Host wall time (steady clock) of the stream's run, and the part of it in the functional kernels and DMA data

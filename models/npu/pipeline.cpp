@@ -65,16 +65,19 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
     // Weights: fetched and decoded into the free weight buffer; the MAC consumes them as they come.
     uint64_t weights_ready = ifm_req, wd_start = ifm_req;
     if (b.total_weight_bytes()) {
-      uint64_t fetched = wbuf_free;
+      // The WD decodes as the stream arrives: it starts on the first burst and cannot finish before the last.
+      uint64_t first_in = UINT64_MAX, fetched = wbuf_free;
       for (unsigned core = 0; core < timing::kMaxCores; ++core) {
         if (!b.weight_bytes[core]) continue;
         const auto c = wgt.port->read(std::max(ready, wbuf_free), b.weight_bytes[core], 0, Client::WEIGHTS,
                                       wgt.limiter);
+        first_in = std::min(first_in, c.first_data_done_cycle);
         fetched = std::max(fetched, c.complete_cycle);
         count(t, wgt.port_index, Traffic::WEIGHTS, b.weight_bytes[core], false);
       }
-      wd_start = std::max(fetched, u.wd.free_at);
-      weights_ready = u.wd.run(fetched, b.wd_cycles);
+      first_in = std::max(first_in, wbuf_free);
+      wd_start = std::max(first_in, u.wd->free_at);
+      weights_ready = std::max(u.wd->run(first_in, b.wd_cycles), fetched);
       t.wd_busy += b.wd_cycles;
     }
     uint64_t scales_ready = ifm_req;
@@ -92,13 +95,13 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
       // The MAC starts when its IFM is in and an accumulator buffer is free; decoded weights stream in
       // alongside, so a slow decoder stretches the MAC's work rather than delaying its start.
       const uint64_t mac_ready = std::max(in_done, acc_free[slot]);
-      const uint64_t mac_start = std::max(mac_ready, u.mac.free_at);
-      t.stalls[static_cast<size_t>(Stall::MAC_WAIT_IFM)] += wait_for(in_done, std::max(u.mac.free_at, acc_free[slot]));
-      t.stalls[static_cast<size_t>(Stall::MAC_WAIT_ACC)] += wait_for(acc_free[slot], std::max(u.mac.free_at, in_done));
-      uint64_t mac_end = u.mac.run(mac_ready, b.mac_cycles);
+      const uint64_t mac_start = std::max(mac_ready, u.mac->free_at);
+      t.stalls[static_cast<size_t>(Stall::MAC_WAIT_IFM)] += wait_for(in_done, std::max(u.mac->free_at, acc_free[slot]));
+      t.stalls[static_cast<size_t>(Stall::MAC_WAIT_ACC)] += wait_for(acc_free[slot], std::max(u.mac->free_at, in_done));
+      uint64_t mac_end = u.mac->run(mac_ready, b.mac_cycles);
       if (weights_ready > mac_end) {
         t.stalls[static_cast<size_t>(Stall::MAC_WAIT_WEIGHTS)] += weights_ready - mac_end;
-        u.mac.free_at = mac_end = weights_ready;
+        u.mac->free_at = mac_end = weights_ready;
       }
       t.mac_busy += b.mac_cycles;
       wbuf_free = mac_start;
@@ -111,9 +114,9 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
 
     // Output stage: needs the block's accumulators (or input), its scales and a free output buffer.
     const uint64_t ao_gate = std::max({ao_ready, scales_ready, ob_free[slot]});
-    t.stalls[static_cast<size_t>(Stall::AO_WAIT_ACC)] += wait_for(ao_ready, std::max(u.ao.free_at, ob_free[slot]));
-    t.stalls[static_cast<size_t>(Stall::AO_WAIT_OB)] += wait_for(ob_free[slot], std::max(u.ao.free_at, ao_ready));
-    const uint64_t ao_end = u.ao.run(ao_gate, b.ao_cycles);
+    t.stalls[static_cast<size_t>(Stall::AO_WAIT_ACC)] += wait_for(ao_ready, std::max(u.ao->free_at, ob_free[slot]));
+    t.stalls[static_cast<size_t>(Stall::AO_WAIT_OB)] += wait_for(ob_free[slot], std::max(u.ao->free_at, ao_ready));
+    const uint64_t ao_end = u.ao->run(ao_gate, b.ao_cycles);
     t.ao_busy += b.ao_cycles;
     acc_free[slot] = ao_end;
     if (!uses_mac) ib_free[slot] = ao_end;
@@ -121,7 +124,9 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
     // OFM write-back from the output buffer.
     uint64_t done = ao_end;
     if (b.ofm_bytes) {
-      done = ofm.port->write(ao_end, b.ofm_bytes, b.ofm_run_bytes, Client::OFM, ofm.limiter).data_done_cycle;
+      const mem::Completion w = ofm.port->write(ao_end, b.ofm_bytes, b.ofm_run_bytes, Client::OFM, ofm.limiter);
+      done = w.data_done_cycle;
+      t.writes_acknowledged_cycle = std::max(t.writes_acknowledged_cycle, w.complete_cycle);
       count(t, ofm.port_index, Traffic::OFM, b.ofm_bytes, true);
     }
     ob_free[slot] = done;
@@ -132,6 +137,7 @@ OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t
     last_done = std::max(last_done, done);
   }
   t.end_cycle = last_done;
+  t.writes_acknowledged_cycle = std::max(t.writes_acknowledged_cycle, last_done);
   return t;
 }
 

@@ -4,7 +4,8 @@
 // Contract: plain C++ (no SystemC). schedule() walks the op's blocks in traversal order and books each
 // stage on the unit that does it, with the hardware's double buffering as the only coupling between
 // blocks: the IFM buffer (IB0/IB1) of block i is free when the MAC (or, for elementwise, the AO) has
-// consumed block i-2; the weight buffer is refilled for block i while the MAC works on block i-1; the
+// consumed block i-2; the weight buffer is refilled for block i while the MAC works on block i-1, the WD
+// decoding the weight stream as it arrives (from its first burst, finishing no earlier than its last); the
 // accumulator buffers (ACC0/ACC1) free when the AO has drained block i-2; the output buffers (OB0/OB1)
 // free when the OFM write of block i-2 is done. Units keep their free-at times across operations, so
 // consecutive operations overlap as far as these buffers and BLOCKDEP allow. The memory side is charged
@@ -37,7 +38,9 @@ struct Unit {
 
 // The units a kernel operation uses, and the memory ports.
 struct PipelineUnits {
-  Unit wd, mac, ao;
+  Unit* wd = nullptr;
+  Unit* mac = nullptr;
+  Unit* ao = nullptr;
   std::array<mem::AxiPortTiming*, 2> ports{};  // AXI0, AXI1
   std::array<unsigned, 8> region_port{};       // REGIONCFG: port of each region
   std::array<unsigned, 8> region_limiter{};    // and its limiter within the port (0 or 1)
@@ -46,6 +49,7 @@ struct PipelineUnits {
 struct OpTiming {
   uint64_t start_cycle = 0;       // first stage of the first block
   uint64_t end_cycle = 0;         // last OFM write of the last block done
+  uint64_t writes_acknowledged_cycle = 0;  // the last OFM write response back (what NPU_OP_STOP waits for)
   std::vector<uint64_t> block_done;  // per block: its OFM write done (for BLOCKDEP of the next op)
   uint64_t macs = 0;
   uint64_t mac_busy = 0, ao_busy = 0, wd_busy = 0;

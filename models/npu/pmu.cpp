@@ -1,114 +1,98 @@
 #include "models/npu/pmu.h"
 
+#include <algorithm>
+
 #include "isa/registers.h"
 
 namespace ethosu::npu {
 
-using isa::Reg;
-using isa::RegField;
+using isa::PmuEvent;
 
 namespace {
-constexpr uint64_t kCycleCounterMask = (uint64_t{1} << 48) - 1;
-constexpr uint32_t kNumEventCounters = Pmu::kCounters << 11;  // PMCR.num_event_cnt, read-only
-constexpr uint16_t off(Reg r) { return static_cast<uint16_t>(r); }
+
+constexpr uint16_t ev(PmuEvent e) { return static_cast<uint16_t>(e); }
+
+// The AXI events of one port, from the difference of its statistics over an interval.
+struct AxiEventIds {
+  PmuEvent rd_accepted, rd_completed, rd_beats, wr_accepted, wr_completed_m, wr_completed_s, wr_beats, rd_limit,
+      wr_limit;
+};
+constexpr AxiEventIds kAxiEvents[2] = {
+    {PmuEvent::AXI0_RD_TRANS_ACCEPTED, PmuEvent::AXI0_RD_TRANS_COMPLETED, PmuEvent::AXI0_RD_DATA_BEAT_RECEIVED,
+     PmuEvent::AXI0_WR_TRANS_ACCEPTED, PmuEvent::AXI0_WR_TRANS_COMPLETED_M, PmuEvent::AXI0_WR_TRANS_COMPLETED_S,
+     PmuEvent::AXI0_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI0_RD_STALL_LIMIT, PmuEvent::AXI0_WR_STALL_LIMIT},
+    {PmuEvent::AXI1_RD_TRANS_ACCEPTED, PmuEvent::AXI1_RD_TRANS_COMPLETED, PmuEvent::AXI1_RD_DATA_BEAT_RECEIVED,
+     PmuEvent::AXI1_WR_TRANS_ACCEPTED, PmuEvent::AXI1_WR_TRANS_COMPLETED_M, PmuEvent::AXI1_WR_TRANS_COMPLETED_S,
+     PmuEvent::AXI1_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI1_RD_STALL_LIMIT, PmuEvent::AXI1_WR_STALL_LIMIT},
+};
+
+void axi_events(EventCounts& e, unsigned port, const mem::AxiPortStats& now, const mem::AxiPortStats& before) {
+  const AxiEventIds& id = kAxiEvents[port];
+  const uint64_t rd_tr = now.read.transactions - before.read.transactions;
+  const uint64_t wr_tr = now.write.transactions - before.write.transactions;
+  e.add(ev(id.rd_accepted), rd_tr);
+  e.add(ev(id.rd_completed), rd_tr);
+  e.add(ev(id.rd_beats), now.read.beats - before.read.beats);
+  e.add(ev(id.wr_accepted), wr_tr);
+  e.add(ev(id.wr_completed_m), wr_tr);
+  e.add(ev(id.wr_completed_s), wr_tr);
+  e.add(ev(id.wr_beats), now.write.beats - before.write.beats);
+  e.add(ev(id.rd_limit), now.read.limit_stall_cycles - before.read.limit_stall_cycles);
+  e.add(ev(id.wr_limit), now.write.limit_stall_cycles - before.write.limit_stall_cycles);
+}
+
 }  // namespace
 
-void Pmu::reset() {
-  pmcr_ = 0;
-  enable_ = overflow_ = interrupt_enable_ = 0;
-  pmccntr_ = 0;
-  pmccntr_cfg_ = pmcaxi_chan_ = 0;
-  cycle_gate_open_ = false;
-  mask_enable_ = true;
-  pmevcntr_.fill(0);
-  pmevtyper_.fill(0);
+Pmu::Pmu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& axi1)
+    : sc_module(name), axi0_(axi0), axi1_(axi1) {
+  SC_METHOD(idle_overflow);
+  sensitive << overflow_due_;
+  dont_initialize();
 }
 
-void Pmu::add(const EventCounts& ev) {
-  if (!counting()) return;
-  const uint16_t start = static_cast<uint16_t>(isa::get(pmccntr_cfg_, RegField::PMCCNTR_CFG_CYCLE_CNT_CFG_START));
-  const uint16_t stop = static_cast<uint16_t>(isa::get(pmccntr_cfg_, RegField::PMCCNTR_CFG_CYCLE_CNT_CFG_STOP));
-  // With no start event the gate is always open; a start event opens it, a stop event closes it. Within
-  // one interval the model cannot order them, so an interval that has the start event counts whole.
-  if (start == 0 || ev[start]) cycle_gate_open_ = true;
-  if ((enable_ & kCycleBit) && cycle_gate_open_) {
-    const uint64_t before = pmccntr_;
-    pmccntr_ = (pmccntr_ + ev[static_cast<uint16_t>(isa::PmuEvent::CYCLE)]) & kCycleCounterMask;
-    if (pmccntr_ < before) overflow_ |= kCycleBit;
-  }
-  if (stop != 0 && ev[stop]) cycle_gate_open_ = false;
-  for (unsigned n = 0; n < kCounters; ++n) {
-    if (!(enable_ & (1u << n)) || pmevtyper_[n] == 0) continue;
-    const uint64_t sum = uint64_t{pmevcntr_[n]} + ev[pmevtyper_[n]];
-    if (sum >> 32) overflow_ |= 1u << n;
-    pmevcntr_[n] = static_cast<uint32_t>(sum);
-  }
+void Pmu::connect(std::function<bool()> running, std::function<void()> irq_changed) {
+  running_ = std::move(running);
+  irq_changed_ = std::move(irq_changed);
 }
 
-bool Pmu::read(uint16_t offset, uint32_t& v) const {
-  const uint16_t evcnt = off(Reg::PMEVCNTR), evtype = off(Reg::PMEVTYPER);
-  if (offset >= evcnt && offset < evcnt + 4 * kCounters) {
-    v = pmevcntr_[(offset - evcnt) / 4];
-    return true;
+uint64_t Pmu::cycle_now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp() / axi0_.clock_period()); }
+
+void Pmu::account_until(uint64_t cycle) {
+  const uint64_t dt = cycle > accounted_cycle_ ? cycle - accounted_cycle_ : 0;
+  pending_.add(ev(PmuEvent::CYCLE), dt);
+  pending_.add(running_ && running_() ? ev(PmuEvent::NPU_ACTIVE) : ev(PmuEvent::NPU_IDLE), dt);
+  for (unsigned p = 0; p < 2; ++p) {
+    const auto now = (p ? axi1_ : axi0_).timing().stats();
+    axi_events(pending_, p, now, port_stats_[p]);
+    port_stats_[p] = now;
   }
-  if (offset >= evtype && offset < evtype + 4 * kCounters) {
-    v = pmevtyper_[(offset - evtype) / 4];
-    return true;
-  }
-  switch (static_cast<Reg>(offset)) {
-    case Reg::PMCR: v = pmcr_ | kNumEventCounters; return true;
-    case Reg::PMCNTENSET:
-    case Reg::PMCNTENCLR: v = enable_; return true;
-    case Reg::PMOVSSET:
-    case Reg::PMOVSCLR: v = overflow_; return true;
-    case Reg::PMINTSET:
-    case Reg::PMINTCLR: v = interrupt_enable_; return true;
-    case Reg::PMCCNTR: v = static_cast<uint32_t>(pmccntr_); return true;
-    case Reg::PMCCNTR_CFG: v = pmccntr_cfg_; return true;
-    case Reg::PMCAXI_CHAN: v = pmcaxi_chan_; return true;
-    default: break;
-  }
-  if (offset == off(Reg::PMCCNTR) + 4) {
-    v = static_cast<uint32_t>(pmccntr_ >> 32);
-    return true;
-  }
-  return false;
+  regs_.add(pending_);
+  pending_.clear();
+  accounted_cycle_ = std::max(accounted_cycle_, cycle);
+  if (irq_changed_) irq_changed_();
 }
 
-bool Pmu::write(uint16_t offset, uint32_t v) {
-  constexpr uint32_t kCounterBits = kCycleBit | ((1u << kCounters) - 1);
-  const uint16_t evcnt = off(Reg::PMEVCNTR), evtype = off(Reg::PMEVTYPER);
-  if (offset >= evcnt && offset < evcnt + 4 * kCounters) {
-    pmevcntr_[(offset - evcnt) / 4] = v;
-    return true;
-  }
-  if (offset >= evtype && offset < evtype + 4 * kCounters) {
-    pmevtyper_[(offset - evtype) / 4] = static_cast<uint16_t>(isa::get(v, RegField::PMEVTYPER_EV_TYPE));
-    return true;
-  }
-  switch (static_cast<Reg>(offset)) {
-    case Reg::PMCR:
-      // The reset bits act on write and read back as 0; num_event_cnt is read-only.
-      if (isa::get(v, RegField::PMCR_event_cnt_rst)) pmevcntr_.fill(0);
-      if (isa::get(v, RegField::PMCR_cycle_cnt_rst)) pmccntr_ = 0;
-      pmcr_ = v & (isa::reg_field_mask(RegField::PMCR_cnt_en) | isa::reg_field_mask(RegField::PMCR_mask_en));
-      return true;
-    case Reg::PMCNTENSET: enable_ |= v & kCounterBits; return true;
-    case Reg::PMCNTENCLR: enable_ &= ~v; return true;
-    case Reg::PMOVSSET: overflow_ |= v & kCounterBits; return true;
-    case Reg::PMOVSCLR: overflow_ &= ~v; return true;
-    case Reg::PMINTSET: interrupt_enable_ |= v & kCounterBits; return true;
-    case Reg::PMINTCLR: interrupt_enable_ &= ~v; return true;
-    case Reg::PMCCNTR: pmccntr_ = (pmccntr_ & ~uint64_t{0xFFFFFFFF}) | v; return true;
-    case Reg::PMCCNTR_CFG: pmccntr_cfg_ = v; return true;
-    case Reg::PMCAXI_CHAN: pmcaxi_chan_ = v; return true;
-    default: break;
-  }
-  if (offset == off(Reg::PMCCNTR) + 4) {
-    pmccntr_ = ((uint64_t{v} & 0xFFFF) << 32) | (pmccntr_ & 0xFFFFFFFF);
-    return true;
-  }
-  return false;
+void Pmu::reset(uint64_t cycle) {
+  account_until(cycle);
+  regs_.reset();
+  plan_idle_overflow();
+}
+
+void Pmu::plan_idle_overflow() {
+  overflow_due_.cancel();
+  if (running_ && running_()) return;  // the CC accounts as it goes
+  const uint64_t cycles = regs_.idle_cycles_to_interrupt();
+  if (cycles == UINT64_MAX) return;
+  // From the accounted point, which is where the counters stand.
+  const uint64_t due = accounted_cycle_ + cycles;
+  const uint64_t now = cycle_now();
+  overflow_due_.notify(axi0_.clock_period() * static_cast<double>(due > now ? due - now : 0));
+}
+
+void Pmu::idle_overflow() {
+  if (running_ && running_()) return;
+  account_until(cycle_now());
+  plan_idle_overflow();
 }
 
 }  // namespace ethosu::npu

@@ -1,65 +1,60 @@
-// The NPU's performance monitor (spec 02 section 6): PMCR, counter enables, overflow flags and interrupt
-// enables, the 48-bit cycle counter with its start/stop events, and four 32-bit event counters.
+// The PMU block as a SystemC module: the PMU registers (pmu_registers.h) and the accounting that feeds
+// them: NPU_ACTIVE/NPU_IDLE and CYCLE over time, the AXI events from the ports' statistics, and the
+// events the other blocks report for their work.
 //
-// Contract: plain C++. The model reports what happened over an interval with add(): cycles of each PMU
-// event id, in one call per interval (an operation, an idle gap). The PMU applies its enables, the
-// NPU_OP_PMU_MASK gate, the cycle counter's start/stop events, wrap-around and overflow flags. Register
-// reads and writes go through read()/write() with APB offsets; irq() is the PMU's interrupt request.
+// Contract: blocks add their events to pending(); account_until(cycle) closes the interval up to `cycle`
+// and hands everything to the registers (the CC calls it when it synchronises, the NPU before a register
+// access while idle). While the NPU is idle a counter that counts idle cycles (the cycle counter, CYCLE,
+// NPU_IDLE) overflows at a definite time: the module schedules that moment and raises the interrupt then,
+// not at the next register access. irq_changed is called whenever the PMU's interrupt request may have
+// changed.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
+
+#include <systemc>
+
+#include "models/mem/axi_port.h"
+#include "models/npu/pmu_registers.h"
 
 namespace ethosu::npu {
 
-// Per-event counts over an interval, indexed by hardware event id (10-bit PMEVTYPER values).
-class EventCounts {
+class Pmu : public sc_core::sc_module {
  public:
-  static constexpr unsigned kIds = 1024;
-  void add(uint16_t id, uint64_t n) { counts_[id & (kIds - 1)] += n; }
-  uint64_t operator[](uint16_t id) const { return counts_[id & (kIds - 1)]; }
-  void clear() { counts_.fill(0); }
+  Pmu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& axi1);
+  SC_HAS_PROCESS(Pmu);
+
+  // `running` tells whether the NPU is running (NPU_ACTIVE) or idle; `irq_changed` is the NPU's hook.
+  void connect(std::function<bool()> running, std::function<void()> irq_changed);
+
+  PmuRegisters& registers() { return regs_; }
+  const PmuRegisters& registers() const { return regs_; }
+  EventCounts& pending() { return pending_; }
+
+  void account_until(uint64_t cycle);
+  uint64_t accounted_cycle() const { return accounted_cycle_; }
+  // Soft reset: registers to their reset values, accounting continues from `cycle`.
+  void reset(uint64_t cycle);
+  // The ports' statistics were reset: AXI events count from zero again.
+  void forget_port_statistics() { port_stats_ = {}; }
+  // Re-plans the idle overflow interrupt after the NPU stops or the host changes the PMU.
+  void plan_idle_overflow();
 
  private:
-  std::array<uint64_t, kIds> counts_{};
-};
+  void idle_overflow();
+  uint64_t cycle_now() const;
 
-class Pmu {
- public:
-  static constexpr unsigned kCounters = 4;
-  static constexpr uint32_t kCycleBit = 1u << 31;
-
-  Pmu() { reset(); }
-  void reset();
-
-  // Counts one interval's events. The cycle counter counts CYCLE events while its start/stop gate is open.
-  void add(const EventCounts& events);
-  // NPU_OP_PMU_MASK: gates counting when PMCR.mask_en is set.
-  void set_mask(bool enable) { mask_enable_ = enable; }
-
-  // APB access at offsets 0x180-0x1AF and 0x300-0x38F; false when the offset is not a PMU register.
-  bool read(uint16_t offset, uint32_t& value) const;
-  bool write(uint16_t offset, uint32_t value);
-
-  bool irq() const { return (overflow_ & interrupt_enable_) != 0; }
-  uint64_t cycle_counter() const { return pmccntr_; }
-  uint32_t event_counter(unsigned n) const { return pmevcntr_.at(n); }
-  uint16_t event_type(unsigned n) const { return pmevtyper_.at(n); }
-  uint32_t enabled() const { return enable_; }
-  uint32_t overflow() const { return overflow_; }
-
- private:
-  bool counting() const { return (pmcr_ & 1u) && (!(pmcr_ & 8u) || mask_enable_); }
-
-  uint32_t pmcr_ = 0;
-  uint32_t enable_ = 0, overflow_ = 0, interrupt_enable_ = 0;
-  uint64_t pmccntr_ = 0;  // 48 bits
-  uint32_t pmccntr_cfg_ = 0;
-  uint32_t pmcaxi_chan_ = 0;
-  bool cycle_gate_open_ = false;
-  bool mask_enable_ = true;
-  std::array<uint32_t, kCounters> pmevcntr_{};
-  std::array<uint16_t, kCounters> pmevtyper_{};
+  mem::AxiPort& axi0_;
+  mem::AxiPort& axi1_;
+  PmuRegisters regs_;
+  EventCounts pending_;
+  uint64_t accounted_cycle_ = 0;
+  std::array<mem::AxiPortStats, 2> port_stats_{};
+  std::function<bool()> running_;
+  std::function<void()> irq_changed_;
+  sc_core::sc_event overflow_due_;
 };
 
 }  // namespace ethosu::npu

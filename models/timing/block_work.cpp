@@ -109,8 +109,8 @@ ActivationRate activation_rate(const isa::Operation& op) {
 }
 
 double ao_cycles_per_element(const isa::Operation& op, const NpuTiming& t) {
-  return std::max(t.output_cycles_per_element[static_cast<size_t>(output_rate(op))],
-                  t.activation_cycles_per_element[static_cast<size_t>(activation_rate(op))]);
+  return std::max(t.ao.output_cycles_per_element[static_cast<size_t>(output_rate(op))],
+                  t.ao.activation_cycles_per_element[static_cast<size_t>(activation_rate(op))]);
 }
 
 std::vector<SubKernel> sub_kernels(const isa::Kernel& k, unsigned footprint) {
@@ -134,12 +134,12 @@ OpWork::OpWork(const isa::Operation& op, const NpuTiming& t) : op_(op), t_(t) {
   ao_rate_ = ao_cycles_per_element(op, t);
 
   const bool conv1d = op.uses_kernel() && op.ofm.height == 1 && op.kernel.height == 1;
-  ub_w_ = conv1d ? t.ublock_w * t.ublock_h : t.ublock_w;
-  ub_h_ = conv1d ? 1 : t.ublock_h;
+  ub_w_ = conv1d ? t.mac.ublock_w * t.mac.ublock_h : t.mac.ublock_w;
+  ub_h_ = conv1d ? 1 : t.mac.ublock_h;
 
   isa::Kernel k = op.kernel;
   if (!op.uses_kernel()) k = isa::Kernel{};  // elementwise: stale kernel registers are ignored
-  subkernels_ = sub_kernels(k, t.subkernel);
+  subkernels_ = sub_kernels(k, t.mac.subkernel);
   const size_t ns = subkernels_.size();
 
   const bool up = op.uses_kernel() && op.upscale != enums::ifm_upscale_mode::NONE;
@@ -170,7 +170,7 @@ OpWork::OpWork(const isa::Operation& op, const NpuTiming& t) : op_(op), t_(t) {
   const bool b16 = is_16bit(op.ifm.element);
   if (op.kind == OpKind::CONV) {
     const bool pk = op.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST;
-    ibd_ = pk ? t.part_kernel_ibd : (b16 ? t.depth_first_ibd / 2 : t.depth_first_ibd);
+    ibd_ = pk ? t.mac.part_kernel_ibd : (b16 ? t.mac.depth_first_ibd / 2 : t.mac.depth_first_ibd);
   }
   for (unsigned c = 0; c < cores_; ++c)
     for (uint32_t z = 0; z < nz_; ++z) stream_weights_[c] += slice_weights(c, z);
@@ -187,15 +187,15 @@ uint64_t OpWork::slice_weights(unsigned core, uint32_t z) const {
   const uint64_t o = core_channels(core, cores_, 0, op_.ofm.depth);
   const uint64_t obd = core_channels(core, cores_, 0, op_.block.depth);
   if (obd == 0 || uint64_t{z} * obd >= o) return 0;
-  const uint64_t ofm = round_up(std::min(obd, o - uint64_t{z} * obd), t_.ublock_d);
+  const uint64_t ofm = round_up(std::min(obd, o - uint64_t{z} * obd), t_.mac.ublock_d);
   uint64_t per_ofm = 0;
   const bool b16 = is_16bit(op_.ifm.element);
   if (op_.kind == OpKind::DEPTHWISE) {
-    for (const auto& s : subkernels_) per_ofm += round_up(s.taps(), t_.depthwise_taps);
+    for (const auto& s : subkernels_) per_ofm += round_up(s.taps(), t_.mac.depthwise_taps);
   } else if (op_.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST) {
-    const unsigned tg = b16 ? t_.part_kernel_taps / 2 : t_.part_kernel_taps;
+    const unsigned tg = b16 ? t_.mac.part_kernel_taps / 2 : t_.mac.part_kernel_taps;
     for (const auto& s : subkernels_) per_ofm += round_up(s.taps(), tg);
-    per_ofm *= round_up(op_.ifm.depth, t_.ifm_ublock_d);  // IBD is a multiple of 8: jobs clip to 8s
+    per_ofm *= round_up(op_.ifm.depth, t_.mac.ifm_ublock_d);  // IBD is a multiple of 8: jobs clip to 8s
   } else {
     for (const auto& s : subkernels_) per_ofm += s.taps();
     per_ofm *= round_up(op_.ifm.depth, ibd_);  // depth-first jobs are zero-padded to IBD
@@ -219,34 +219,34 @@ uint64_t OpWork::slice_weight_bytes(unsigned core, uint32_t z) const {
 uint64_t OpWork::mac_cycles(uint32_t w, uint32_t h, uint32_t channels) const {
   if (channels == 0) return 0;
   const uint64_t ublk_xy = ceil_div(w, ub_w_) * ceil_div(h, ub_h_);
-  const uint64_t ublk_z = ceil_div(channels, t_.ublock_d);
+  const uint64_t ublk_z = ceil_div(channels, t_.mac.ublock_d);
   const uint64_t bf = is_16bit(op_.ifm.element) ? 2 : 1;
-  const uint64_t refill = t_.weight_buffer_refill_cycles;
+  const uint64_t refill = t_.mac.weight_buffer_refill_cycles;
   uint64_t per_slice = 0;
   switch (op_.kind) {
     case OpKind::CONV:
       if (op_.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST) {
-        const unsigned tg = bf == 2 ? t_.part_kernel_taps / 2 : t_.part_kernel_taps;
+        const unsigned tg = bf == 2 ? t_.mac.part_kernel_taps / 2 : t_.mac.part_kernel_taps;
         uint64_t steps = 0;
         for (const auto& s : subkernels_) steps += ceil_div(s.taps(), tg);
-        const uint64_t groups = ceil_div(op_.ifm.depth, t_.ifm_ublock_d);
-        per_slice = steps * groups * std::max(refill, ublk_xy * t_.part_kernel_step_cycles);
+        const uint64_t groups = ceil_div(op_.ifm.depth, t_.mac.ifm_ublock_d);
+        per_slice = steps * groups * std::max(refill, ublk_xy * t_.mac.part_kernel_step_cycles);
       } else {
         uint64_t taps = 0;
         for (const auto& s : subkernels_) taps += s.taps();
         const uint64_t jobs = ceil_div(op_.ifm.depth, ibd_);
-        const uint64_t per_tap = ublk_xy * (ibd_ / t_.ifm_ublock_d) * bf;
+        const uint64_t per_tap = ublk_xy * (ibd_ / t_.mac.ifm_ublock_d) * bf;
         per_slice = taps * jobs * std::max(refill, per_tap);
       }
       break;
     case OpKind::DEPTHWISE: {
       uint64_t steps = 0;
-      for (const auto& s : subkernels_) steps += ceil_div(s.taps(), t_.depthwise_taps);
-      per_slice = steps * std::max(refill, ublk_xy * t_.depthwise_step_cycles * bf);
+      for (const auto& s : subkernels_) steps += ceil_div(s.taps(), t_.mac.depthwise_taps);
+      per_slice = steps * std::max(refill, ublk_xy * t_.mac.depthwise_step_cycles * bf);
       break;
     }
     case OpKind::POOL:
-      for (const auto& s : subkernels_) per_slice += ublk_xy * std::max<uint64_t>(t_.pool_min_cycles, s.taps()) * bf;
+      for (const auto& s : subkernels_) per_slice += ublk_xy * std::max<uint64_t>(t_.mac.pool_min_cycles, s.taps()) * bf;
       break;
     default:
       return 0;
@@ -282,9 +282,9 @@ BlockWork OpWork::block(size_t index) const {
   const uint32_t busy_channels = core_channels(0, cores_, o.c0, o.c1);
   w.mac_cycles = mac_cycles(bw, bh, busy_channels);
   const uint64_t ao_elems =
-      round_up(bw, ub_w_) * round_up(bh, ub_h_) * round_up(busy_channels, t_.ublock_d);
+      round_up(bw, ub_w_) * round_up(bh, ub_h_) * round_up(busy_channels, t_.mac.ublock_d);
   w.ao_cycles = static_cast<uint64_t>(std::ceil(ao_rate_ * static_cast<double>(ao_elems)));
-  if (op_.reads_weights()) w.wd_cycles = ceil_div(slice_weights(0, bz), t_.wd_weights_per_cycle);
+  if (op_.reads_weights()) w.wd_cycles = ceil_div(slice_weights(0, bz), t_.wd.weights_per_cycle);
 
   const uint64_t taps = uint64_t{op_.kernel.width} * op_.kernel.height;
   if (op_.kind == OpKind::CONV) w.macs = o.elements() * taps * op_.ifm.depth;
@@ -309,7 +309,7 @@ BlockWork OpWork::block(size_t index) const {
   }
   for (unsigned c = 0; c < cores_; ++c) {
     if (op_.reads_weights()) w.weight_bytes[c] = slice_weight_bytes(c, bz);
-    if (op_.reads_scales()) w.scale_bytes[c] = uint64_t{t_.scale_bytes_per_channel} * core_channels(c, cores_, o.c0, o.c1);
+    if (op_.reads_scales()) w.scale_bytes[c] = uint64_t{t_.wd.scale_bytes_per_channel} * core_channels(c, cores_, o.c0, o.c1);
   }
   w.ofm_bytes = box_bytes(op_.ofm, bw, bh, o.c0, o.c1, false);
   w.ofm_run_bytes = run_bytes(op_.ofm, bw, bh, o.c0, o.c1, false);

@@ -23,7 +23,7 @@
 //  * Conv1D: OFM height 1 with kernel height 1 uses a 4x1 micro-block.
 //  * AO: cycles per output element = max(output rate, activation rate) over the micro-blocks produced
 //    (block extents rounded up to the micro-block).
-//  * WD: decoded weights of the block's OFM-depth slice / wd_weights_per_cycle. The MAC's refill floor
+//  * WD: decoded weights of the block's OFM-depth slice / WdTiming::weights_per_cycle. The MAC's refill floor
 //    already serialises on the same weights, so a platform should overlap WD with MAC, not add them.
 //  * Dual core (U65-512, PARALLEL_MODE = DUAL_CORE_DEPTH): core k takes OFM channels k, k+2, ...; MAC and
 //    AO cycles are those of the busier core (core 0); weights and scales are fetched per core from each
@@ -47,7 +47,7 @@ namespace ethosu::timing {
 
 inline constexpr unsigned kMaxCores = 2;
 
-// Indices into NpuTiming::output_cycles_per_element (spec 05 section 7.2).
+// Indices into AoTiming::output_cycles_per_element (spec 05 section 7.2).
 enum class OutputRate : uint8_t {
   ELEMENTWISE_32BIT_BINARY = 0,
   ELEMENTWISE_32BIT_UNARY = 1,
@@ -58,12 +58,11 @@ enum class OutputRate : uint8_t {
   MAX_POOL = 6,
   OTHER = 7,
 };
-// Indices into NpuTiming::activation_cycles_per_element.
+// Indices into AoTiming::activation_cycles_per_element.
 enum class ActivationRate : uint8_t { LUT_SIGMOID_TANH = 0, RELU = 1, NONE = 2 };
 
-// Per-core unit throughputs of a variant. All run-time values: a sweep may change any of them.
-struct NpuTiming {
-  unsigned cores = 1;
+// Each block's timing parameters, per core. All run-time values: a sweep may change any of them.
+struct MacTiming {
   unsigned ublock_w = 2, ublock_h = 2, ublock_d = 8;  // OFM micro-block (elements, channels)
   unsigned ifm_ublock_d = 8;                         // IFM channels per MAC dot-product lane group
   unsigned depth_first_ibd = 32;                     // IFM depth job, depth-first 8-bit (16-bit: half)
@@ -75,11 +74,25 @@ struct NpuTiming {
   unsigned pool_min_cycles = 4;                      // per micro-block and sub-kernel
   unsigned subkernel = 8;                            // dilated sub-kernel footprint (8x8)
   unsigned weight_buffer_refill_cycles = 32;         // minimum cycles per weight-buffer load
-  unsigned wd_weights_per_cycle = 8;                 // decoded weights per cycle into the weight buffer
-  unsigned scale_bytes_per_channel = 10;             // bias/scale record (spec 03 section 5)
-  // Per core. Vela's U65-512 table is this divided by the core count.
+};
+
+struct WdTiming {
+  unsigned weights_per_cycle = 8;         // decoded weights per cycle into the weight buffer
+  unsigned scale_bytes_per_channel = 10;  // bias/scale record the WD's scale channel reads (spec 03 section 5)
+};
+
+struct AoTiming {
+  // Vela's U65-512 table is this divided by the core count.
   std::array<double, 8> output_cycles_per_element{0.625, 1.125, 0.5, 0.375, 0.5, 0.75, 0.125, 0.25};
   std::array<double, 3> activation_cycles_per_element{1.0, 0.25, 0.0};
+};
+
+// A variant's blocks together: what the per-block work below needs.
+struct NpuTiming {
+  unsigned cores = 1;
+  MacTiming mac;
+  WdTiming wd;
+  AoTiming ao;
 };
 
 NpuTiming npu_timing(isa::Variant v);

@@ -4,8 +4,10 @@
 //
 // Hand arithmetic, used throughout (axi_timing.h): a read of B bytes in one run on an idle port with
 // 64 free outstanding slots completes at request + read_latency + round_up(B, burst) / bytes_per_cycle;
-// a write's data is done at request + round_up(B, burst) / bytes_per_cycle. The CC starts parsing when
-// the first 64 bytes of the stream are in and parses one word per cycle.
+// a write's data is done at request + round_up(B, burst) / bytes_per_cycle and its response comes
+// write_latency later. The stream is fetched in 64-byte requests and the CC parses one word per cycle once
+// its request is in; parsing (4 B/cycle) is slower than either port here, so it only waits for the first.
+// NPU_OP_STOP waits for the last OFM write response.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -237,17 +239,19 @@ TEST(NpuCycles, OneBlockConv1x1) {
   // MAC +84 .. +212; AO +212 .. +468; OFM 1024 B written +468 .. +532.
   EXPECT_EQ(op.start_cycle, ready);
   EXPECT_EQ(op.end_cycle, ready + kL0 + 64 + 128 + 256 + 64);
-  // The stop is the next word; it waits for the op.
-  EXPECT_EQ(r.report.total_cycles, op.end_cycle - r.start);
+  // The stop is the next word; it waits for the op and then for the OFM write response (AXI0 latency).
+  EXPECT_EQ(r.report.total_cycles, op.end_cycle + kW0 - r.start);
+  EXPECT_EQ(r.report.cc_stall_cycles[static_cast<size_t>(Stall::WRITE_RESPONSE)], kW0);
   EXPECT_EQ(op.stall_cycles[static_cast<size_t>(Stall::MAC_WAIT_WEIGHTS)], 0u);
 }
 
 TEST(NpuCycles, OneBlockConvWaitsForSlowWeights) {
-  // The same conv with its weight stream padded to 2048 bytes: the weight fetch (2048/16 = 128 cycles
-  // behind the IFM) ends at +212, the WD at +276, so the MAC (ending +212 on its own) waits 64 cycles.
+  // The same conv with its weight stream padded to 4096 bytes: the weight fetch (4096/16 = 256 cycles
+  // behind the IFM) ends at +340. The WD decodes as the bytes arrive (+88 .. +152) but cannot be done
+  // before the last of them, so the MAC (ending +212 on its own) waits 128 cycles.
   std::vector<uint8_t> weights = zero_weights(16 * 32);
-  weights.resize(2048, 0xFF);  // further end markers
-  const std::string setup = conv_1x1(2048);
+  weights.resize(4096, 0xFF);  // further end markers
+  const std::string setup = conv_1x1(4096);
   JobRun r;
   std::copy(weights.begin(), weights.end(), r.sram.begin() + 0x1100);
   r.go(setup + "NPU_OP_CONV\nNPU_OP_STOP mask=0x1\n");
@@ -255,9 +259,9 @@ TEST(NpuCycles, OneBlockConvWaitsForSlowWeights) {
   const OpRecord& op = r.report.ops.at(0);
   const uint64_t ready = r.start + parsed(at(setup), kL1, 8);
   EXPECT_EQ(op.wd_busy_cycles, 64u);
-  EXPECT_EQ(op.stall_cycles[static_cast<size_t>(Stall::MAC_WAIT_WEIGHTS)], 64u);
-  // Scales queue behind the weights: +212 .. +222, before the AO starts at +276.
-  EXPECT_EQ(op.end_cycle, ready + kL0 + 64 + 128 + 64 + 256 + 64);
+  EXPECT_EQ(op.stall_cycles[static_cast<size_t>(Stall::MAC_WAIT_WEIGHTS)], 128u);
+  // Scales queue behind the weights: +340 .. +350, so the AO runs +350 .. +606; OFM written +606 .. +670.
+  EXPECT_EQ(op.end_cycle, ready + kL0 + 64 + 256 + 10 + 256 + 64);
 }
 
 TEST(NpuCycles, DmaDramToSram) {
@@ -275,10 +279,34 @@ TEST(NpuCycles, DmaDramToSram) {
   const OpRecord& dma = r.report.ops.at(0);
   const uint64_t issue = r.start + parsed(at(setup), kL1, 8);
   EXPECT_EQ(dma.start_cycle, issue);
-  // Reads: 1000 B padded to 1024 at 8 B/cycle after the latency; the SRAM writes keep up.
-  EXPECT_EQ(dma.end_cycle, issue + kL1 + 1024 / 8);
+  // Reads: 1000 B padded to 1024 at 8 B/cycle after the latency. The SRAM writes follow one burst behind:
+  // the last 64-byte burst goes out once the last read data is in (64/16 cycles), and the DMA is done at
+  // its write response.
+  EXPECT_EQ(dma.end_cycle, issue + kL1 + 1024 / 8 + 64 / 16 + kW0);
   EXPECT_EQ(r.report.total_cycles, dma.end_cycle - r.start);
   EXPECT_TRUE(std::equal(r.dram.begin() + 0x100, r.dram.begin() + 0x100 + 1000, r.sram.begin() + 0x200));
+}
+
+TEST(NpuCycles, AJobAfterAFaultedOneTakesTheSameTime) {
+  // A job that faults on its first command while most of its 16 KB stream is still being fetched: the
+  // soft reset before the next job ends that traffic, so the next job's timing does not depend on it.
+  const std::string copy =
+      "NPU_SET_DMA0_SRC_REGION region=2 region_mode=EXTERNAL stride_mode=D1\n"
+      "NPU_SET_DMA0_DST_REGION region=1 region_mode=EXTERNAL stride_mode=D1\n"
+      "NPU_SET_DMA0_SRC addr=0x100\nNPU_SET_DMA0_DST addr=0x200\nNPU_SET_DMA0_LEN length=1000\n"
+      "NPU_OP_DMA_START\nNPU_OP_STOP mask=0x1\n";
+  std::string faulting = "NPU_SET_DMA0_SRC_REGION region=2 region_mode=EXTERNAL stride_mode=D1\n"
+                         "NPU_SET_DMA0_DST_REGION region=1 region_mode=EXTERNAL stride_mode=D1\n"
+                         "NPU_SET_DMA0_SRC addr=0x3F00\nNPU_SET_DMA0_LEN length=1000\nNPU_OP_DMA_START\n";
+  for (int i = 0; i < 2000; ++i) faulting += "NPU_SET_DMA0_LEN length=16\n";
+  faulting += "NPU_OP_STOP mask=0x1\n";
+  JobRun alone, bad, after;
+  alone.go(copy);
+  ASSERT_EQ(alone.report.status, "ok");
+  bad.go(faulting);
+  ASSERT_NE(bad.report.status.find("bus error"), std::string::npos) << bad.report.status;
+  after.go(copy);
+  EXPECT_EQ(after.report.total_cycles, alone.report.total_cycles);
 }
 
 TEST(NpuCycles, DmaAndIfmContendOnAxi1) {
@@ -298,7 +326,7 @@ TEST(NpuCycles, DmaAndIfmContendOnAxi1) {
   const uint64_t d = r.start + parsed(at(dma), kL0, 16);
   const uint64_t pool_ready = r.start + parsed(at(dma + "NPU_OP_DMA_START\n" + p), kL0, 16);
   EXPECT_EQ(r.report.ops[0].start_cycle, d);
-  EXPECT_EQ(r.report.ops[0].end_cycle, d + kL1 + 128);
+  EXPECT_EQ(r.report.ops[0].end_cycle, d + kL1 + 128 + 64 / 16 + kW0);  // as in DmaDramToSram
   // Alone, the IFM would be in at pool_ready + 100 + 32; here its data starts when the DMA's ends.
   ASSERT_LT(pool_ready + kL1, d + kL1 + 128);
   const uint64_t ifm_in = d + kL1 + 128 + 256 / 8;
@@ -308,7 +336,8 @@ TEST(NpuCycles, DmaAndIfmContendOnAxi1) {
   EXPECT_EQ(r.report.ops[1].mac_busy_cycles, 32u);
   EXPECT_EQ(r.report.ops[1].ao_busy_cycles, 32u);
   EXPECT_EQ(r.report.ops[1].end_cycle, ifm_in + 32 + 32 + 32);
-  EXPECT_EQ(r.report.total_cycles, r.report.ops[1].end_cycle - r.start);
+  // The stop waits for the pool's OFM write response on AXI1.
+  EXPECT_EQ(r.report.total_cycles, r.report.ops[1].end_cycle + kW1 - r.start);
 }
 
 // A 4x16x16 pool in four 4x4x16 blocks, all in SRAM (AXI0: latency 20, 16 B/cycle), each block reading and
@@ -362,8 +391,12 @@ isa::Operation operation_of(const std::string& text) {
 
 struct Ports {
   mem::AxiPortTiming axi0, axi1;
+  Unit wd, mac, ao;
   PipelineUnits units;
   Ports() : axi0(config().axi[0]), axi1(config().axi[1]) {
+    units.wd = &wd;
+    units.mac = &mac;
+    units.ao = &ao;
     units.ports = {&axi0, &axi1};
     units.region_port[2] = 1;  // region 1 on AXI0, region 2 on AXI1
   }
@@ -374,7 +407,7 @@ TEST(NpuSchedule, FourBlockPoolByHand) {
   const timing::OpWork work(op, timing::npu_timing(isa::Variant::U65_256));
   Ports p;
   constexpr uint64_t R = 1000;
-  p.units.wd = p.units.mac = p.units.ao = Unit{R, 0};
+  p.wd = p.mac = p.ao = Unit{R, 0};
   std::vector<BlockStages> st;
   const OpTiming t = schedule(op, work, R, p.units, &st);
   ASSERT_EQ(st.size(), 4u);

@@ -52,6 +52,8 @@ SC_MODULE(Stimulus) {
     for (;;) {
       wait(go);
       if (script) script(*this);
+      // Hand control back even when the NPU has timed events ahead (a PMU overflow due while idle).
+      sc_core::sc_pause();
     }
   }
   uint32_t access(bool write, uint16_t offset, uint32_t v = 0) {
@@ -461,6 +463,46 @@ TEST(NpuRegisters, PmuOverflowRaisesTheIrq) {
     EXPECT_FALSE(s.irq.read());
     st = s.rd(off(Reg::STATUS));
     EXPECT_EQ(st & (bit(RegField::STATUS_pmu_irq_raised) | bit(RegField::STATUS_irq_raised)), 0u);
+  });
+}
+
+TEST(NpuRegisters, PmuOverflowWhileIdleRaisesTheIrqWhenItHappens) {
+  env().run([&](Stimulus& s) {
+    s.wr(off(Reg::RESET), 2);
+    s.wr(off(Reg::CMD), kCmdKeep);
+    s.wr(off(Reg::PMCR), 1);
+    // The 48-bit cycle counter 1000 cycles before it wraps, counting with its interrupt enabled.
+    s.wr(off(Reg::PMCCNTR), 0xFFFF'FFFFu - 999);
+    s.wr(plus(off(Reg::PMCCNTR), 4), 0xFFFF);
+    s.wr(off(Reg::PMCNTENSET), PmuRegisters::kCycleBit);
+    s.wr(off(Reg::PMINTSET), PmuRegisters::kCycleBit);
+    uint64_t t0 = s.now();
+    ASSERT_TRUE(s.wait_irq(5000));
+    EXPECT_EQ(s.now() - t0, 1000u);
+    EXPECT_EQ(s.rd(off(Reg::PMOVSSET)), PmuRegisters::kCycleBit);
+    EXPECT_NE(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_pmu_irq_raised), 0u);
+    s.wr(off(Reg::PMINTCLR), PmuRegisters::kCycleBit);
+    s.wr(off(Reg::PMOVSCLR), PmuRegisters::kCycleBit);
+    s.wr(off(Reg::CMD), kCmdKeep | 2);
+    s.idle(1);
+    EXPECT_FALSE(s.irq.read());
+    // An event counter of NPU_IDLE cycles, 500 before it wraps.
+    s.wr(off(Reg::PMEVTYPER, 0), static_cast<uint32_t>(isa::PmuEvent::NPU_IDLE));
+    s.wr(off(Reg::PMEVCNTR, 0), 0xFFFF'FFFFu - 499);
+    s.wr(off(Reg::PMCNTENSET), 1);
+    s.wr(off(Reg::PMINTSET), 1);
+    t0 = s.now();
+    ASSERT_TRUE(s.wait_irq(5000));
+    EXPECT_EQ(s.now() - t0, 500u);
+    EXPECT_EQ(s.rd(off(Reg::PMOVSSET)), 1u);
+    // A counter of an event that does not happen while idle never fires.
+    s.wr(off(Reg::PMOVSCLR), 1);
+    s.wr(off(Reg::CMD), kCmdKeep | 2);
+    s.idle(1);
+    s.wr(off(Reg::PMEVTYPER, 0), static_cast<uint32_t>(isa::PmuEvent::MAC_ACTIVE));
+    s.wr(off(Reg::PMEVCNTR, 0), 0xFFFF'FFFFu);
+    EXPECT_FALSE(s.wait_irq(100000));
+    s.wr(off(Reg::PMCR), 0);
   });
 }
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/registers.h"
-#include "models/npu/pmu.h"
+#include "models/npu/pmu_registers.h"
 
 using namespace ethosu;
 using ethosu::isa::PmuEvent;
@@ -9,7 +9,7 @@ using ethosu::isa::Reg;
 
 namespace {
 uint16_t off(Reg r, unsigned i = 0) { return isa::reg_at(r, i); }
-uint32_t rd(const npu::Pmu& p, uint16_t o) {
+uint32_t rd(const npu::PmuRegisters& p, uint16_t o) {
   uint32_t v = 0;
   EXPECT_TRUE(p.read(o, v));
   return v;
@@ -22,16 +22,16 @@ npu::EventCounts cycles(uint64_t n, std::initializer_list<std::pair<PmuEvent, ui
 }
 }  // namespace
 
-TEST(Pmu, ResetValuesAndCounterCount) {
-  npu::Pmu p;
+TEST(PmuRegisters, ResetValuesAndCounterCount) {
+  npu::PmuRegisters p;
   EXPECT_EQ(rd(p, off(Reg::PMCR)), 0x2000u);  // num_event_cnt = 4
   EXPECT_EQ(rd(p, off(Reg::PMCCNTR)), 0u);
   uint32_t v;
   EXPECT_FALSE(p.read(0x100, v));
 }
 
-TEST(Pmu, CountsOnlyWhenEnabled) {
-  npu::Pmu p;
+TEST(PmuRegisters, CountsOnlyWhenEnabled) {
+  npu::PmuRegisters p;
   p.write(off(Reg::PMEVTYPER, 0), static_cast<uint16_t>(PmuEvent::MAC_ACTIVE));
   p.add(cycles(100, {{PmuEvent::MAC_ACTIVE, 40}}));
   EXPECT_EQ(p.cycle_counter(), 0u);  // PMCR.cnt_en is 0
@@ -49,8 +49,8 @@ TEST(Pmu, CountsOnlyWhenEnabled) {
   EXPECT_EQ(rd(p, off(Reg::PMCNTENSET)), 0x80000000u);
 }
 
-TEST(Pmu, ResetBitsZeroTheCounters) {
-  npu::Pmu p;
+TEST(PmuRegisters, ResetBitsZeroTheCounters) {
+  npu::PmuRegisters p;
   p.write(off(Reg::PMCR), 1);
   p.write(off(Reg::PMCNTENSET), 0x80000003);
   p.write(off(Reg::PMEVTYPER, 1), static_cast<uint16_t>(PmuEvent::CYCLE));
@@ -64,8 +64,8 @@ TEST(Pmu, ResetBitsZeroTheCounters) {
   EXPECT_EQ(rd(p, off(Reg::PMCR)) & 7u, 1u);  // reset bits read back as 0
 }
 
-TEST(Pmu, EventCounterWrapsAndRaisesInterrupt) {
-  npu::Pmu p;
+TEST(PmuRegisters, EventCounterWrapsAndRaisesInterrupt) {
+  npu::PmuRegisters p;
   p.write(off(Reg::PMCR), 1);
   p.write(off(Reg::PMCNTENSET), 1);
   p.write(off(Reg::PMEVTYPER, 0), static_cast<uint16_t>(PmuEvent::CYCLE));
@@ -80,8 +80,8 @@ TEST(Pmu, EventCounterWrapsAndRaisesInterrupt) {
   EXPECT_FALSE(p.irq());
 }
 
-TEST(Pmu, CycleCounterIs48Bit) {
-  npu::Pmu p;
+TEST(PmuRegisters, CycleCounterIs48Bit) {
+  npu::PmuRegisters p;
   p.write(off(Reg::PMCR), 1);
   p.write(off(Reg::PMCNTENSET), 0x80000000);
   p.write(off(Reg::PMCCNTR), 0xFFFFFFFEu);
@@ -92,8 +92,8 @@ TEST(Pmu, CycleCounterIs48Bit) {
   EXPECT_EQ(p.overflow(), 0x80000000u);
 }
 
-TEST(Pmu, CycleCounterStartAndStopEvents) {
-  npu::Pmu p;
+TEST(PmuRegisters, CycleCounterStartAndStopEvents) {
+  npu::PmuRegisters p;
   p.write(off(Reg::PMCR), 1);
   p.write(off(Reg::PMCNTENSET), 0x80000000);
   const uint32_t start = static_cast<uint16_t>(PmuEvent::NPU_ACTIVE);
@@ -108,8 +108,8 @@ TEST(Pmu, CycleCounterStartAndStopEvents) {
   EXPECT_EQ(p.cycle_counter(), 50u);
 }
 
-TEST(Pmu, MaskGatesCountingOnlyWithMaskEnable) {
-  npu::Pmu p;
+TEST(PmuRegisters, MaskGatesCountingOnlyWithMaskEnable) {
+  npu::PmuRegisters p;
   p.write(off(Reg::PMCR), 1);
   p.write(off(Reg::PMCNTENSET), 0x80000000);
   p.set_mask(false);

@@ -248,6 +248,11 @@ void Cc::run_stream() {
   }
   b_.dma.land_all();
   report_.total_cycles = cc_cycle_ - run_start_cycle_;
+  // Operations are reported from the job's start, so that reports of repeated runs compare.
+  for (auto& op : report_.ops) {
+    op.start_cycle -= run_start_cycle_;
+    op.end_cycle -= run_start_cycle_;
+  }
   if (report_.status.empty()) report_.status = "ok";
   for (unsigned p = 0; p < 2; ++p)
     for (const auto& op : report_.ops)

@@ -36,7 +36,7 @@ struct OpRecord {
   std::array<uint32_t, 3> ofm_shape{};   // H, W, C
   std::array<uint32_t, 3> block{};       // OFM block H, W, C
   uint64_t blocks = 0;
-  uint64_t start_cycle = 0, end_cycle = 0;
+  uint64_t start_cycle = 0, end_cycle = 0;  // from the job's start (the CMD write that started it)
   uint64_t cycles() const { return end_cycle - start_cycle; }
   uint64_t macs = 0;
   uint64_t mac_busy_cycles = 0, ao_busy_cycles = 0, wd_busy_cycles = 0;

@@ -129,6 +129,11 @@ struct JobRun {
     env().stim.go.notify(sc_core::SC_ZERO_TIME);
     sc_core::sc_start();
     report = p.npu.report();
+    // The report counts from the job's start; the hand arithmetic here uses absolute cycles.
+    for (auto& op : report.ops) {
+      op.start_cycle += start;
+      op.end_cycle += start;
+    }
     p.sram.unmap_all();
     p.dram.unmap_all();
   }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "isa/decoder.h"
+#include "isa/registers.h"
 #include "isa/validator.h"
 #include "host/simulator.h"
 #include "models/functional/executor.h"
@@ -23,6 +24,9 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
   RunOutcome out;
   out.fault = t.fault;
   out.report = t.report;
+  out.status = t.driver.status;
+  out.cycle_counter = t.driver.cycle_counter;
+  out.event_counters = t.driver.event_counters;
   size_t kernel_ops = 0, dmas = 0;
   uint64_t macs = 0;
   for (const auto& op : t.report.ops) {
@@ -33,6 +37,19 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
                 std::to_string(dmas) + " DMAs, " + std::to_string(macs) + " MACs, " +
                 std::to_string(t.report.total_cycles) + " cycles\n";
   return out;
+}
+
+uint32_t functional_status(const functional::RunResult& r) {
+  using isa::RegField;
+  uint32_t status = isa::set(0, RegField::STATUS_irq_raised, 1);
+  if (!r.fault) return isa::set(status, RegField::STATUS_cmd_end_reached, 1);
+  switch (r.fault->kind) {
+    case functional::FaultKind::BUS_ERROR: return isa::set(status, RegField::STATUS_bus_status, 1);
+    case functional::FaultKind::WD_FAULT: return isa::set(status, RegField::STATUS_wd_fault, 1);
+    case functional::FaultKind::CMD_PARSE_ERROR:
+    case functional::FaultKind::LIMIT: break;
+  }
+  return isa::set(status, RegField::STATUS_cmd_parse_error, 1);
 }
 
 }  // namespace
@@ -50,6 +67,7 @@ RunOutcome run_job(Job& job, const RunOptions& options) {
   RunOutcome out;
   out.hazards = r.hazards;
   if (r.fault) out.fault = std::string(functional::fault_name(r.fault->kind)) + " at " + r.fault->message;
+  out.status = functional_status(r);
   out.summary = job.name + " on " + job.variant + ": " + std::to_string(r.stats.kernel_ops) + " kernel operations, " +
                 std::to_string(r.stats.dma_ops) + " DMAs, " + std::to_string(r.stats.macs) + " MACs\n";
   for (const auto& h : r.hazards) out.summary += "hazard: " + h + "\n";

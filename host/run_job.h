@@ -1,6 +1,8 @@
 // Running a Job: the host side of one submission (map regions, run, collect), and comparing outputs.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +27,13 @@ struct RunOutcome {
   std::vector<std::string> hazards;  // missing waits observed (functional runs)
   std::string summary;               // a few lines for the user
   std::optional<npu::JobReport> report;  // timed runs
+  // What the driver reads at the end. Timed runs: STATUS in the IRQ handler, PMCCNTR and PMEVCNTR0-3. Functional
+  // runs have no registers: status holds the bits their end would set (irq_raised with cmd_end_reached, or with
+  // the fault's error bit: cmd_parse_error, bus_status, wd_fault; a simulation limit counts as a parse error, as
+  // on the timed platform) and the counters are 0.
+  uint32_t status = 0;
+  uint64_t cycle_counter = 0;
+  std::array<uint32_t, 4> event_counters{};
 };
 
 // Runs the job on the simulator; its region buffers hold the results afterwards.

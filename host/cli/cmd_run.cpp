@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "host/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
 #include "host/file_io.h"
@@ -58,6 +59,8 @@ const char* const kRunHelp =
     "  --trace FILE.json    a Chrome/Perfetto trace: operations on CC and DMA, blocks on WD, MAC and AO,\n"
     "                       traffic per operation on AXI0 and AXI1 (open in ui.perfetto.dev)\n"
     "  --functional         the sequential functional model only: same outputs, no timing\n"
+    "  --capture DIR        write a capture of the submission and its results to DIR, for 'ethosu-sim replay'\n"
+    "                       (host/CAPTURE.md); also when the NPU faults\n"
     "\n"
     "exit status: 0 ran (and matched), 1 the NPU faulted or an output differs, 2 usage or input error\n";
 
@@ -108,7 +111,8 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--pmu", "", true, false},
                 {"--report", "", true, false},
                 {"--trace", "", true, false},
-                {"--functional", "", false, false}});
+                {"--functional", "", false, false},
+                {"--capture", "", true, false}});
   if (a.flag("--list-params")) {
     const sim::Config config = host::make_config();  // outlives the loop: params() points into it
     for (const auto* p : config.params())
@@ -202,8 +206,18 @@ int run_run(const std::vector<std::string>& argv) {
     options.trace = &trace;
   }
 
+  // The capture needs the regions as submitted; run_job() leaves the results in the job.
+  std::optional<std::array<std::vector<uint8_t>, host::kRegions>> regions_before;
+  if (auto dir = a.value("--capture")) {
+    host::check_capture_dir(*dir);
+    regions_before = job.regions;
+  }
   const host::RunOutcome outcome = host::run_job(job, options);
   trace.close();
+  if (auto dir = a.value("--capture")) {
+    host::write_capture(*dir, host::capture_run("cli", *regions_before, job, options, outcome, config));
+    std::cout << "capture -> " << *dir << "\n";
+  }
   std::cout << outcome.summary;
   if (outcome.report) {
     std::cout << host::summary_table(*outcome.report);

@@ -9,6 +9,7 @@ const Subcommand* find_subcommand(const std::string& name) {
       {"validate", kValidateHelp, run_validate},
       {"run", kRunHelp, run_run},
       {"bench", kBenchHelp, run_bench},
+      {"replay", kReplayHelp, run_replay},
   };
   for (const auto& s : kSubcommands)
     if (name == s.name) return &s;

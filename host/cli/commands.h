@@ -20,11 +20,13 @@ int run_asm(const std::vector<std::string>& args);
 int run_validate(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
+int run_replay(const std::vector<std::string>& args);
 
 extern const char* const kDisasmHelp;
 extern const char* const kAsmHelp;
 extern const char* const kValidateHelp;
 extern const char* const kRunHelp;
 extern const char* const kBenchHelp;
+extern const char* const kReplayHelp;
 
 }  // namespace ethosu::cli

@@ -184,5 +184,48 @@ expect 2 "$tmp/case_missing_input/input0.bin does not exist" run "$tmp/case_miss
 expect 2 "$tmp/case_bad_manifest/manifest.json: not valid JSON" run "$tmp/case_bad_manifest"
 expect 2 "no such file" run "$tmp/good.bin" --region "0=$tmp/nothere.bin"
 
+# Captures (host/CAPTURE.md): `run --capture` writes one, `replay` reproduces it or names what is wrong.
+expect 0 "capture -> $tmp/cap" run "$tmp/case_good" --out "$tmp/out" --capture "$tmp/cap"
+expect 0 "identical to the recorded run" replay "$tmp/cap"
+expect 0 "identical to the recorded run" replay "$tmp/cap" --functional
+expect 1 "bus error" run "$tmp/case_small_region" --out "$tmp/out" --capture "$tmp/cap_fault"
+expect 0 "identical to the recorded run" replay "$tmp/cap_fault"
+expect 1 "PMCCNTR (cycle counter)" replay "$tmp/cap" --set mem.axi1.read_latency_cycles=2000 --save "$tmp/saved"
+expect 0 "identical to the recorded run" replay "$tmp/saved"
+expect 2 "unknown parameter 'mem.axi1.bogus'" replay "$tmp/cap" --set mem.axi1.bogus=1
+expect 0 "2 of 2 captures identical" replay "$tmp/cap" "$tmp/cap_fault"
+expect 2 "--save takes one CAPTURE_DIR" replay "$tmp/cap" "$tmp/cap_fault" --save "$tmp/saved"
+expect 2 "missing CAPTURE_DIR" replay
+expect 2 "$tmp/nocap: not a capture folder" replay "$tmp/nocap"
+expect 2 "$tmp/case_good/capture.json: missing" replay "$tmp/case_good"
+expect 2 "which is not part of a capture" run "$tmp/case_good" --out "$tmp/out" \
+  --capture "$tmp/case_good"
+# corrupt NAME SED-SCRIPT-FOR-capture.json: a copy of the good capture with its manifest edited.
+corrupt() {
+  cp -r "$tmp/cap" "$tmp/$1"
+  sed -i -e "$2" "$tmp/$1/capture.json"
+}
+corrupt cap_cycles 's/"cycle_counter": [0-9]*/"cycle_counter": 1/'
+expect 1 "PMCCNTR (cycle counter) " replay "$tmp/cap_cycles"
+expect 1 "1 of 2 captures identical" replay "$tmp/cap" "$tmp/cap_cycles"
+corrupt cap_version 's/"version": 1/"version": 7/'
+expect 2 "cap_version/capture.json: version: version 7 is not known" replay "$tmp/cap_version"
+corrupt cap_variant 's/"variant": "ethos-u65-256"/"variant": "ethos-u55-64"/'
+expect 2 "cap_variant/capture.json: variant: unknown NPU variant 'ethos-u55-64'" replay "$tmp/cap_variant"
+corrupt cap_json 's/"results"/results/'
+expect 2 "cap_json/capture.json: not valid JSON" replay "$tmp/cap_json"
+corrupt cap_truncated ''
+head -c 255 "$tmp/cap/region1.before.bin" > "$tmp/cap_truncated/region1.before.bin"
+expect 2 "cap_truncated/region1.before.bin: 255 bytes, capture.json says 256" replay "$tmp/cap_truncated"
+corrupt cap_changed ''
+printf 'X' | dd of="$tmp/cap_changed/region1.after.bin" bs=1 seek=40 conv=notrunc 2> /dev/null
+expect 2 "cap_changed/region1.after.bin: CRC-32" replay "$tmp/cap_changed"
+corrupt cap_missing ''
+rm "$tmp/cap_missing/stream.bin"
+expect 2 "cap_missing/stream.bin: missing" replay "$tmp/cap_missing"
+corrupt cap_extra ''
+: > "$tmp/cap_extra/region5.after.bin"
+expect 2 "cap_extra/region5.after.bin: not part of the capture" replay "$tmp/cap_extra"
+
 echo "$passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,532 @@
+#include "host/backends/accel/device.h"
+#include "host/backends/accel/user_memory.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <sstream>
+
+#include "host/capture.h"
+#include "host/job.h"
+#include "host/run_job.h"
+#include "host/sim_config.h"
+#include "models/npu/control.h"
+
+namespace ethosu::accel {
+
+namespace {
+
+constexpr uint64_t kPage = 4096;
+// drm_gem_dma_create() allocates from CMA; a few hundred MiB is what an i.MX 93 board reserves [I: typical
+// cma= setting]. Larger requests fail with ENOMEM, as there, and keep the simulator's copies bounded.
+constexpr uint64_t kMaxBoBytes = uint64_t{512} << 20;
+// The kernel's first fake mmap offset (DRM_FILE_PAGE_OFFSET_START on 64-bit: 4 GiB).
+constexpr uint64_t kFirstMmapOffset = uint64_t{1} << 32;
+// The U65's PMU has four event counters (PMCR.num_event_cnt); the kernel accepts event ids up to 433.
+constexpr uint32_t kPmuCounters = 4;
+constexpr uint16_t kMaxU65Event = 433;
+// The Linux driver's REGIONCFG: region 2 on AXI0 (SRAM), the others on AXI1 (ethosu_reset()).
+constexpr uint32_t kLinuxRegioncfg = 0xAA8A;
+
+uint64_t page_round(uint64_t v) { return (v + kPage - 1) / kPage * kPage; }
+
+template <typename T>
+T load(const void* arg) {
+  T v;
+  std::memcpy(&v, arg, sizeof v);
+  return v;
+}
+template <typename T>
+void store(void* arg, const T& v) {
+  std::memcpy(arg, &v, sizeof v);
+}
+
+// drm_copy_field(): copies up to the user's length (nothing to a null buffer), reports the full length, writes
+// no NUL.
+bool copy_field(uint64_t user, size_t& len, const std::string& value) {
+  const size_t n = std::min(len, value.size());
+  len = value.size();
+  return n == 0 || user == 0 || copy_to_user(user, value.data(), n);
+}
+
+// The kernel's size for each ioctl this driver answers; 0 = not an ioctl of this device.
+size_t kernel_size(unsigned nr) {
+  switch (nr) {
+    case 0x00:
+      return sizeof(ethosu_drm_version);
+    case 0x09:
+      return sizeof(ethosu_drm_gem_close);
+    case 0x0c:
+      return sizeof(ethosu_drm_get_cap);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_DEV_QUERY:
+      return sizeof(ethosu_accel_dev_query);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_CREATE:
+      return sizeof(ethosu_accel_bo_create);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_WAIT:
+      return sizeof(ethosu_accel_bo_wait);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_MMAP_OFFSET:
+      return sizeof(ethosu_accel_bo_mmap_offset);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_CMDSTREAM_BO_CREATE:
+      return sizeof(ethosu_accel_cmdstream_bo_create);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_SUBMIT:
+      return sizeof(ethosu_accel_submit);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_CREATE:
+      return sizeof(ethosu_accel_perfmon_create);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_DESTROY:
+      return sizeof(ethosu_accel_perfmon_destroy);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_GET_VALUES:
+      return sizeof(ethosu_accel_perfmon_get_values);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_SET_GLOBAL:
+      return sizeof(ethosu_accel_perfmon_set_global);
+    default:
+      return 0;
+  }
+}
+
+// The kernel's dev_err() lines for refused jobs go to dmesg; here they go to stderr with ETHOSU_SIM_VERBOSE=1.
+void log_refusal(const Device& d, const std::string& line) {
+  if (d.settings().verbose) std::cerr << "ethosu-sim accel: " << line << "\n";
+}
+
+// What one job did, as the driver read it (functional runs: STATUS bits only, counters 0).
+struct JobResult {
+  bool faulted = false;
+  std::string fault;
+  uint32_t status = 0;
+  uint64_t cycle_counter = 0;
+  std::array<uint32_t, 4> event_counters{};
+};
+
+std::string hex(uint32_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+}  // namespace
+
+BufferObject::BufferObject(uint64_t size, uint32_t f, uint64_t offset)
+    : size_bytes(size), flags(f), mmap_offset(offset) {
+  memfd = memfd_create("ethosu-sim-bo", MFD_CLOEXEC);
+  if (memfd < 0) throw std::bad_alloc();
+  if (ftruncate(memfd, static_cast<off_t>(size)) != 0) {
+    close(memfd);
+    throw std::bad_alloc();
+  }
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+  if (p == MAP_FAILED) {
+    close(memfd);
+    throw std::bad_alloc();
+  }
+  data = static_cast<uint8_t*>(p);
+}
+
+BufferObject::~BufferObject() {
+  munmap(data, size_bytes);
+  close(memfd);
+}
+
+Device::Device(const host::ShimSettings& settings)
+    : settings_(settings),
+      variant_name_(settings.request.variant.value_or("ethos-u65-256")),
+      config_(host::resolve_config(settings.request, variant_name_)),
+      next_mmap_offset_(kFirstMmapOffset) {
+  variant_ = isa::parse_variant(variant_name_).value_or(isa::Variant::U65_256);
+  platform_config_ = host::platform_config(config_);
+  sram_size_bytes_ = static_cast<uint32_t>(std::min<uint64_t>(settings.sram_size_bytes, 0xFFFFFFFFu));
+}
+
+std::array<uint32_t, 4> Device::npu_info() const {
+  const npu::IdentityRegisters id = npu::identity(variant_);
+  return {id.id, id.config, sram_size_bytes_, kPmuCounters};
+}
+
+uint64_t Device::allocate_mmap_offset(uint64_t size_bytes) {
+  const uint64_t o = next_mmap_offset_;
+  next_mmap_offset_ += page_round(size_bytes) + kPage;  // a guard page between objects
+  return o;
+}
+
+void Device::run(const ValidatedStream& stream, const std::array<BufferObject*, 8>& regions, bool sram,
+                 Perfmon* perfmon) {
+  const uint64_t n = ++jobs_;
+  host::Job job;
+  job.name = "accel job " + std::to_string(n);
+  job.variant = variant_name_;
+  job.stream = stream.bytes;
+  for (unsigned r = 0; r < 8; ++r)
+    if (regions[r]) job.regions[r].assign(regions[r]->data, regions[r]->data + regions[r]->size_bytes);
+  // The whole SRAM pool is behind BASEP2; the driver clears it on every resume (ethosu_reset()), and with the
+  // 50 ms autosuspend each job of a test starts from a cleared pool.
+  if (sram) job.regions[2].assign(sram_size_bytes_, 0);
+
+  host::RunOptions options;
+  options.timed = !settings_.functional;
+  options.config = platform_config_;
+  options.regioncfg = kLinuxRegioncfg;
+  if (perfmon) std::copy(perfmon->events.begin(), perfmon->events.end(), options.pmu_events.begin());
+
+  JobResult result;
+  std::optional<std::filesystem::path> capture_dir;
+  try {
+    capture_dir = host::capture_dir_from_env("linux-accel");
+  } catch (const std::exception& e) {
+    std::cerr << "ethosu-sim accel: job " << n << " not captured: " << e.what() << "\n";
+  }
+  std::array<std::vector<uint8_t>, host::kRegions> regions_before;
+  if (capture_dir) regions_before = job.regions;
+  bool ran = false;
+  try {
+    const host::RunOutcome o = host::run_job(job, options);
+    ran = true;
+    result.faulted = o.fault.has_value();
+    if (o.fault) result.fault = *o.fault;
+    result.status = o.status;
+    result.cycle_counter = o.cycle_counter;
+    result.event_counters = o.event_counters;
+    if (capture_dir)
+      host::write_capture(*capture_dir, host::capture_run("linux-accel", regions_before, job, options, o, config_));
+  } catch (const std::exception& e) {
+    // Not the NPU's doing (the SystemC kernel stopped, a capture that cannot be written): say so; a job that did
+    // not finish completes as a faulted one.
+    if (ran) {
+      std::cerr << "ethosu-sim accel: job " << n << " not captured: " << e.what() << "\n";
+    } else {
+      result.faulted = true;
+      result.fault = std::string("the simulator could not run the job: ") + e.what();
+    }
+  }
+
+  for (unsigned r = 0; r < 8; ++r)
+    if (regions[r]) std::memcpy(regions[r]->data, job.regions[r].data(), regions[r]->size_bytes);
+  if (perfmon) {
+    for (size_t i = 0; i + 1 < perfmon->values.size(); ++i) perfmon->values[i] += result.event_counters[i];
+    perfmon->values.back() += result.cycle_counter;
+  }
+  if (result.faulted)
+    std::cerr << "ethosu-sim accel: Error IRQ - " << hex(result.status) << " (job " << n << ": " << result.fault
+              << ")\n";
+  else if (settings_.verbose)
+    std::cerr << "ethosu-sim accel: job " << n << " done, " << result.cycle_counter << " cycles, STATUS "
+              << hex(result.status) << (capture_dir ? ", captured in " + capture_dir->string() : std::string()) << "\n";
+}
+
+DeviceFile::DeviceFile(Device& device) : device_(device) {}
+
+DeviceFile::~DeviceFile() {
+  if (device_.global_perfmon_owner == this) {
+    device_.global_perfmon.reset();
+    device_.global_perfmon_owner = nullptr;
+  }
+}
+
+int DeviceFile::ioctl(unsigned long request, void* arg) {
+  if (_IOC_TYPE(request) != ETHOSU_DRM_IOCTL_TYPE) return -ENOTTY;
+  const unsigned nr = _IOC_NR(request);
+  const size_t ksize = kernel_size(nr);
+  if (ksize == 0) return -EINVAL;
+  const size_t usize = _IOC_SIZE(request);
+  const uint64_t user = reinterpret_cast<uintptr_t>(arg);
+  std::vector<uint8_t> buf(std::max(ksize, usize), 0);
+  if ((_IOC_DIR(request) & _IOC_WRITE) && !copy_from_user(buf.data(), user, usize)) return -EFAULT;
+  int ret;
+  try {
+    ret = dispatch(nr, buf.data());
+  } catch (const std::bad_alloc&) {
+    ret = -ENOMEM;
+  }
+  if ((_IOC_DIR(request) & _IOC_READ) && !copy_to_user(user, buf.data(), usize)) ret = -EFAULT;
+  return ret;
+}
+
+int DeviceFile::dispatch(unsigned nr, void* arg) {
+  switch (nr) {
+    case 0x00:
+      return version(arg);
+    case 0x09:
+      return gem_close(arg);
+    case 0x0c:
+      return get_cap(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_DEV_QUERY:
+      return dev_query(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_CREATE:
+      return bo_create(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_WAIT:
+      return bo_wait(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_MMAP_OFFSET:
+      return bo_mmap_offset(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_CMDSTREAM_BO_CREATE:
+      return cmdstream_bo_create(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_SUBMIT:
+      return submit(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_CREATE:
+      return perfmon_create(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_DESTROY:
+      return perfmon_destroy(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_GET_VALUES:
+      return perfmon_get_values(arg);
+    case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_SET_GLOBAL:
+      return perfmon_set_global(arg);
+    default:
+      return -EINVAL;
+  }
+}
+
+int DeviceFile::version(void* arg) {
+  auto v = load<ethosu_drm_version>(arg);
+  v.version_major = 1;
+  v.version_minor = 0;
+  v.version_patchlevel = 0;
+  const bool ok = copy_field(reinterpret_cast<uintptr_t>(v.name), v.name_len, "ethosu") &&
+                  copy_field(reinterpret_cast<uintptr_t>(v.date), v.date_len, "0") &&
+                  copy_field(reinterpret_cast<uintptr_t>(v.desc), v.desc_len, "Arm Ethos-U Accel driver");
+  store(arg, v);
+  return ok ? 0 : -EFAULT;
+}
+
+int DeviceFile::gem_close(void* arg) {
+  const auto c = load<ethosu_drm_gem_close>(arg);
+  return bos_.erase(c.handle) ? 0 : -EINVAL;
+}
+
+int DeviceFile::get_cap(void* arg) {
+  auto c = load<ethosu_drm_get_cap>(arg);
+  switch (c.capability) {
+    case ETHOSU_DRM_CAP_DUMB_BUFFER:
+      c.value = 0;
+      break;
+    case ETHOSU_DRM_CAP_PRIME:
+      c.value = 0;
+      break;  // the shim shares no BOs between devices or processes
+    case ETHOSU_DRM_CAP_TIMESTAMP_MONOTONIC:
+      c.value = 1;
+      break;
+    default:
+      return -EINVAL;
+  }
+  store(arg, c);
+  return 0;
+}
+
+int DeviceFile::dev_query(void* arg) {
+  auto q = load<ethosu_accel_dev_query>(arg);
+  if (q.type != ETHOSU_ACCEL_DEV_QUERY_NPU_INFO) return -EINVAL;
+  const std::array<uint32_t, 4> info = device_.npu_info();
+  if (q.pointer == 0) {
+    q.size = sizeof info;
+    store(arg, q);
+    return 0;
+  }
+  if (q.size < offsetof(ethosu_accel_npu_info, pmu_counters)) return -EINVAL;
+  // copy_struct_to_user(): the user's size, the tail past the kernel's struct zeroed.
+  std::vector<uint8_t> out(q.size, 0);
+  std::memcpy(out.data(), info.data(), std::min<size_t>(q.size, sizeof info));
+  return copy_to_user(q.pointer, out.data(), out.size()) ? 0 : -EFAULT;
+}
+
+BufferObject* DeviceFile::lookup(uint32_t handle) {
+  const auto it = bos_.find(handle);
+  return it == bos_.end() ? nullptr : it->second.get();
+}
+
+uint32_t DeviceFile::add_bo(std::unique_ptr<BufferObject> bo) {
+  uint32_t handle = 1;  // idr_alloc(1, 0): the lowest free non-zero handle
+  for (const auto& [h, b] : bos_) {
+    if (h != handle) break;
+    ++handle;
+  }
+  bos_.emplace(handle, std::move(bo));
+  return handle;
+}
+
+int DeviceFile::bo_create(void* arg) {
+  auto c = load<ethosu_accel_bo_create>(arg);
+  if (c.size == 0 || (c.flags & ~ETHOSU_ACCEL_BO_NO_MMAP)) return -EINVAL;
+  if (c.size > kMaxBoBytes) return -ENOMEM;
+  const uint64_t size = page_round(c.size);
+  c.handle = add_bo(std::make_unique<BufferObject>(size, c.flags, device_.allocate_mmap_offset(size)));
+  c.size = size;
+  store(arg, c);
+  return 0;
+}
+
+int DeviceFile::bo_wait(void* arg) {
+  const auto w = load<ethosu_accel_bo_wait>(arg);
+  if (w.pad) return -EINVAL;
+  // drm_gem_dma_resv_wait(): an unknown handle is EINVAL. Jobs ran at SUBMIT, so every fence is signalled.
+  return lookup(w.handle) ? 0 : -EINVAL;
+}
+
+int DeviceFile::bo_mmap_offset(void* arg) {
+  auto m = load<ethosu_accel_bo_mmap_offset>(arg);
+  if (m.pad) return -EINVAL;
+  const BufferObject* bo = lookup(m.handle);
+  if (!bo) return -ENOENT;
+  m.offset = bo->mmap_offset;
+  store(arg, m);
+  return 0;
+}
+
+int DeviceFile::mmap_fd(uint64_t offset, uint64_t length) {
+  for (const auto& [h, bo] : bos_) {
+    if (bo->mmap_offset != offset) continue;
+    if (page_round(length) > bo->size_bytes) return -EINVAL;
+    if (bo->flags & ETHOSU_ACCEL_BO_NO_MMAP) return -EINVAL;
+    return bo->memfd;
+  }
+  return -EINVAL;
+}
+
+int DeviceFile::cmdstream_bo_create(void* arg) {
+  auto c = load<ethosu_accel_cmdstream_bo_create>(arg);
+  if (c.size == 0 || c.data == 0 || c.pad || c.flags) return -EINVAL;
+  if (c.size > kMaxBoBytes) return -ENOMEM;
+  std::vector<uint8_t> bytes(c.size);
+  if (!copy_from_user(bytes.data(), c.data, bytes.size())) return -EFAULT;
+  std::string reason;
+  auto stream = validate_cmdstream(bytes.data(), bytes.size(), device_.variant(), reason);
+  if (!stream) {
+    log_refusal(device_, "CMDSTREAM_BO_CREATE: " + reason);
+    return -EINVAL;
+  }
+  const uint64_t size = page_round(c.size);
+  auto bo = std::make_unique<BufferObject>(size, ETHOSU_ACCEL_BO_NO_MMAP, device_.allocate_mmap_offset(size));
+  std::memcpy(bo->data, bytes.data(), bytes.size());
+  bo->stream = std::move(stream);
+  c.handle = add_bo(std::move(bo));
+  store(arg, c);
+  return 0;
+}
+
+int DeviceFile::submit(void* arg) {
+  const auto s = load<ethosu_accel_submit>(arg);
+  if (uint64_t{s.job_count} * sizeof(ethosu_accel_job) > (uint64_t{64} << 20)) return -ENOMEM;
+  std::vector<ethosu_accel_job> jobs(s.job_count);
+  if (!copy_from_user(jobs.data(), s.jobs, jobs.size() * sizeof(ethosu_accel_job))) return -EFAULT;
+  // An unknown perfmon id is ignored, as ethosu_perfmon_find() returning NULL is.
+  Perfmon* perfmon = nullptr;
+  if (s.perfmon_id) {
+    const auto it = perfmons_.find(s.perfmon_id);
+    if (it != perfmons_.end()) perfmon = it->second.get();
+  }
+  for (const auto& job : jobs) {
+    const int ret = submit_job(job, device_.global_perfmon ? device_.global_perfmon.get() : perfmon);
+    if (ret) return ret;
+  }
+  return 0;
+}
+
+int DeviceFile::submit_job(const ethosu_accel_job& job, Perfmon* perfmon) {
+  constexpr unsigned kSram = ETHOSU_ACCEL_SRAM_REGION;
+  if (job.region_bo_handles[kSram] && job.sram_size) return -EINVAL;
+  if (device_.sram_size_bytes() < job.sram_size) return -EINVAL;
+  const BufferObject* cmd = lookup(job.cmd_bo);
+  if (!cmd) return -ENOENT;
+  if (!cmd->stream) return -EINVAL;
+  const ValidatedStream& info = *cmd->stream;
+  std::array<BufferObject*, 8> regions{};
+  bool sram = false;
+  for (unsigned i = 0; i < 8; ++i) {
+    const uint32_t h = job.region_bo_handles[i];
+    const uint64_t need = info.region_size_bytes[i];
+    if (!h) {
+      if (!need) continue;
+      if (i == kSram) {
+        if (need <= device_.sram_size_bytes()) {
+          sram = true;
+          continue;
+        }
+        log_refusal(device_, "cmd stream region " + std::to_string(i) + " size greater than SRAM size (" +
+                                 std::to_string(need) + " > " + std::to_string(device_.sram_size_bytes()) + ")");
+        return -EINVAL;
+      }
+    }
+    if (h && !need) {
+      log_refusal(device_, "Cmdstream BO handle " + std::to_string(h) + " set for unused region " + std::to_string(i));
+      return -EINVAL;
+    }
+    BufferObject* bo = lookup(h);
+    if (!bo) {
+      log_refusal(device_, "Invalid BO handle " + std::to_string(h) + " for region " + std::to_string(i));
+      return -ENOENT;
+    }
+    if (bo->stream) {
+      log_refusal(device_, "Cmdstream BO handle " + std::to_string(h) + " used for region " + std::to_string(i));
+      return -EINVAL;
+    }
+    if (need > bo->size_bytes) {
+      log_refusal(device_, "cmd stream region " + std::to_string(i) + " size greater than BO size (" +
+                               std::to_string(need) + " > " + std::to_string(bo->size_bytes) + ")");
+      return -EOVERFLOW;
+    }
+    regions[i] = bo;
+  }
+  device_.run(info, regions, sram, perfmon);
+  return 0;
+}
+
+int DeviceFile::perfmon_create(void* arg) {
+  auto c = load<ethosu_accel_perfmon_create>(arg);
+  if (c.ncounters > kPmuCounters) return -EINVAL;
+  for (uint32_t i = 0; i < c.ncounters; ++i)
+    if (c.counters[i] > kMaxU65Event) return -EINVAL;
+  auto p = std::make_shared<Perfmon>();
+  p->events.assign(c.counters, c.counters + c.ncounters);
+  p->values.assign(c.ncounters + 1, 0);
+  uint32_t id = 1;  // xarray with ALLOC1: the lowest free id from 1
+  for (const auto& [i, m] : perfmons_) {
+    if (i != id) break;
+    ++id;
+  }
+  perfmons_.emplace(id, std::move(p));
+  c.id = id;
+  c.ncounters += 1;  // the kernel reports the cycle counter it appended
+  store(arg, c);
+  return 0;
+}
+
+int DeviceFile::perfmon_destroy(void* arg) {
+  const auto d = load<ethosu_accel_perfmon_destroy>(arg);
+  const auto it = perfmons_.find(d.id);
+  if (it == perfmons_.end()) return -EINVAL;
+  if (device_.global_perfmon == it->second) {
+    device_.global_perfmon.reset();
+    device_.global_perfmon_owner = nullptr;
+  }
+  perfmons_.erase(it);
+  return 0;
+}
+
+int DeviceFile::perfmon_get_values(void* arg) {
+  const auto g = load<ethosu_accel_perfmon_get_values>(arg);
+  if (g.pad) return -EINVAL;
+  const auto it = perfmons_.find(g.id);
+  if (it == perfmons_.end()) return -EINVAL;
+  const auto& v = it->second->values;
+  return copy_to_user(g.values_ptr, v.data(), v.size() * sizeof(uint64_t)) ? 0 : -EFAULT;
+}
+
+int DeviceFile::perfmon_set_global(void* arg) {
+  const auto s = load<ethosu_accel_perfmon_set_global>(arg);
+  if (s.flags & ~ETHOSU_ACCEL_PERFMON_CLEAR_GLOBAL) return -EINVAL;
+  const auto it = perfmons_.find(s.id);
+  if (it == perfmons_.end()) return -EINVAL;
+  if (s.flags & ETHOSU_ACCEL_PERFMON_CLEAR_GLOBAL) {
+    if (!device_.global_perfmon) return -EINVAL;
+    device_.global_perfmon.reset();
+    device_.global_perfmon_owner = nullptr;
+    return 0;
+  }
+  if (device_.global_perfmon) return -EBUSY;
+  device_.global_perfmon = it->second;
+  device_.global_perfmon_owner = this;
+  return 0;
+}
+
+}  // namespace ethosu::accel

@@ -1,0 +1,487 @@
+#include "host/backends/nxp/nxp_driver.h"
+
+#include <fcntl.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "host/backends/nxp/ethosu_nxp_uapi.h"
+#include "host/backends/nxp/nxp_inference.h"
+#include "host/backends/shim_env.h"
+#include "host/capture.h"
+
+namespace ethosu::nxp {
+
+namespace {
+
+// Closes a descriptor without going through an interposed close().
+void sys_close(int fd) {
+  if (fd >= 0) syscall(SYS_close, fd);
+}
+
+// Which fds are ours, readable without a lock (read/write/close are intercepted for every fd in the process).
+constexpr int kFastFds = 1 << 16;
+std::array<std::atomic<bool>, kFastFds> g_owned_fast{};
+std::mutex g_owned_slow_mutex;
+std::set<int> g_owned_slow;
+
+void set_owned(int fd, bool owned) {
+  if (fd >= 0 && fd < kFastFds) {
+    g_owned_fast[static_cast<size_t>(fd)].store(owned, std::memory_order_release);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_owned_slow_mutex);
+  if (owned) g_owned_slow.insert(fd);
+  else g_owned_slow.erase(fd);
+}
+
+// copy_from_user / copy_to_user: a bad user pointer fails instead of faulting. Where process_vm_readv/writev
+// are not allowed (some seccomp profiles), the copy is made directly, trusting the pointer as a library would.
+bool vm_copy_unavailable(ssize_t r) { return r < 0 && (errno == ENOSYS || errno == EPERM); }
+
+bool copy_in(void* dst, const void* user, size_t n) {
+  iovec local{dst, n};
+  iovec remote{const_cast<void*>(user), n};
+  const ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  if (vm_copy_unavailable(got) && user) {
+    std::memcpy(dst, user, n);
+    return true;
+  }
+  return got == static_cast<ssize_t>(n);
+}
+
+bool copy_out(void* user, const void* src, size_t n) {
+  iovec local{const_cast<void*>(src), n};
+  iovec remote{user, n};
+  const ssize_t put = process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
+  if (vm_copy_unavailable(put) && user) {
+    std::memcpy(user, src, n);
+    return true;
+  }
+  return put == static_cast<ssize_t>(n);
+}
+
+struct DeviceObj {};
+
+struct BufferObj {
+  int fd = -1;  // the driver's own descriptor of the memfd (the user's may be closed)
+  uint32_t capacity = 0, offset = 0, size = 0;
+  ~BufferObj() { sys_close(fd); }
+
+  // Bytes [at, at + n) of the memfd; the memfd is sealed against shrinking, so a short read means an I/O error.
+  bool read(uint64_t at, uint64_t n, std::vector<uint8_t>& out) const {
+    out.resize(n);
+    uint64_t done = 0;
+    while (done < n) {
+      const ssize_t r = pread(fd, out.data() + done, n - done, static_cast<off_t>(at + done));
+      if (r <= 0) return false;
+      done += static_cast<uint64_t>(r);
+    }
+    return true;
+  }
+  bool write(uint64_t at, const std::vector<uint8_t>& data) const {
+    uint64_t done = 0;
+    while (done < data.size()) {
+      const ssize_t w = pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(at + done));
+      if (w <= 0) return false;
+      done += static_cast<uint64_t>(w);
+    }
+    return true;
+  }
+};
+using BufferPtr = std::shared_ptr<BufferObj>;
+
+struct NetworkObj {
+  BufferPtr buffer;  // null for an index network
+  uint32_t index = 0;
+};
+using NetworkPtr = std::shared_ptr<NetworkObj>;
+
+struct InferenceObj {
+  int fd = -1;  // the driver's own descriptor of the eventfd
+  NetworkPtr network;
+  std::vector<BufferPtr> ifm, ofm;
+  std::vector<Buffer> ifm_at, ofm_at;  // offset and size of each buffer at submission (what the firmware got)
+  uint32_t type = INFERENCE_MODEL;
+  PmuConfig pmu_config{};
+  PmuCounts pmu_count{};
+  uint32_t status = STATUS_RUNNING;
+  bool started = false, done = false;
+  ~InferenceObj() { sys_close(fd); }
+
+  void complete() {
+    done = true;
+    const uint64_t one = 1;
+    (void)!::write(fd, &one, sizeof one);
+  }
+};
+using InferencePtr = std::shared_ptr<InferenceObj>;
+
+using Object = std::variant<DeviceObj, BufferPtr, NetworkPtr, InferencePtr>;
+
+// A private duplicate, so that the object outlives the user's descriptor.
+int private_dup(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 0); }
+
+const char* status_name(uint32_t s) {
+  switch (s) {
+    case STATUS_OK: return "ok";
+    case STATUS_ERROR: return "error";
+    case STATUS_RUNNING: return "running";
+    case STATUS_REJECTED: return "rejected";
+    case STATUS_ABORTED: return "aborted";
+    case STATUS_ABORTING: return "aborting";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+
+struct Driver::State {
+  std::mutex m;
+  std::map<int, Object> fds;
+  std::deque<InferencePtr> queue;
+  std::condition_variable cv;
+  std::thread worker;
+
+  int add(int fd, Object o) {
+    fds[fd] = std::move(o);
+    set_owned(fd, true);
+    return fd;
+  }
+  template <class T>
+  T* find(int fd) {
+    auto it = fds.find(fd);
+    return it == fds.end() ? nullptr : std::get_if<T>(&it->second);
+  }
+
+  long device_ioctl(unsigned long cmd, void* arg);
+  long buffer_ioctl(BufferObj& b, unsigned long cmd, void* arg);
+  long network_ioctl(const NetworkPtr& n, unsigned long cmd, void* arg);
+  long inference_ioctl(const InferencePtr& inf, unsigned long cmd, void* arg);
+  long create_inference(const NetworkPtr& n, const InferenceCreate& req);
+  void work();
+};
+
+Driver::Driver() : s_(*new State) {  // leaked on purpose, like the driver itself (see instance())
+  s_.worker = std::thread([this] { s_.work(); });
+  s_.worker.detach();
+}
+
+Driver& Driver::instance() {
+  static Driver* d = new Driver;  // never destroyed: the detached worker may still run at exit
+  return *d;
+}
+
+bool Driver::owns(int fd) {
+  if (fd < 0) return false;
+  if (fd < kFastFds) return g_owned_fast[static_cast<size_t>(fd)].load(std::memory_order_acquire);
+  std::lock_guard<std::mutex> lock(g_owned_slow_mutex);
+  return g_owned_slow.count(fd) != 0;
+}
+
+int Driver::open_device(int flags) {
+  try {
+    (void)host::shim_settings();  // a bad environment fails the open, with the reason on stderr
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): %s\n", e.what());
+    return -EINVAL;
+  }
+  const int fd = eventfd(0, (flags & O_CLOEXEC) ? EFD_CLOEXEC : 0);
+  if (fd < 0) return -errno;
+  std::lock_guard<std::mutex> lock(s_.m);
+  return s_.add(fd, DeviceObj{});
+}
+
+bool Driver::forget(int fd) {
+  if (!owns(fd)) return false;
+  std::lock_guard<std::mutex> lock(s_.m);
+  s_.fds.erase(fd);
+  set_owned(fd, false);
+  return true;
+}
+
+int Driver::check_mmap(int fd, size_t length, off_t offset) {
+  std::lock_guard<std::mutex> lock(s_.m);
+  const BufferPtr* b = s_.find<BufferPtr>(fd);
+  if (!b) return -ENODEV;  // devices, networks and inferences have no mmap
+  // dma_mmap_coherent: the mapping must lie within the buffer's pages.
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t pages = ((*b)->capacity + page - 1) / page;
+  const uint64_t want = (length + page - 1) / page;
+  if (offset < 0 || static_cast<uint64_t>(offset) % page) return -EINVAL;
+  const uint64_t first = static_cast<uint64_t>(offset) / page;
+  if (first >= pages || want > pages - first) return -ENXIO;
+  return 0;
+}
+
+long Driver::ioctl(int fd, unsigned long cmd, void* arg) {
+  std::unique_lock<std::mutex> lock(s_.m);
+  auto it = s_.fds.find(fd);
+  if (it == s_.fds.end()) return -EBADF;
+  Object& o = it->second;
+  if (std::holds_alternative<DeviceObj>(o)) return s_.device_ioctl(cmd, arg);
+  if (auto* b = std::get_if<BufferPtr>(&o)) return s_.buffer_ioctl(**b, cmd, arg);
+  if (auto* n = std::get_if<NetworkPtr>(&o)) return s_.network_ioctl(NetworkPtr(*n), cmd, arg);
+  return s_.inference_ioctl(InferencePtr(std::get<InferencePtr>(o)), cmd, arg);
+}
+
+long Driver::State::device_ioctl(unsigned long cmd, void* arg) {
+  switch (cmd) {
+    case IOCTL_PING:
+    case IOCTL_VERSION_REQ:
+      return 0;  // the firmware answers; nothing comes back to user space
+    case IOCTL_CAPABILITIES_REQ: {
+      DeviceCapabilities c{};
+      try {
+        c = capabilities(host::shim_settings());
+      } catch (const std::exception&) {
+        return -EIO;  // the firmware did not answer
+      }
+      return copy_out(arg, &c, sizeof c) ? 0 : -EFAULT;
+    }
+    case IOCTL_BUFFER_CREATE: {
+      BufferCreate req{};
+      if (!copy_in(&req, arg, sizeof req)) return 0;  // NXP's driver: a failed copy breaks out with 0
+      if (req.capacity == 0) return -EINVAL;
+      const int fd = memfd_create("ethosu-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+      if (fd < 0) return -ENOMEM;
+      if (ftruncate(fd, req.capacity) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        sys_close(fd);
+        return -ENOMEM;
+      }
+      auto b = std::make_shared<BufferObj>();
+      b->fd = private_dup(fd);
+      if (b->fd < 0) {
+        sys_close(fd);
+        return -ENOMEM;
+      }
+      b->capacity = req.capacity;
+      return add(fd, b);
+    }
+    case IOCTL_NETWORK_CREATE: {
+      NetworkCreate req{};
+      if (!copy_in(&req, arg, sizeof req)) return 0;
+      auto n = std::make_shared<NetworkObj>();
+      if (req.type == NETWORK_BUFFER) {
+        BufferPtr* b = find<BufferPtr>(static_cast<int>(req.fd_or_index));
+        if (!b) return -EINVAL;
+        n->buffer = *b;
+      } else {
+        n->index = req.fd_or_index;
+      }
+      const int fd = eventfd(0, EFD_CLOEXEC);
+      if (fd < 0) return -ENOMEM;
+      return add(fd, n);
+    }
+    default:
+      return 0;  // NXP's driver logs "Invalid ioctl" and returns 0
+  }
+}
+
+long Driver::State::buffer_ioctl(BufferObj& b, unsigned long cmd, void* arg) {
+  switch (cmd) {
+    case IOCTL_BUFFER_SET: {
+      Buffer req{};
+      if (!copy_in(&req, arg, sizeof req)) return 0;
+      if (uint64_t{req.size} + req.offset > b.capacity) return -EINVAL;
+      b.offset = req.offset;
+      b.size = req.size;
+      return 0;
+    }
+    case IOCTL_BUFFER_GET: {
+      const Buffer out{b.offset, b.size};
+      (void)copy_out(arg, &out, sizeof out);  // NXP's driver returns 0 even when the copy fails
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+long Driver::State::network_ioctl(const NetworkPtr& n, unsigned long cmd, void* arg) {
+  switch (cmd) {
+    case IOCTL_NETWORK_INFO:
+    case IOCTL_NETWORK_INFO_V2: {
+      const bool v2 = cmd == IOCTL_NETWORK_INFO_V2;
+      NetworkInfoV2 probe{};
+      if (!copy_in(&probe, arg, v2 ? sizeof(NetworkInfoV2) : sizeof(NetworkInfo))) return 0;
+      std::vector<uint8_t> data;
+      if (!n->buffer || !n->buffer->read(n->buffer->offset, n->buffer->size, data)) return -EBADF;
+      const auto info = network_info(data);
+      if (!info) return -EBADF;  // the firmware could not read the network
+      if (v2) return copy_out(arg, &*info, sizeof *info) ? 0 : -EFAULT;
+      NetworkInfo old{};
+      std::memcpy(old.desc, info->desc, sizeof old.desc);
+      old.ifm_count = info->ifm_count;
+      old.ofm_count = info->ofm_count;
+      std::memcpy(old.ifm_size, info->ifm_size, sizeof old.ifm_size);
+      std::memcpy(old.ofm_size, info->ofm_size, sizeof old.ofm_size);
+      return copy_out(arg, &old, sizeof old) ? 0 : -EFAULT;
+    }
+    case IOCTL_INFERENCE_CREATE: {
+      InferenceCreate req{};
+      if (!copy_in(&req, arg, sizeof req)) return 0;
+      return create_inference(n, req);
+    }
+    default:
+      return 0;
+  }
+}
+
+long Driver::State::create_inference(const NetworkPtr& n, const InferenceCreate& req) {
+  if (req.ifm_count > kFdMax || req.ofm_count > kFdMax) return -EFAULT;  // as the kernel answers
+  auto inf = std::make_shared<InferenceObj>();
+  auto take = [&](uint32_t count, const uint32_t* user_fds, std::vector<BufferPtr>& out, std::vector<Buffer>& at) {
+    for (uint32_t i = 0; i < count; ++i) {
+      BufferPtr* b = find<BufferPtr>(static_cast<int>(user_fds[i]));
+      if (!b) return false;
+      out.push_back(*b);
+      at.push_back({(*b)->offset, (*b)->size});
+    }
+    return true;
+  };
+  if (!take(req.ifm_count, req.ifm_fd, inf->ifm, inf->ifm_at) || !take(req.ofm_count, req.ofm_fd, inf->ofm, inf->ofm_at))
+    return -EINVAL;
+  inf->network = n;
+  inf->type = req.inference_type == INFERENCE_OP ? INFERENCE_OP : INFERENCE_MODEL;
+  inf->pmu_config = req.pmu_config;
+  const int fd = eventfd(0, EFD_CLOEXEC);
+  if (fd < 0) return -ENOMEM;
+  inf->fd = private_dup(fd);
+  if (inf->fd < 0) {
+    sys_close(fd);
+    return -ENOMEM;
+  }
+  queue.push_back(inf);
+  cv.notify_one();
+  return add(fd, inf);
+}
+
+long Driver::State::inference_ioctl(const InferencePtr& inf, unsigned long cmd, void* arg) {
+  switch (cmd) {
+    case IOCTL_INFERENCE_STATUS: {
+      ResultStatus out{};
+      out.status = inf->status;
+      out.pmu_config = inf->pmu_config;
+      out.pmu_count = inf->pmu_count;
+      return copy_out(arg, &out, sizeof out) ? 0 : -EFAULT;
+    }
+    case IOCTL_INFERENCE_CANCEL: {
+      CancelInferenceStatus out{STATUS_ERROR};
+      if (!inf->done && !inf->started) {
+        // Still queued: the firmware drops it and answers ABORTED.
+        for (auto q = queue.begin(); q != queue.end(); ++q)
+          if (*q == inf) {
+            queue.erase(q);
+            break;
+          }
+        inf->status = STATUS_ABORTED;
+        inf->complete();
+        out.status = STATUS_OK;
+      } else if (!inf->done) {
+        // Running: the firmware cannot stop the NPU mid-job; the inference finishes with its own status.
+        inf->status = STATUS_ABORTING;
+      }
+      return copy_out(arg, &out, sizeof out) ? 0 : -EFAULT;
+    }
+    default:
+      return 0;
+  }
+}
+
+void Driver::State::work() {
+  for (;;) {
+    InferenceRequest req;
+    InferencePtr inf;
+    {
+      std::unique_lock<std::mutex> lock(m);
+      cv.wait(lock, [&] { return !queue.empty(); });
+      inf = queue.front();
+      queue.pop_front();
+      inf->started = true;
+      req.inference_type = inf->type;
+      req.pmu = inf->pmu_config;
+      const BufferPtr& nb = inf->network->buffer;
+      req.network_is_index = !nb;
+      bool readable = !nb || nb->read(nb->offset, nb->size, req.network);
+      for (size_t i = 0; i < inf->ifm.size(); ++i) {
+        // What the firmware can reach through the IFM's pointer: from the offset to the end of the buffer.
+        const BufferObj& b = *inf->ifm[i];
+        req.ifms.emplace_back();
+        req.ifm_sizes.push_back(inf->ifm_at[i].size);
+        readable = readable && b.read(inf->ifm_at[i].offset, b.capacity - inf->ifm_at[i].offset, req.ifms.back());
+      }
+      for (size_t i = 0; i < inf->ofm.size(); ++i)
+        req.ofm_free_bytes.push_back(inf->ofm[i]->capacity - inf->ofm_at[i].offset - inf->ofm_at[i].size);
+      if (!readable) {
+        std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): inference failed: a buffer could not be read\n");
+        inf->status = STATUS_ERROR;
+        inf->complete();
+        continue;
+      }
+    }
+    InferenceResult res;
+    bool verbose = false;
+    try {
+      const host::ShimSettings& settings = host::shim_settings();
+      verbose = settings.verbose;
+      res = run_inference(req, settings);
+    } catch (const std::exception& e) {
+      res.message = e.what();
+    }
+    try {
+      if (res.capture)
+        if (auto dir = host::capture_dir_from_env("nxp-ethosu")) host::write_capture(*dir, *res.capture);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): capture not written: %s\n", e.what());
+    }
+    std::lock_guard<std::mutex> lock(m);
+    uint32_t status = res.status;
+    for (size_t i = 0; status == STATUS_OK && i < res.ifms_after.size(); ++i)
+      if (res.ifms_after[i] && !inf->ifm[i]->write(inf->ifm_at[i].offset, *res.ifms_after[i])) status = STATUS_ERROR;
+    for (size_t i = 0; status == STATUS_OK && i < res.ofm_appended.size(); ++i) {
+      BufferObj& b = *inf->ofm[i];
+      const auto& data = res.ofm_appended[i];
+      // The firmware writes after the data it was given; the kernel then grows the buffer's size by as much.
+      if (!b.write(uint64_t{inf->ofm_at[i].offset} + inf->ofm_at[i].size, data) ||
+          uint64_t{b.size} + data.size() + b.offset > b.capacity) {
+        status = STATUS_ERROR;
+        break;
+      }
+      b.size += static_cast<uint32_t>(data.size());
+    }
+    inf->status = status;
+    if (status == STATUS_OK) {
+      inf->pmu_config = res.pmu_config;
+      inf->pmu_count = res.pmu_count;
+    }
+    if (status != STATUS_OK)
+      std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): inference failed: %s\n",
+                   res.message.empty() ? "the result did not fit its buffers" : res.message.c_str());
+    else if (verbose)
+      std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): %s inference %s, %llu cycles\n",
+                   inf->type == INFERENCE_OP ? "OP" : "MODEL", status_name(status),
+                   static_cast<unsigned long long>(res.capture ? res.capture->cycle_counter : 0));
+    inf->complete();
+  }
+}
+
+}  // namespace ethosu::nxp

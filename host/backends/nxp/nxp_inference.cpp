@@ -1,0 +1,348 @@
+#include "host/backends/nxp/nxp_inference.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <map>
+
+#include "host/payload.h"
+#include "host/run_job.h"
+#include "host/sim_config.h"
+#include "isa/registers.h"
+#include "sim/error.h"
+
+namespace ethosu::nxp {
+
+namespace {
+
+// The NPU the shim simulates: the variant the configuration resolves to with no job-specific variant.
+std::string device_variant(const host::ShimSettings& settings) {
+  return host::resolve_config(settings.request, "ethos-u65-256").param("npu.variant").as_string();
+}
+
+std::string bytes_text(uint64_t n) { return std::to_string(n) + " bytes"; }
+
+struct Tensor {
+  uint64_t size_bytes = 0;
+  uint32_t arena_offset = 0;
+};
+
+// A Vela model as the firmware's TFLM interpreter sees it: the NPU operator and the graph's inputs and outputs
+// with their arena offsets.
+struct ModelPlan {
+  host::EthosuOperator op;
+  std::vector<Tensor> inputs, outputs;
+};
+
+ModelPlan plan_model(const std::vector<uint8_t>& network) {
+  const host::NpuFile file = host::read_npu_file(network, "network buffer");
+  if (file.kind != host::NpuFileKind::TFLITE) throw InputError("network buffer: not a .tflite model");
+  const host::VelaModel& vm = *file.model;
+  if (!vm.cpu_operators.empty())
+    throw InputError("network buffer: the model has operators for the CPU (first: " + vm.cpu_operators.front().name +
+                     "), which the simulator cannot run; only models that are one ethos-u operator run in MODEL mode");
+  if (vm.ethosu_operators.size() != 1)
+    throw InputError("network buffer: expected one ethos-u operator, found " +
+                     std::to_string(vm.ethosu_operators.size()));
+  if (!vm.offline_plan) throw InputError("network buffer: no OfflineMemoryAllocation metadata (not a Vela model)");
+  ModelPlan plan;
+  plan.op = vm.ethosu_operators.front();
+  const host::TfliteSubgraph& sg = vm.model.subgraphs.at(plan.op.subgraph);
+  auto describe = [&](const std::vector<int32_t>& indices, const char* what) {
+    std::vector<Tensor> out;
+    for (int32_t i : indices) {
+      if (i < 0 || static_cast<size_t>(i) >= sg.tensors.size())
+        throw InputError(std::string("network buffer: graph ") + what + " tensor index out of range");
+      const auto offset = vm.offline_plan->offset_of(vm.model, plan.op.subgraph, static_cast<uint32_t>(i));
+      if (!offset)
+        throw InputError(std::string("network buffer: graph ") + what + " '" + sg.tensors[i].name +
+                         "' has no offline-planned arena offset");
+      out.push_back({host::tflite_tensor_bytes(sg.tensors[i], "network buffer"), *offset});
+    }
+    return out;
+  };
+  plan.inputs = describe(sg.inputs, "input");
+  plan.outputs = describe(sg.outputs, "output");
+  return plan;
+}
+
+// Memory the firmware provides itself (its tensor arena in per-tensor MODEL mode, its fast memory), checked
+// before it is allocated so that a hostile model cannot claim unbounded host memory. The i.MX 93 firmware's own
+// arena is a few MiB of Cortex-M33 memory; the simulated one allows far more [I: 256 MiB].
+constexpr uint64_t kFirmwareArenaBytes = uint64_t{256} << 20;
+
+struct MemoryLimit {
+  uint64_t bytes;
+  const char* name;
+};
+
+std::vector<uint8_t> firmware_memory(uint64_t bytes, const MemoryLimit& limit, const std::string& what) {
+  if (bytes > limit.bytes)
+    throw InputError(what + " of " + bytes_text(bytes) + " does not fit the " + limit.name + " of " +
+                     bytes_text(limit.bytes));
+  return std::vector<uint8_t>(bytes, 0);
+}
+
+constexpr MemoryLimit kFirmwareArena{kFirmwareArenaBytes, "firmware's tensor arena"};
+
+// The fast memory that replaces region 2: the on-chip SRAM the shim reports (ETHOSU_SIM_SRAM_SIZE or the preset's).
+MemoryLimit fast_memory(const host::ShimSettings& settings) {
+  if (!settings.sram_size_bytes) return {kFirmwareArenaBytes, "firmware's memory"};
+  return {settings.sram_size_bytes, "fast memory (on-chip SRAM)"};
+}
+
+void place(std::vector<uint8_t>& arena, const Tensor& t, const std::vector<uint8_t>& data, const std::string& what) {
+  if (data.size() != t.size_bytes)
+    throw InputError(what + ": " + bytes_text(data.size()) + ", the model's input has " + bytes_text(t.size_bytes));
+  if (t.arena_offset + t.size_bytes > arena.size())
+    throw InputError(what + ": arena offset " + std::to_string(t.arena_offset) + " + " + bytes_text(t.size_bytes) +
+                     " lies outside the arena of " + bytes_text(arena.size()));
+  std::copy(data.begin(), data.end(), arena.begin() + t.arena_offset);
+}
+
+struct Prepared {
+  host::Job job;
+  bool arena_in_ifm = false;        // ifm[0] holds the arena (region 1) and gets it back
+  std::vector<Tensor> outputs;      // MODEL: copied into the OFM buffers
+  bool profiling = false;           // OP: ofm[0] receives a QreadEvent
+};
+
+// The data of each IFM buffer (its first size bytes).
+std::vector<std::vector<uint8_t>> ifm_data(const InferenceRequest& r) {
+  std::vector<std::vector<uint8_t>> out;
+  for (size_t i = 0; i < r.ifms.size(); ++i) {
+    const uint64_t n = i < r.ifm_sizes.size() ? std::min<uint64_t>(r.ifm_sizes[i], r.ifms[i].size()) : 0;
+    out.emplace_back(r.ifms[i].begin(), r.ifms[i].begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  return out;
+}
+
+Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& settings) {
+  ModelPlan plan = plan_model(r.network);
+  const std::vector<std::vector<uint8_t>> ifms = ifm_data(r);
+  Prepared p;
+  p.job.name = "MODEL inference";
+  p.job.stream = plan.op.payload.command_stream;
+  if (plan.op.payload.config) p.job.variant = plan.op.payload.config->accelerator();
+  p.job.regions[0] = plan.op.flash;
+  p.job.regions[2] = firmware_memory(plan.op.scratch_fast_bytes, fast_memory(settings), "fast scratch");
+  // One IFM per graph input with exactly its size, and OFM buffers for the outputs: the firmware copies them into
+  // and out of its own arena. Otherwise ifm[0] is the arena (it then also receives the outputs).
+  bool per_input = ifms.size() == plan.inputs.size() && !ifms.empty() && !r.ofm_free_bytes.empty();
+  for (size_t i = 0; per_input && i < ifms.size(); ++i) per_input = ifms[i].size() == plan.inputs[i].size_bytes;
+  size_t first_input_ifm = 0;
+  if (per_input || ifms.empty()) {
+    p.job.regions[1] = firmware_memory(plan.op.scratch_bytes, kFirmwareArena, "tensor arena");
+  } else {
+    if (ifms.size() != 1 && ifms.size() != plan.inputs.size() + 1)
+      throw InputError(std::to_string(ifms.size()) + " IFM buffers for a model with " +
+                       std::to_string(plan.inputs.size()) + " input(s): give one per input, or the arena first");
+    if (ifms[0].size() < plan.op.scratch_bytes)
+      throw InputError("arena buffer (ifm[0]) has " + bytes_text(ifms[0].size()) + ", the model needs " +
+                       bytes_text(plan.op.scratch_bytes));
+    p.job.regions[1] = ifms[0];
+    p.arena_in_ifm = true;
+    first_input_ifm = 1;
+  }
+  for (size_t i = first_input_ifm; i < ifms.size(); ++i)
+    place(p.job.regions[1], plan.inputs[i - first_input_ifm], ifms[i], "ifm[" + std::to_string(i) + "]");
+  if (!r.ofm_free_bytes.empty() && r.ofm_free_bytes.size() != plan.outputs.size())
+    throw InputError(std::to_string(r.ofm_free_bytes.size()) + " OFM buffers for a model with " +
+                     std::to_string(plan.outputs.size()) + " output(s)");
+  for (size_t i = 0; i < r.ofm_free_bytes.size(); ++i) {
+    if (r.ofm_free_bytes[i] < plan.outputs[i].size_bytes)
+      throw InputError("ofm[" + std::to_string(i) + "] has room for " + bytes_text(r.ofm_free_bytes[i]) +
+                       ", the output has " + bytes_text(plan.outputs[i].size_bytes));
+    if (plan.outputs[i].arena_offset + plan.outputs[i].size_bytes > p.job.regions[1].size())
+      throw InputError("output " + std::to_string(i) + " lies outside the arena");
+  }
+  p.outputs = r.ofm_free_bytes.empty() ? std::vector<Tensor>{} : plan.outputs;
+  return p;
+}
+
+Prepared prepare_op(const InferenceRequest& r, const host::ShimSettings& settings) {
+  const host::DriverPayload payload = host::parse_cop1(r.network, "network buffer (COP1 payload)");
+  if (r.ifms.size() < 2 || r.ifms.size() > 3)
+    throw InputError("OP mode takes 2 or 3 IFM buffers (arena, layout, optional flash), got " +
+                     std::to_string(r.ifms.size()));
+  if (r.ofm_free_bytes.size() > 1)
+    throw InputError("OP mode takes at most one OFM buffer (profiling), got " + std::to_string(r.ofm_free_bytes.size()));
+  const std::vector<uint8_t>& layout = r.ifms[1];
+  if (layout.size() < kLayoutHeaderBytes) throw InputError("layout buffer (ifm[1]) is shorter than its header");
+  uint32_t n_in = 0, n_out = 0;
+  std::memcpy(&n_in, layout.data(), 4);
+  std::memcpy(&n_out, layout.data() + 4, 4);
+  const uint64_t n = uint64_t{n_in} + n_out + 3;
+  if (layout.size() < kLayoutHeaderBytes + n * kLayoutEntryBytes)
+    throw InputError("layout buffer (ifm[1]) has " + bytes_text(layout.size()) + ", " + std::to_string(n) +
+                     " base pointers need " + bytes_text(kLayoutHeaderBytes + n * kLayoutEntryBytes));
+  Prepared p;
+  p.job.name = "OP inference";
+  p.job.stream = payload.command_stream;
+  if (payload.config) p.job.variant = payload.config->accelerator();
+  p.job.regions[1] = r.ifms[0];
+  p.arena_in_ifm = true;
+  p.job.regions[0] = r.ifms.size() == 3 ? r.ifms[2] : r.ifms[0];
+  // base_addr_size[2] is the fast scratch the firmware's fast memory replaces.
+  uint32_t fast_bytes = 0;
+  std::memcpy(&fast_bytes, layout.data() + kLayoutHeaderBytes + 2 * 4, 4);
+  p.job.regions[2] = firmware_memory(fast_bytes, fast_memory(settings), "fast scratch (layout base_addr_size[2])");
+  p.profiling = !r.ofm_free_bytes.empty();
+  return p;
+}
+
+struct Ran {
+  bool ok = false;
+  std::string fault;
+  uint32_t status_reg = 0;
+  uint64_t cycles = 0;
+  std::array<uint32_t, 4> events{};
+  bool timed = false;
+  uint32_t regioncfg = 0;
+  std::map<std::string, std::string> parameters;
+};
+
+Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array<uint16_t, 4>& hw_events) {
+  const sim::Config config = host::resolve_config(settings.request, job.variant);
+  Ran ran;
+  for (const sim::Param* p : config.params())
+    if (p->source() != sim::Source::DEFAULT) ran.parameters[p->name()] = p->value_text();
+  ran.regioncfg = host::regioncfg(config);
+  host::RunOptions options;
+  options.timed = ran.timed = !settings.functional;
+  options.config = host::platform_config(config);
+  options.regioncfg = ran.regioncfg;
+  if (options.timed) options.pmu_events = hw_events;
+  const host::RunOutcome out = host::run_job(job, options);
+  ran.ok = !out.fault;
+  if (out.fault) ran.fault = *out.fault;
+  ran.status_reg = out.status;
+  ran.cycles = out.cycle_counter;
+  ran.events = out.event_counters;
+  return ran;
+}
+
+}  // namespace
+
+InferenceResult run_inference(const InferenceRequest& r, const host::ShimSettings& settings) {
+  InferenceResult res;
+  res.pmu_config = r.pmu;
+  res.ifms_after.resize(r.ifms.size());
+  res.ofm_appended.resize(r.ofm_free_bytes.size());
+  try {
+    if (r.network_is_index) throw InputError("the firmware has no built-in networks (index network)");
+    Prepared p = r.inference_type == INFERENCE_OP ? prepare_op(r, settings) : prepare_model(r, settings);
+    const std::string npu = device_variant(settings);
+    if (p.job.variant != npu)
+      throw InputError("the network was compiled for " + p.job.variant + ", the NPU is " + npu);
+    // Driver-API event indices to the hardware ids the firmware programs; an unknown index counts nothing.
+    std::array<uint16_t, 4> hw{};
+    for (size_t i = 0; i < kPmuEventMax; ++i) {
+      const isa::PmuEventInfo* e = r.pmu.events[i] > 0xFFFF ? nullptr
+                                   : isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(r.pmu.events[i]));
+      hw[i] = e ? e->hw_id : 0;
+    }
+    host::Capture cap;
+    cap.source = "nxp-ethosu";
+    cap.variant = p.job.variant;
+    cap.stream = p.job.stream;
+    cap.regions_before = p.job.regions;
+    if (!p.job.regions[2].empty()) cap.sram_region = 2;
+
+    const Ran ran = execute(p.job, settings, hw);
+    cap.timed = ran.timed;
+    if (ran.timed) cap.pmu_events = hw;  // the functional model has no PMU
+    cap.regioncfg = ran.regioncfg;
+    cap.parameters = ran.parameters;
+    cap.regions_after[1] = p.job.regions[1];
+    cap.regions_after[2] = p.job.regions[2];
+    cap.status = ran.status_reg;
+    cap.cycle_counter = ran.cycles;
+    cap.event_counters = ran.events;
+    res.capture = std::move(cap);
+    if (!ran.ok) {
+      res.message = "NPU fault: " + ran.fault;
+      return res;
+    }
+    if (p.arena_in_ifm) res.ifms_after[0] = p.job.regions[1];
+    const std::vector<uint8_t>& arena = p.job.regions[1];
+    for (size_t i = 0; i < p.outputs.size(); ++i) {
+      const auto begin = arena.begin() + p.outputs[i].arena_offset;
+      res.ofm_appended[i].assign(begin, begin + static_cast<std::ptrdiff_t>(p.outputs[i].size_bytes));
+    }
+    for (size_t i = 0; i < kPmuEventMax; ++i) res.pmu_count.events[i] = hw[i] ? ran.events[i] : 0;
+    res.pmu_count.cycle_count = r.pmu.cycle_count ? ran.cycles : 0;
+    if (p.profiling && r.ofm_free_bytes[0] >= sizeof(QreadEvent)) {
+      // One sample at the end of the job: QREAD has reached the end of the stream.
+      QreadEvent e{};
+      e.cycle_count = ran.cycles;
+      e.qread = static_cast<uint32_t>(p.job.stream.size());
+      e.status = ran.status_reg;
+      for (size_t i = 0; i < kPmuEventMax; ++i) e.pmu[i] = {r.pmu.events[i], res.pmu_count.events[i]};
+      const auto* bytes = reinterpret_cast<const uint8_t*>(&e);
+      res.ofm_appended[0].assign(bytes, bytes + sizeof e);
+    }
+    res.status = STATUS_OK;
+  } catch (const std::exception& e) {  // InputError, or anything the run throws: the firmware reports ERROR
+    res.message = e.what();
+    res.ifms_after.assign(r.ifms.size(), std::nullopt);
+    res.ofm_appended.assign(r.ofm_free_bytes.size(), {});
+  }
+  return res;
+}
+
+std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
+  try {
+    const host::NpuFile file = host::read_npu_file(network, "network buffer");
+    if (file.kind == host::NpuFileKind::COP1_PAYLOAD) return NetworkInfoV2{};
+    if (file.kind != host::NpuFileKind::TFLITE || file.model->model.subgraphs.empty()) return std::nullopt;
+    const host::VelaModel& vm = *file.model;
+    const host::TfliteSubgraph& sg = vm.model.subgraphs.front();
+    if (sg.inputs.size() > kFdMax || sg.outputs.size() > kFdMax) return std::nullopt;
+    NetworkInfoV2 info{};
+    std::snprintf(info.desc, sizeof info.desc, "%s", sg.name.c_str());
+    info.is_vela = vm.ethosu_operators.empty() ? 0 : 1;
+    auto fill = [&](const std::vector<int32_t>& indices, uint32_t& count, uint32_t* size, uint32_t* type,
+                    uint32_t* offset, uint32_t* dims, uint32_t (*shape)[kDimMax]) {
+      count = static_cast<uint32_t>(indices.size());
+      for (size_t k = 0; k < indices.size(); ++k) {
+        const int32_t t = indices[k];
+        if (t < 0 || static_cast<size_t>(t) >= sg.tensors.size()) throw InputError("tensor index out of range");
+        const host::TfliteTensor& tensor = sg.tensors[t];
+        const uint64_t bytes = host::tflite_tensor_bytes(tensor, "network buffer");
+        if (bytes > UINT32_MAX) throw InputError("tensor too large");
+        size[k] = static_cast<uint32_t>(bytes);
+        type[k] = static_cast<uint32_t>(tensor.type);
+        if (vm.offline_plan)
+          offset[k] = vm.offline_plan->offset_of(vm.model, 0, static_cast<uint32_t>(t)).value_or(0);
+        dims[k] = static_cast<uint32_t>(std::min<size_t>(tensor.shape.size(), kDimMax));
+        for (size_t d = 0; d < dims[k]; ++d) shape[k][d] = static_cast<uint32_t>(tensor.shape[d]);
+      }
+    };
+    fill(sg.inputs, info.ifm_count, info.ifm_size, info.ifm_types, info.ifm_offset, info.ifm_dims, info.ifm_shapes);
+    fill(sg.outputs, info.ofm_count, info.ofm_size, info.ofm_types, info.ofm_offset, info.ofm_dims, info.ofm_shapes);
+    return info;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+DeviceCapabilities capabilities(const host::ShimSettings& settings) {
+  // The i.MX 93 firmware's reply (spec 06 §5.1): U65 product 6, architecture 1.0.6, core driver 0.16.0.
+  DeviceCapabilities c{};
+  c.hw_id.version_status = 1;
+  c.hw_id.product_major = 6;
+  c.hw_id.arch_major_rev = 1;
+  c.hw_id.arch_minor_rev = 0;
+  c.hw_id.arch_patch_rev = 6;
+  c.hw_cfg.macs_per_cc = device_variant(settings) == "ethos-u65-512" ? 9 : 8;  // log2 of the MACs per cycle
+  c.hw_cfg.cmd_stream_version = 0;
+  c.hw_cfg.custom_dma = 0;
+  c.driver_major_rev = 0;
+  c.driver_minor_rev = 16;
+  c.driver_patch_rev = 0;
+  return c;
+}
+
+}  // namespace ethosu::nxp

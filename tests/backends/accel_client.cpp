@@ -1,0 +1,486 @@
+// A client of the Linux accel/ethosu interface that uses nothing but the UAPI header and libc, as Mesa's driver
+// does: run under LD_PRELOAD=libethosu-sim-accel.so it drives the simulator, on a board it would drive the NPU.
+//
+//   accel_client CASE_DIR [--timed] [--region2-bo]   run one conformance case end to end, compare bit-exact
+//   accel_client --errors                            the interface's error paths and a hand-made DMA job
+//
+// A case: BOs for the regions the stream refers to (region 2 only with --region2-bo or when it exceeds the SRAM;
+// otherwise it is the driver's SRAM via sram_size), loaded through mmap; the stream through CMDSTREAM_BO_CREATE; SUBMIT
+// with a perfmon; BO_WAIT; outputs compared with the expected files (bit-exact; those whose only reference is ArmNN's
+// float arithmetic within the corpus suite's bound of 4). --timed also requires the perfmon's cycle and
+// NPU_ACTIVE counts to be non-zero. Exit status: 0 pass, 1 failure, 2 usage, 77 case folder absent (skip).
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "host/backends/accel/ethosu_accel_uapi.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr uint16_t kEventCycle = 0x011, kEventNpuIdle = 0x020, kEventNpuActive = 0x023;
+
+int failures = 0;
+
+void fail(const std::string& what) {
+  std::fprintf(stderr, "FAIL: %s\n", what.c_str());
+  ++failures;
+}
+
+// The ioctl's errno, 0 on success.
+template <typename T>
+int call(int fd, unsigned long request, T* arg) {
+  return ioctl(fd, request, arg) == 0 ? 0 : errno;
+}
+
+void expect_errno(const char* what, int got, int want) {
+  if (got != want)
+    fail(std::string(what) + ": errno " + std::to_string(got) + " (" + std::strerror(got) + "), expected " +
+         std::to_string(want) + " (" + std::strerror(want) + ")");
+}
+
+std::vector<uint8_t> read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + p.string());
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+struct Bo {
+  uint32_t handle = 0;
+  uint64_t size = 0;
+  uint8_t* map = nullptr;
+};
+
+Bo create_bo(int fd, uint64_t size) {
+  ethosu_accel_bo_create c{};
+  c.size = size;
+  if (int e = call(fd, ETHOSU_ACCEL_IOCTL_BO_CREATE, &c))
+    throw std::runtime_error(std::string("BO_CREATE: ") + std::strerror(e));
+  ethosu_accel_bo_mmap_offset m{};
+  m.handle = c.handle;
+  if (int e = call(fd, ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &m))
+    throw std::runtime_error(std::string("BO_MMAP_OFFSET: ") + std::strerror(e));
+  void* p = mmap(nullptr, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(m.offset));
+  if (p == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
+  return {c.handle, c.size, static_cast<uint8_t*>(p)};
+}
+
+int cmdstream_bo(int fd, const std::vector<uint8_t>& stream, uint32_t& handle) {
+  ethosu_accel_cmdstream_bo_create c{};
+  c.size = static_cast<uint32_t>(stream.size());
+  c.data = reinterpret_cast<uintptr_t>(stream.data());
+  const int e = call(fd, ETHOSU_ACCEL_IOCTL_CMDSTREAM_BO_CREATE, &c);
+  handle = c.handle;
+  return e;
+}
+
+int submit(int fd, const ethosu_accel_job& job, uint32_t perfmon = 0) {
+  ethosu_accel_submit s{};
+  s.jobs = reinterpret_cast<uintptr_t>(&job);
+  s.job_count = 1;
+  s.perfmon_id = perfmon;
+  return call(fd, ETHOSU_ACCEL_IOCTL_SUBMIT, &s);
+}
+
+int wait_bo(int fd, uint32_t handle) {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  ethosu_accel_bo_wait w{};
+  w.handle = handle;
+  w.timeout_ns = (int64_t{now.tv_sec} + 10) * 1000000000 + now.tv_nsec;
+  return call(fd, ETHOSU_ACCEL_IOCTL_BO_WAIT, &w);
+}
+
+ethosu_accel_npu_info query(int fd) {
+  ethosu_accel_dev_query q{};
+  q.type = ETHOSU_ACCEL_DEV_QUERY_NPU_INFO;
+  if (call(fd, ETHOSU_ACCEL_IOCTL_DEV_QUERY, &q) || q.size != sizeof(ethosu_accel_npu_info))
+    fail("DEV_QUERY size: " + std::to_string(q.size));
+  ethosu_accel_npu_info info{};
+  q.pointer = reinterpret_cast<uintptr_t>(&info);
+  if (int e = call(fd, ETHOSU_ACCEL_IOCTL_DEV_QUERY, &q)) fail(std::string("DEV_QUERY: ") + std::strerror(e));
+  if (info.id >> 28 != 1) fail("DEV_QUERY: ID arch major is not 1 (U65)");
+  if (info.pmu_counters != 4) fail("DEV_QUERY: " + std::to_string(info.pmu_counters) + " PMU counters, the U65 has 4");
+  return info;
+}
+
+void check_version(int fd) {
+  char name[16] = {};
+  ethosu_drm_version v{};
+  if (call(fd, ETHOSU_DRM_IOCTL_VERSION, &v)) fail("DRM_IOCTL_VERSION (lengths)");
+  v.name = name;
+  v.name_len = sizeof name - 1;
+  if (call(fd, ETHOSU_DRM_IOCTL_VERSION, &v) || std::string(name) != "ethosu" || v.version_major != 1)
+    fail("DRM_IOCTL_VERSION: driver '" + std::string(name) + "'");
+}
+
+// ---- one conformance case ----
+
+int run_case(const fs::path& dir, bool timed, bool region2_bo) {
+  if (!fs::exists(dir / "manifest.json")) {
+    std::printf("SKIP: no case at %s\n", dir.c_str());
+    return 77;
+  }
+  const json m = json::parse(read_file(dir / "manifest.json"));
+  const int fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    std::fprintf(stderr, "FAIL: open /dev/accel/accel0: %s (is LD_PRELOAD=libethosu-sim-accel.so set?)\n",
+                 std::strerror(errno));
+    return 1;
+  }
+  check_version(fd);
+  const ethosu_accel_npu_info info = query(fd);
+
+  // The kernel refuses a BO for a region the stream never touches, so only the regions the manifest says the
+  // stream refers to go into the job (all declared regions when it does not say); the others still hold their
+  // tensors, as a driver's buffers would.
+  std::vector<bool> referenced(8, true);
+  const json& cs = m.at("cmdstream");
+  if (cs.contains("regions_referenced") || cs.contains("region_commands_seen")) {
+    referenced.assign(8, false);
+    if (cs.contains("regions_referenced")) {
+      for (const auto& r : cs["regions_referenced"])
+        if (r.get<unsigned>() < 8) referenced[r.get<unsigned>()] = true;
+    } else {
+      for (const auto& [key, commands] : cs["region_commands_seen"].items())
+        if (std::stoul(key) < 8) referenced[std::stoul(key)] = true;
+    }
+  }
+  ethosu_accel_job job{};
+  std::vector<Bo> bos(8);
+  for (const auto& [key, r] : m.at("regions").items()) {
+    const unsigned index = static_cast<unsigned>(std::stoul(key));
+    const uint64_t size = r.at("size_bytes").get<uint64_t>();
+    if (index >= 8 || size == 0) continue;
+    if (index == ETHOSU_ACCEL_SRAM_REGION && !region2_bo && size <= info.sram_size) {
+      if (referenced[index]) job.sram_size = static_cast<uint32_t>(size);
+      continue;
+    }
+    bos[index] = create_bo(fd, size);
+    if (referenced[index]) job.region_bo_handles[index] = bos[index].handle;
+    if (r.contains("file") && r["file"].is_string()) {
+      const auto bytes = read_file(dir / r["file"].get<std::string>());
+      std::memcpy(bos[index].map, bytes.data(), std::min<size_t>(bytes.size(), size));
+    }
+  }
+  const bool normalised = m.contains("inputs");
+  for (const auto& in : m.at(normalised ? "inputs" : "npu_inputs")) {
+    const unsigned r = in.at("region").get<unsigned>();
+    const auto bytes = read_file(dir / in.at("file").get<std::string>());
+    const uint64_t offset = in.at("offset").get<uint64_t>();
+    if (r >= 8 || !bos[r].map || offset + bytes.size() > bos[r].size) {
+      fail("input " + in.at("name").get<std::string>() + " has no BO to go into");
+      continue;
+    }
+    std::memcpy(bos[r].map + offset, bytes.data(), bytes.size());
+  }
+  if (int e = cmdstream_bo(fd, read_file(dir / m.at("cmdstream").at("file").get<std::string>()), job.cmd_bo)) {
+    fail(std::string("CMDSTREAM_BO_CREATE: ") + std::strerror(e));
+    return 1;
+  }
+
+  ethosu_accel_perfmon_create pc{};
+  const uint16_t events[] = {kEventCycle, kEventNpuActive, kEventNpuIdle};
+  pc.ncounters = 3;
+  std::memcpy(pc.counters, events, sizeof events);
+  if (int e = call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &pc))
+    fail(std::string("PERFMON_CREATE: ") + std::strerror(e));
+
+  if (int e = submit(fd, job, pc.id)) {
+    fail(std::string("SUBMIT: ") + std::strerror(e));
+    return 1;
+  }
+  for (const Bo& b : bos)
+    if (b.handle && wait_bo(fd, b.handle)) fail("BO_WAIT");
+
+  // Outputs whose only reference is ArmNN's float arithmetic are held to the corpus suite's bound (4 elements'
+  // worth, tests/corpus/run_corpus_test.cpp); every other output must match byte for byte.
+  const json* reference_files = nullptr;
+  if (m.contains("reference") && m["reference"].is_object() && m["reference"].contains("files"))
+    reference_files = &m["reference"]["files"];
+  size_t exact = 0, within = 0, outputs = 0;
+  for (const auto& out : m.at(normalised ? "outputs" : "npu_outputs")) {
+    ++outputs;
+    const std::string name = out.at("name").get<std::string>();
+    const unsigned r = out.at("region").get<unsigned>();
+    const uint64_t offset = out.at("offset").get<uint64_t>();
+    const std::string file = out.at(normalised ? "file" : "expected_file").get<std::string>();
+    const auto expected = read_file(dir / file);
+    if (r >= 8 || !bos[r].map || offset + expected.size() > bos[r].size) {
+      fail("output " + name + " is not in a mapped BO");
+      continue;
+    }
+    const uint8_t* got = bos[r].map + offset;
+    if (std::memcmp(got, expected.data(), expected.size()) == 0) {
+      ++exact;
+      continue;
+    }
+    const bool armnn = reference_files && reference_files->contains(file) &&
+                       (*reference_files)[file].get<std::string>().find("armnn") != std::string::npos;
+    const std::string dtype = out.value("dtype", "int8");
+    const size_t eb = dtype == "int16" ? 2 : dtype == "int32" ? 4 : 1;
+    const bool is_signed = dtype.rfind("int", 0) == 0;
+    int64_t max_diff = 0;
+    size_t differ = 0;
+    for (size_t i = 0; i + eb <= expected.size(); i += eb) {
+      int64_t a = 0, b = 0;
+      for (size_t k = 0; k < eb; ++k) {
+        a |= int64_t{got[i + k]} << (8 * k);
+        b |= int64_t{expected[i + k]} << (8 * k);
+      }
+      if (is_signed && eb < 8) {
+        const int64_t sign = int64_t{1} << (8 * eb - 1);
+        a = (a ^ sign) - sign;
+        b = (b ^ sign) - sign;
+      }
+      if (a != b) ++differ;
+      max_diff = std::max(max_diff, a > b ? a - b : b - a);
+    }
+    const std::string text = std::to_string(differ) + " of " + std::to_string(expected.size() / eb) +
+                             " elements differ, max |diff| " + std::to_string(max_diff);
+    if (armnn && max_diff <= 4) {
+      ++within;
+      std::printf("output %s: %s (reference ArmNN, within its tolerance)\n", name.c_str(), text.c_str());
+    } else {
+      fail("output " + name + ": " + text);
+    }
+  }
+
+  uint64_t values[ETHOSU_ACCEL_MAX_PERF_COUNTERS] = {};
+  ethosu_accel_perfmon_get_values gv{};
+  gv.id = pc.id;
+  gv.values_ptr = reinterpret_cast<uintptr_t>(values);
+  if (int e = call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_GET_VALUES, &gv))
+    fail(std::string("PERFMON_GET_VALUES: ") + std::strerror(e));
+  const uint64_t cycles = values[3];
+  if (timed && (cycles == 0 || values[1] == 0 || values[1] > cycles || values[0] > cycles + 64))
+    fail("perfmon: CYCLE " + std::to_string(values[0]) + ", NPU_ACTIVE " + std::to_string(values[1]) +
+         ", cycle counter " + std::to_string(cycles));
+  ethosu_accel_perfmon_destroy pd{pc.id};
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_DESTROY, &pd)) fail("PERFMON_DESTROY");
+  for (const Bo& b : bos) {
+    if (!b.handle) continue;
+    munmap(b.map, b.size);
+    ethosu_drm_gem_close c{b.handle, 0};
+    if (call(fd, ETHOSU_DRM_IOCTL_GEM_CLOSE, &c)) fail("GEM_CLOSE");
+  }
+  close(fd);
+  std::printf("%s: %zu/%zu outputs bit-exact, %zu within the ArmNN tolerance, %llu cycles (NPU_ACTIVE %llu)%s\n",
+              dir.c_str(), exact, outputs, within, static_cast<unsigned long long>(cycles),
+              static_cast<unsigned long long>(values[1]), failures ? " FAILED" : "");
+  return failures ? 1 : 0;
+}
+
+// ---- error paths, on a hand-made stream ----
+
+// One 16-byte DMA from region 0 offset 0x10000 to region 1 offset 0x20, then STOP (spec 01: cmd0 words are
+// opcode | param << 16, cmd1 words carry 0x4000 and a payload word).
+std::vector<uint8_t> dma_stream(bool with_stop, bool with_irq) {
+  std::vector<uint32_t> w = {0x00000130,              // NPU_SET_DMA0_SRC_REGION region 0
+                             0x00010131,              // NPU_SET_DMA0_DST_REGION region 1
+                             0x00004030, 0x00010000,  // NPU_SET_DMA0_SRC
+                             0x00004031, 0x00000020,  // NPU_SET_DMA0_DST
+                             0x00004032, 0x00000010,  // NPU_SET_DMA0_LEN
+                             0x00000010};             // NPU_OP_DMA_START
+  if (with_irq) w.push_back(0xFFFF0001);              // NPU_OP_IRQ
+  if (with_stop) w.push_back(0xFFFF0000);             // NPU_OP_STOP
+  std::vector<uint8_t> b(w.size() * 4);
+  std::memcpy(b.data(), w.data(), b.size());
+  return b;
+}
+
+int run_errors() {
+  const int fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    std::fprintf(stderr, "FAIL: open /dev/accel/accel0: %s\n", std::strerror(errno));
+    return 1;
+  }
+  check_version(fd);
+  const ethosu_accel_npu_info info = query(fd);
+
+  // Generic DRM and BO management.
+  ethosu_drm_get_cap cap{ETHOSU_DRM_CAP_TIMESTAMP_MONOTONIC, 0};
+  if (call(fd, ETHOSU_DRM_IOCTL_GET_CAP, &cap) || cap.value != 1) fail("GET_CAP TIMESTAMP_MONOTONIC");
+  ethosu_drm_gem_close gc{12345, 0};
+  expect_errno("GEM_CLOSE of an unknown handle", call(fd, ETHOSU_DRM_IOCTL_GEM_CLOSE, &gc), EINVAL);
+  ethosu_accel_bo_create bc{};
+  expect_errno("BO_CREATE size 0", call(fd, ETHOSU_ACCEL_IOCTL_BO_CREATE, &bc), EINVAL);
+  bc.size = 100;
+  bc.flags = 2;
+  expect_errno("BO_CREATE unknown flag", call(fd, ETHOSU_ACCEL_IOCTL_BO_CREATE, &bc), EINVAL);
+  bc.flags = 0;
+  if (call(fd, ETHOSU_ACCEL_IOCTL_BO_CREATE, &bc) || bc.size != 4096 || bc.handle == 0)
+    fail("BO_CREATE rounds to a page");
+  ethosu_accel_bo_mmap_offset mo{12345, 0, 0};
+  expect_errno("BO_MMAP_OFFSET unknown handle", call(fd, ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &mo), ENOENT);
+  mo = {bc.handle, 1, 0};
+  expect_errno("BO_MMAP_OFFSET pad", call(fd, ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &mo), EINVAL);
+  mo.pad = 0;
+  if (call(fd, ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &mo)) fail("BO_MMAP_OFFSET");
+  if (mmap(nullptr, 8192, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(mo.offset)) != MAP_FAILED || errno != EINVAL)
+    fail("mmap larger than the BO is not EINVAL");
+  ethosu_accel_bo_wait bw{12345, 0, 0};
+  expect_errno("BO_WAIT unknown handle", call(fd, ETHOSU_ACCEL_IOCTL_BO_WAIT, &bw), EINVAL);
+  bw = {bc.handle, 1, 0};
+  expect_errno("BO_WAIT pad", call(fd, ETHOSU_ACCEL_IOCTL_BO_WAIT, &bw), EINVAL);
+  expect_errno("an ioctl number the driver lacks", call(fd, _IOWR('d', 0x4F, ethosu_accel_submit), &bw), EINVAL);
+  expect_errno("a non-DRM ioctl", call(fd, _IOWR('x', 0x01, ethosu_accel_submit), &bw), ENOTTY);
+
+  // CMDSTREAM_BO_CREATE: the kernel's argument checks and its validator.
+  uint32_t h = 0;
+  ethosu_accel_cmdstream_bo_create cc{};
+  expect_errno("CMDSTREAM_BO_CREATE size 0", call(fd, ETHOSU_ACCEL_IOCTL_CMDSTREAM_BO_CREATE, &cc), EINVAL);
+  const auto good = dma_stream(true, false);
+  cc.size = static_cast<uint32_t>(good.size());
+  cc.data = reinterpret_cast<uintptr_t>(good.data());
+  cc.flags = 1;
+  expect_errno("CMDSTREAM_BO_CREATE flags", call(fd, ETHOSU_ACCEL_IOCTL_CMDSTREAM_BO_CREATE, &cc), EINVAL);
+  cc.flags = 0;
+  cc.data = 4096;  // unmapped: the copy faults
+  expect_errno("CMDSTREAM_BO_CREATE bad pointer", call(fd, ETHOSU_ACCEL_IOCTL_CMDSTREAM_BO_CREATE, &cc), EFAULT);
+  expect_errno("stream without NPU_OP_STOP", cmdstream_bo(fd, dma_stream(false, false), h), EINVAL);
+  expect_errno("stream with NPU_OP_IRQ", cmdstream_bo(fd, dma_stream(true, true), h), EINVAL);
+  uint32_t cmd = 0;
+  if (int e = cmdstream_bo(fd, good, cmd)) {
+    fail(std::string("CMDSTREAM_BO_CREATE of a valid DMA stream: ") + std::strerror(e));
+    return 1;
+  }
+  mo = {cmd, 0, 0};
+  if (call(fd, ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &mo) ||
+      mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(mo.offset)) != MAP_FAILED || errno != EINVAL)
+    fail("a command-stream BO is mappable");
+
+  // SUBMIT: the kernel's job checks, in its order.
+  Bo src = create_bo(fd, 0x10010);  // rounds to 0x11000
+  Bo dst = create_bo(fd, 4096);
+  Bo small = create_bo(fd, 4096);
+  for (uint32_t i = 0; i < 16; ++i) src.map[0x10000 + i] = static_cast<uint8_t>(0xA0 + i);
+  ethosu_accel_job job{};
+  job.cmd_bo = cmd;
+  job.region_bo_handles[0] = src.handle;
+  job.region_bo_handles[1] = dst.handle;
+  ethosu_accel_job j = job;
+  j.cmd_bo = 999;
+  expect_errno("SUBMIT unknown command BO", submit(fd, j), ENOENT);
+  j.cmd_bo = dst.handle;
+  expect_errno("SUBMIT a data BO as command BO", submit(fd, j), EINVAL);
+  j = job;
+  j.region_bo_handles[1] = 0;
+  expect_errno("SUBMIT used region without BO", submit(fd, j), ENOENT);
+  j.region_bo_handles[1] = 999;
+  expect_errno("SUBMIT unknown region BO", submit(fd, j), ENOENT);
+  j.region_bo_handles[1] = cmd;
+  expect_errno("SUBMIT command BO as region BO", submit(fd, j), EINVAL);
+  j = job;
+  j.region_bo_handles[5] = small.handle;
+  expect_errno("SUBMIT BO for an unused region", submit(fd, j), EINVAL);
+  j = job;
+  j.region_bo_handles[0] = small.handle;
+  expect_errno("SUBMIT region BO smaller than the stream's reach", submit(fd, j), EOVERFLOW);
+  j = job;
+  j.region_bo_handles[2] = small.handle;
+  j.sram_size = 4096;
+  expect_errno("SUBMIT region 2 BO with SRAM", submit(fd, j), EINVAL);
+  j = job;
+  j.sram_size = info.sram_size + 1;
+  expect_errno("SUBMIT more SRAM than the device has", submit(fd, j), EINVAL);
+  ethosu_accel_submit bad{};
+  bad.jobs = 4096;
+  bad.job_count = 1;
+  expect_errno("SUBMIT bad job pointer", call(fd, ETHOSU_ACCEL_IOCTL_SUBMIT, &bad), EFAULT);
+
+  // Perfmons: limits, then a global one counting the DMA job.
+  ethosu_accel_perfmon_create pc{};
+  pc.ncounters = 5;
+  expect_errno("PERFMON_CREATE 5 counters on a U65", call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &pc), EINVAL);
+  pc.ncounters = 1;
+  pc.counters[0] = 434;
+  expect_errno("PERFMON_CREATE event 434", call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &pc), EINVAL);
+  pc.counters[0] = kEventNpuActive;
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &pc) || pc.id == 0 || pc.ncounters != 2) fail("PERFMON_CREATE");
+  ethosu_accel_perfmon_set_global sg{0, pc.id};
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_SET_GLOBAL, &sg)) fail("PERFMON_SET_GLOBAL");
+  expect_errno("PERFMON_SET_GLOBAL twice", call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_SET_GLOBAL, &sg), EBUSY);
+
+  if (int e = submit(fd, job)) fail(std::string("SUBMIT of the DMA job: ") + std::strerror(e));
+  if (wait_bo(fd, dst.handle)) fail("BO_WAIT");
+  for (uint32_t i = 0; i < 16; ++i)
+    if (dst.map[0x20 + i] != 0xA0 + i) {
+      fail("the DMA job did not copy byte " + std::to_string(i));
+      break;
+    }
+  uint64_t values[2] = {};
+  ethosu_accel_perfmon_get_values gv{pc.id, 0, reinterpret_cast<uintptr_t>(values)};
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_GET_VALUES, &gv)) fail("PERFMON_GET_VALUES");
+  gv.values_ptr = 4096;
+  expect_errno("PERFMON_GET_VALUES bad pointer", call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_GET_VALUES, &gv), EFAULT);
+  gv = {77, 0, reinterpret_cast<uintptr_t>(values)};
+  expect_errno("PERFMON_GET_VALUES unknown id", call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_GET_VALUES, &gv), EINVAL);
+  sg.flags = ETHOSU_ACCEL_PERFMON_CLEAR_GLOBAL;
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_SET_GLOBAL, &sg)) fail("PERFMON_SET_GLOBAL clear");
+  ethosu_accel_perfmon_destroy pd{pc.id};
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_DESTROY, &pd)) fail("PERFMON_DESTROY");
+  expect_errno("PERFMON_DESTROY twice", call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_DESTROY, &pd), EINVAL);
+
+  // An opcode the NPU does not know passes the kernel's validator and stops the NPU with cmd_parse_error at run
+  // time: the kernel logs it and resets; SUBMIT and BO_WAIT still succeed.
+  const uint32_t unknown[] = {0x000000FF, 0xFFFF0000};
+  std::vector<uint8_t> bad_op(sizeof unknown);
+  std::memcpy(bad_op.data(), unknown, sizeof unknown);
+  ethosu_accel_job faulting{};
+  if (int e = cmdstream_bo(fd, bad_op, faulting.cmd_bo))
+    fail(std::string("CMDSTREAM_BO_CREATE of an unknown opcode: ") + std::strerror(e));
+  else if (submit(fd, faulting) || wait_bo(fd, faulting.cmd_bo))
+    fail("SUBMIT/BO_WAIT of a job that faults");
+
+  close(fd);
+  std::printf("error paths: %s; DMA job cycle counter %llu, NPU_ACTIVE %llu\n",
+              failures ? "FAILED" : "all as the kernel", static_cast<unsigned long long>(values[1]),
+              static_cast<unsigned long long>(values[0]));
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    if (argc == 2 && std::string(argv[1]) == "--errors") return run_errors();
+    bool timed = false, region2_bo = false, usage = false;
+    std::string dir;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--timed")
+        timed = true;
+      else if (a == "--region2-bo")
+        region2_bo = true;
+      else if (dir.empty() && a.rfind("--", 0) != 0)
+        dir = a;
+      else
+        usage = true;
+    }
+    if (dir.empty() || usage) {
+      std::fprintf(stderr, "usage: accel_client CASE_DIR [--timed] [--region2-bo] | accel_client --errors\n");
+      return 2;
+    }
+    return run_case(dir, timed, region2_bo);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "FAIL: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,475 @@
+// A client of NXP's /dev/ethosu0, written against the UAPI only (as libethosu and the TFLite delegate are), run
+// under LD_PRELOAD=libethosu-sim-nxp.so. It exercises every ioctl and its error paths, then runs the corpus
+// models through the interface and compares the outputs with the reference bytes:
+//   MODEL mode: the Vela .tflite as the network; inputs in the arena buffer (ifm[0]) at the offsets NETWORK_INFO
+//     reports, and, for one-input one-output models, also one IFM buffer per input and an OFM buffer that
+//     grows by the output; models with CPU operators must fail with status ERROR.
+//   OP mode: the COP1 payload as the network, ifm[0] arena, ifm[1] layout, ifm[2] flash.
+// Usage: nxp_client SHARED_DIR [--u65-512]. --u65-512 runs the corpus/*/u65_512 compilations (the shim must
+// simulate an ethos-u65-512). Exit 0 when every check passed, 1 otherwise, 77 (skip) when SHARED_DIR has no corpus.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "host/backends/nxp/ethosu_nxp_uapi.h"
+
+namespace fs = std::filesystem;
+using namespace ethosu::nxp;
+
+namespace {
+
+int g_failures = 0;
+bool g_functional = false;  // ETHOSU_SIM_FUNCTIONAL=1: no cycles or PMU counts
+
+void check(bool ok, const std::string& what) {
+  if (!ok) {
+    ++g_failures;
+    std::printf("FAIL: %s\n", what.c_str());
+  }
+}
+
+// ioctl(fd, cmd, arg) must fail with errno `err`.
+void check_errno(int fd, unsigned long cmd, void* arg, int err, const std::string& what) {
+  errno = 0;
+  const int r = ioctl(fd, cmd, arg);
+  check(r == -1 && errno == err, what + ": expected errno " + std::to_string(err) + ", got return " +
+                                     std::to_string(r) + " errno " + std::to_string(errno));
+}
+
+std::vector<uint8_t> read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) {
+    std::printf("FAIL: cannot read %s\n", p.c_str());
+    std::exit(1);
+  }
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+// A driver buffer: created, mmapped and filled with `data` at `offset`; size = data's end unless told.
+struct Buf {
+  int fd = -1;
+  uint8_t* map = nullptr;
+  uint32_t capacity = 0;
+
+  Buf(int dev, uint32_t cap) : capacity(cap) {
+    BufferCreate req{cap};
+    fd = ioctl(dev, IOCTL_BUFFER_CREATE, &req);
+    check(fd >= 0, "BUFFER_CREATE capacity " + std::to_string(cap));
+    void* m = mmap(nullptr, cap, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    check(m != MAP_FAILED, "mmap of a buffer");
+    map = m == MAP_FAILED ? nullptr : static_cast<uint8_t*>(m);
+  }
+  ~Buf() {
+    if (map) munmap(map, capacity);
+    if (fd >= 0) close(fd);
+  }
+  Buf(const Buf&) = delete;
+  Buf& operator=(const Buf&) = delete;
+
+  void put(uint32_t at, const std::vector<uint8_t>& data) {
+    if (map && at + data.size() <= capacity) std::memcpy(map + at, data.data(), data.size());
+  }
+  void set(uint32_t offset, uint32_t size) {
+    Buffer b{offset, size};
+    check(ioctl(fd, IOCTL_BUFFER_SET, &b) == 0, "BUFFER_SET");
+  }
+  Buffer get() {
+    Buffer b{~0u, ~0u};
+    check(ioctl(fd, IOCTL_BUFFER_GET, &b) == 0, "BUFFER_GET");
+    return b;
+  }
+  std::vector<uint8_t> bytes(uint32_t at, uint32_t n) const {
+    if (!map || at + n > capacity) return {};
+    return {map + at, map + at + n};
+  }
+};
+
+int network_of(int dev, const Buf& b) {
+  NetworkCreate req{NETWORK_BUFFER, static_cast<uint32_t>(b.fd)};
+  return ioctl(dev, IOCTL_NETWORK_CREATE, &req);
+}
+
+// Creates an inference, waits for it and returns its status.
+ResultStatus infer(int net, const std::vector<int>& ifms, const std::vector<int>& ofms, uint32_t type,
+                   const PmuConfig& pmu, const std::string& what) {
+  InferenceCreate req{};
+  req.ifm_count = static_cast<uint32_t>(ifms.size());
+  for (size_t i = 0; i < ifms.size(); ++i) req.ifm_fd[i] = static_cast<uint32_t>(ifms[i]);
+  req.ofm_count = static_cast<uint32_t>(ofms.size());
+  for (size_t i = 0; i < ofms.size(); ++i) req.ofm_fd[i] = static_cast<uint32_t>(ofms[i]);
+  req.inference_type = type;
+  req.pmu_config = pmu;
+  ResultStatus st{};
+  st.status = STATUS_ERROR;
+  const int fd = ioctl(net, IOCTL_INFERENCE_CREATE, &req);
+  check(fd >= 0, what + ": INFERENCE_CREATE");
+  if (fd < 0) return st;
+  // As libethosu waits: ppoll for POLLIN | POLLERR with a timeout.
+  pollfd p{fd, POLLIN | POLLERR, 0};
+  const timespec timeout{600, 0};
+  check(ppoll(&p, 1, &timeout, nullptr) == 1 && (p.revents & POLLIN), what + ": ppoll reports completion");
+  check(ioctl(fd, IOCTL_INFERENCE_STATUS, &st) == 0, what + ": INFERENCE_STATUS");
+  CancelInferenceStatus c{STATUS_OK};
+  check(ioctl(fd, IOCTL_INFERENCE_CANCEL, &c) == 0 && c.status == STATUS_ERROR,
+        what + ": CANCEL of a finished inference answers ERROR");
+  close(fd);
+  return st;
+}
+
+void compare(const std::vector<uint8_t>& got, const fs::path& expected_file, const std::string& what) {
+  const auto want = read_file(expected_file);
+  size_t diff = got.size() == want.size() ? 0 : want.size();
+  for (size_t i = 0; diff == 0 && i < got.size(); ++i) diff += got[i] != want[i];
+  check(got == want, what + ": output " + expected_file.filename().string() + " is not bit-exact (" +
+                         std::to_string(diff) + " bytes differ)");
+}
+
+void check_pmu(const ResultStatus& st, const PmuConfig& pmu, const std::string& what) {
+  check(std::memcmp(&st.pmu_config, &pmu, sizeof pmu) == 0, what + ": STATUS echoes the PMU configuration");
+  if (g_functional) return;
+  check(st.pmu_count.cycle_count > 0, what + ": cycle count");
+  // events: CYCLE (driver index 1) counts the same cycles; NPU_ACTIVE (5) no more than them.
+  check(st.pmu_count.events[0] > 0 && st.pmu_count.events[0] <= st.pmu_count.cycle_count + 16,
+        what + ": PMU CYCLE event " + std::to_string(st.pmu_count.events[0]) + " vs cycle count " +
+            std::to_string(st.pmu_count.cycle_count));
+  check(st.pmu_count.events[1] > 0 && st.pmu_count.events[1] <= st.pmu_count.events[0],
+        what + ": PMU NPU_ACTIVE event");
+}
+
+void interface_tests(int dev, bool u65_512) {
+  check(ioctl(dev, IOCTL_PING) == 0, "PING");
+  check(ioctl(dev, IOCTL_VERSION_REQ) == 0, "VERSION_REQ");
+  DeviceCapabilities caps{};
+  check(ioctl(dev, IOCTL_CAPABILITIES_REQ, &caps) == 0, "CAPABILITIES_REQ");
+  check(caps.hw_id.product_major == 6 && caps.hw_id.arch_major_rev == 1 && caps.hw_id.arch_minor_rev == 0 &&
+            caps.hw_id.arch_patch_rev == 6,
+        "capabilities: product 6, architecture 1.0.6");
+  check(caps.hw_cfg.macs_per_cc == (u65_512 ? 9u : 8u), "capabilities: macs_per_cc");
+  check(caps.driver_major_rev == 0 && caps.driver_minor_rev == 16, "capabilities: driver 0.16");
+  check_errno(dev, IOCTL_CAPABILITIES_REQ, reinterpret_cast<void*>(16), EFAULT, "CAPABILITIES_REQ to a bad pointer");
+
+  BufferCreate zero{0};
+  check_errno(dev, IOCTL_BUFFER_CREATE, &zero, EINVAL, "BUFFER_CREATE of capacity 0");
+  {
+    Buf b(dev, 1000);
+    const Buffer empty = b.get();
+    check(empty.offset == 0 && empty.size == 0, "a new buffer is empty");
+    b.set(10, 990);
+    const Buffer got = b.get();
+    check(got.offset == 10 && got.size == 990, "BUFFER_GET returns what BUFFER_SET set");
+    Buffer over{11, 990};
+    check_errno(b.fd, IOCTL_BUFFER_SET, &over, EINVAL, "BUFFER_SET beyond the capacity");
+    errno = 0;
+    check(mmap(nullptr, 8192, PROT_READ, MAP_SHARED, b.fd, 0) == MAP_FAILED && errno == ENXIO,
+          "mmap beyond a buffer's pages fails with ENXIO");
+    char c = 0;
+    errno = 0;
+    check(read(b.fd, &c, 1) == -1 && errno == EINVAL, "read() on a buffer fd fails with EINVAL");
+    errno = 0;
+    check(mmap(nullptr, 4096, PROT_READ, MAP_SHARED, dev, 0) == MAP_FAILED && errno == ENODEV,
+          "mmap of the device fails with ENODEV");
+
+    NetworkCreate not_buffer{NETWORK_BUFFER, static_cast<uint32_t>(dev)};
+    check_errno(dev, IOCTL_NETWORK_CREATE, &not_buffer, EINVAL, "NETWORK_CREATE from a non-buffer fd");
+    // A network of garbage: NETWORK_INFO fails (the firmware cannot read it), an inference ends in ERROR.
+    b.put(10, std::vector<uint8_t>(990, 0xA5));
+    const int net = network_of(dev, b);
+    check(net >= 0, "NETWORK_CREATE from a buffer");
+    NetworkInfoV2 info{};
+    check_errno(net, IOCTL_NETWORK_INFO_V2, &info, EBADF, "NETWORK_INFO of a garbage network");
+    InferenceCreate too_many{};
+    too_many.ifm_count = kFdMax + 1;
+    check_errno(net, IOCTL_INFERENCE_CREATE, &too_many, EFAULT, "INFERENCE_CREATE with 17 IFMs");
+    InferenceCreate bad_fd{};
+    bad_fd.ifm_count = 1;
+    bad_fd.ifm_fd[0] = static_cast<uint32_t>(dev);
+    check_errno(net, IOCTL_INFERENCE_CREATE, &bad_fd, EINVAL, "INFERENCE_CREATE with a non-buffer IFM fd");
+    const ResultStatus st = infer(net, {b.fd}, {}, INFERENCE_MODEL, {}, "garbage network");
+    check(st.status == STATUS_ERROR, "an inference of a garbage network ends in ERROR");
+    const ResultStatus op = infer(net, {b.fd, b.fd}, {}, INFERENCE_OP, {}, "garbage OP payload");
+    check(op.status == STATUS_ERROR, "an OP inference of a garbage payload ends in ERROR");
+    close(net);
+
+    NetworkCreate index{NETWORK_INDEX, 0};
+    const int inet = ioctl(dev, IOCTL_NETWORK_CREATE, &index);
+    check(inet >= 0, "NETWORK_CREATE of an index network");
+    check_errno(inet, IOCTL_NETWORK_INFO_V2, &info, EBADF, "NETWORK_INFO of an index network");
+    close(inet);
+  }
+  int fd = open("/dev/ethosu1", O_RDWR);
+  check(fd < 0, "only /dev/ethosu0 is simulated");
+  if (fd >= 0) close(fd);
+}
+
+struct Case {
+  fs::path dir;
+  nlohmann::json m;
+  fs::path file(const std::string& name) const { return dir / name; }
+};
+
+PmuConfig pmu_cycles_active() {
+  PmuConfig p{};
+  p.events[0] = 1;  // ETHOSU_PMU_CYCLE
+  p.events[1] = 5;  // ETHOSU_PMU_NPU_ACTIVE
+  p.cycle_count = 1;
+  return p;
+}
+
+// MODEL mode, arena in ifm[0] (NXP's lf-6.x Interpreter), and per-tensor IFM/OFM buffers (Arm's libethosu).
+void model_tests(int dev, const Case& c, int& exact) {
+  const std::string name = c.dir.parent_path().filename().string() + "/" + c.dir.filename().string();
+  const auto model = read_file(c.file(c.m["vela"]["compiled_model"].get<std::string>()));
+  Buf nb(dev, static_cast<uint32_t>(model.size()));
+  nb.put(0, model);
+  nb.set(0, static_cast<uint32_t>(model.size()));
+  const int net = network_of(dev, nb);
+  check(net >= 0, name + ": NETWORK_CREATE");
+  if (net < 0) return;
+  const bool npu_only = c.m["vela"]["ops_after_vela_rewrite"]["cpu"].get<int>() == 0;
+  const auto& ins = c.m["npu_inputs"];
+  const auto& outs = c.m["npu_outputs"];
+  const uint32_t arena_bytes = c.m["regions"]["1"]["size_bytes"].get<uint32_t>();
+  Buf arena(dev, arena_bytes + 4096);
+  for (const auto& in : ins) arena.put(in["offset"].get<uint32_t>(), read_file(c.file(in["file"].get<std::string>())));
+  arena.set(0, arena_bytes + 4096);
+  // libethosu leaves the inference type uninitialised: any value but OP is MODEL.
+  const PmuConfig pmu = pmu_cycles_active();
+  const ResultStatus st = infer(net, {arena.fd}, {}, 0x5A5A5A5A, pmu, name + " MODEL");
+  if (!npu_only) {
+    check(st.status == STATUS_ERROR, name + ": a model with CPU operators ends in ERROR");
+    close(net);
+    return;
+  }
+  NetworkInfoV2 info{};
+  check(ioctl(net, IOCTL_NETWORK_INFO_V2, &info) == 0, name + ": NETWORK_INFO (lf-6.x)");
+  NetworkInfo old{};
+  check(ioctl(net, IOCTL_NETWORK_INFO, &old) == 0, name + ": NETWORK_INFO (22.x)");
+  check(info.is_vela == 1 && info.ifm_count == old.ifm_count && info.ofm_count == outs.size(),
+        name + ": NETWORK_INFO counts");
+  // The graph may list its outputs in another order than the NPU operator does.
+  for (const auto& o : outs) {
+    bool listed = false;
+    for (uint32_t i = 0; i < info.ofm_count && i < kFdMax; ++i)
+      listed = listed || (info.ofm_offset[i] == o["offset"].get<uint32_t>() && info.ofm_size[i] == o["bytes"].get<uint32_t>());
+    check(listed, name + ": NETWORK_INFO lists output '" + o["name"].get<std::string>() + "' with its offset and size");
+  }
+  check(st.status == STATUS_OK, name + ": MODEL inference status OK");
+  check_pmu(st, pmu, name + " MODEL");
+  bool all = st.status == STATUS_OK;
+  for (const auto& o : outs) {
+    const auto got = arena.bytes(o["offset"].get<uint32_t>(), o["bytes"].get<uint32_t>());
+    const size_t before = static_cast<size_t>(g_failures);
+    compare(got, c.file(o["expected_file"].get<std::string>()), name + " MODEL (arena)");
+    all = all && static_cast<size_t>(g_failures) == before;
+  }
+  if (ins.size() == 1 && outs.size() == 1 && info.ifm_count == 1) {
+    const auto input = read_file(c.file(ins[0]["file"].get<std::string>()));
+    Buf ib(dev, static_cast<uint32_t>(input.size()));
+    ib.put(0, input);
+    ib.set(0, static_cast<uint32_t>(input.size()));
+    const uint32_t out_bytes = outs[0]["bytes"].get<uint32_t>();
+    Buf ob(dev, out_bytes + 64);
+    ob.set(8, 0);  // output buffers start empty; the driver grows them by the output
+    const ResultStatus s2 = infer(net, {ib.fd}, {ob.fd}, INFERENCE_MODEL, {}, name + " MODEL (per-tensor)");
+    check(s2.status == STATUS_OK, name + ": per-tensor MODEL inference status OK");
+    const Buffer grown = ob.get();
+    check(grown.offset == 8 && grown.size == out_bytes, name + ": the OFM buffer grew by the output size");
+    const size_t before = static_cast<size_t>(g_failures);
+    compare(ob.bytes(8, out_bytes), c.file(outs[0]["expected_file"].get<std::string>()), name + " MODEL (per-tensor)");
+    all = all && s2.status == STATUS_OK && static_cast<size_t>(g_failures) == before;
+    // An OFM buffer without room for the output: the firmware rejects the inference.
+    Buf small(dev, out_bytes);
+    small.set(1, 0);
+    check(infer(net, {ib.fd}, {small.fd}, INFERENCE_MODEL, {}, name + " MODEL (small OFM)").status == STATUS_ERROR,
+          name + ": an OFM buffer too small for the output ends in ERROR");
+    check(small.get().size == 0, name + ": a failed inference does not grow the OFM buffer");
+  }
+  exact += all;
+  close(net);
+}
+
+// OP mode as NXP's delegate submits one ethos-u operator. A payload compiled for the other U65 variant than the
+// simulated one (foreign) must be rejected, as the core driver checks the optimizer configuration.
+void op_tests(int dev, const Case& c, int& exact, bool foreign = false) {
+  const std::string name = c.dir.parent_path().filename().string() + "/" + c.dir.filename().string();
+  const auto payload = read_file(c.file(c.m["driver_payload"]["file"].get<std::string>()));
+  const auto flash = read_file(c.file(c.m["regions"]["0"]["file"].get<std::string>()));
+  const auto& ins = c.m["npu_inputs"];
+  const auto& outs = c.m["npu_outputs"];
+  Buf nb(dev, static_cast<uint32_t>(payload.size() + 64));
+  nb.put(64, payload);
+  nb.set(64, static_cast<uint32_t>(payload.size()));
+  const int net = network_of(dev, nb);
+  check(net >= 0, name + ": NETWORK_CREATE (OP)");
+  if (net < 0) return;
+  NetworkInfoV2 info{};
+  info.ifm_count = 99;
+  check(ioctl(net, IOCTL_NETWORK_INFO_V2, &info) == 0 && info.ifm_count == 0 && info.ofm_count == 0,
+        name + ": NETWORK_INFO of a COP1 payload answers no tensors");
+  const uint32_t arena_bytes = c.m["regions"]["1"]["size_bytes"].get<uint32_t>();
+  Buf arena(dev, arena_bytes);
+  for (const auto& in : ins) arena.put(in["offset"].get<uint32_t>(), read_file(c.file(in["file"].get<std::string>())));
+  arena.set(0, arena_bytes);
+  // Layout: n_in, n_out, u32 base_addr_size[N] (flash, scratch, fast scratch, inputs, outputs), u64 base_addr[N].
+  const uint32_t n_in = static_cast<uint32_t>(ins.size()), n_out = static_cast<uint32_t>(outs.size());
+  const uint32_t n = n_in + n_out + 3;
+  std::vector<uint8_t> layout(kLayoutHeaderBytes + n * kLayoutEntryBytes, 0);
+  std::memcpy(layout.data(), &n_in, 4);
+  std::memcpy(layout.data() + 4, &n_out, 4);
+  const uint32_t sizes[3] = {static_cast<uint32_t>(flash.size()), arena_bytes,
+                             c.m["regions"]["2"]["size_bytes"].get<uint32_t>()};
+  std::memcpy(layout.data() + kLayoutHeaderBytes, sizes, sizeof sizes);
+  // As NXP's delegate leaves them: the layout and flash buffers keep size 0 (the firmware takes pointers).
+  Buf lb(dev, static_cast<uint32_t>(layout.size()));
+  lb.put(0, layout);
+  Buf fb(dev, static_cast<uint32_t>(flash.size()));
+  fb.put(0, flash);
+  // The delegate's profiling buffer: starts empty, receives QreadEvent records.
+  Buf prof(dev, 16 * sizeof(QreadEvent));
+  const PmuConfig pmu = pmu_cycles_active();
+  const ResultStatus st = infer(net, {arena.fd, lb.fd, fb.fd}, {prof.fd}, INFERENCE_OP, pmu, name + " OP");
+  if (foreign) {
+    check(st.status == STATUS_ERROR, name + ": a payload for the other NPU variant ends in ERROR");
+    close(net);
+    return;
+  }
+  check(st.status == STATUS_OK, name + ": OP inference status OK");
+  check_pmu(st, pmu, name + " OP");
+  QreadEvent last{};
+  const auto prof_bytes = prof.bytes(0, sizeof last);
+  if (prof_bytes.size() == sizeof last) std::memcpy(&last, prof_bytes.data(), sizeof last);
+  check(prof.get().size == sizeof(QreadEvent) && last.cycle_count == st.pmu_count.cycle_count &&
+            last.pmu[0].event_config == pmu.events[0] && last.pmu[0].event_count == st.pmu_count.events[0] &&
+            last.qread + 32 == payload.size(),
+        name + ": the profiling buffer holds the end-of-job sample");
+  bool all = st.status == STATUS_OK;
+  for (const auto& o : outs) {
+    const size_t before = static_cast<size_t>(g_failures);
+    compare(arena.bytes(o["offset"].get<uint32_t>(), o["bytes"].get<uint32_t>()),
+            c.file(o["expected_file"].get<std::string>()), name + " OP");
+    all = all && static_cast<size_t>(g_failures) == before;
+  }
+  // An arena far smaller than the stream's accesses: the NPU faults, the inference ends in ERROR.
+  Buf tiny(dev, 16);
+  check(infer(net, {tiny.fd, lb.fd, fb.fd}, {}, INFERENCE_OP, {}, name + " OP tiny arena").status == STATUS_ERROR,
+        name + ": OP with an arena too small for the stream ends in ERROR");
+  // A layout buffer too short for its base-pointer count is rejected by the firmware.
+  Buf shortl(dev, 8);
+  shortl.put(0, std::vector<uint8_t>(layout.begin(), layout.begin() + 8));
+  shortl.set(0, 8);
+  check(infer(net, {arena.fd, shortl.fd, fb.fd}, {}, INFERENCE_OP, {}, name + " OP short layout").status ==
+            STATUS_ERROR,
+        name + ": OP with a truncated layout ends in ERROR");
+  exact += all;
+  close(net);
+}
+
+// Two inferences queued back to back; cancelling the second either drops it (ABORTED) or, when it already
+// ran, answers ERROR and leaves it OK.
+void cancel_test(int dev, const Case& c) {
+  const auto model = read_file(c.file(c.m["vela"]["compiled_model"].get<std::string>()));
+  Buf nb(dev, static_cast<uint32_t>(model.size()));
+  nb.put(0, model);
+  nb.set(0, static_cast<uint32_t>(model.size()));
+  const int net = network_of(dev, nb);
+  const uint32_t arena_bytes = c.m["regions"]["1"]["size_bytes"].get<uint32_t>();
+  Buf arena(dev, arena_bytes);
+  arena.set(0, arena_bytes);
+  InferenceCreate req{};
+  req.ifm_count = 1;
+  req.ifm_fd[0] = static_cast<uint32_t>(arena.fd);
+  const int first = ioctl(net, IOCTL_INFERENCE_CREATE, &req);
+  const int second = ioctl(net, IOCTL_INFERENCE_CREATE, &req);
+  check(first >= 0 && second >= 0, "cancel test: two INFERENCE_CREATEs");
+  CancelInferenceStatus cs{STATUS_RUNNING};
+  check(ioctl(second, IOCTL_INFERENCE_CANCEL, &cs) == 0, "INFERENCE_CANCEL");
+  pollfd p[2] = {{first, POLLIN, 0}, {second, POLLIN, 0}};
+  for (auto& one : p) check(poll(&one, 1, 600 * 1000) == 1, "cancel test: both inferences complete");
+  ResultStatus s1{}, s2{};
+  check(ioctl(first, IOCTL_INFERENCE_STATUS, &s1) == 0 && s1.status == STATUS_OK, "cancel test: first OK");
+  check(ioctl(second, IOCTL_INFERENCE_STATUS, &s2) == 0, "cancel test: second STATUS");
+  check((cs.status == STATUS_OK && s2.status == STATUS_ABORTED) || (cs.status == STATUS_ERROR && s2.status == STATUS_OK),
+        "cancel test: cancel " + std::to_string(cs.status) + " with inference status " + std::to_string(s2.status));
+  std::printf("cancel of a queued inference: cancel status %u, inference status %u\n", cs.status, s2.status);
+  close(first);
+  close(second);
+  close(net);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path shared;
+  bool u65_512 = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--u65-512") u65_512 = true;
+    else shared = a;
+  }
+  if (const char* env = std::getenv("ETHOSU_SIM_SHARED_DIR"); env && *env) shared = env;
+  if (shared.empty() || !fs::is_directory(shared / "corpus")) {
+    std::printf("SKIP: no conformance corpus at '%s' (set ETHOSU_SIM_SHARED_DIR)\n", shared.c_str());
+    return 77;
+  }
+  const char* functional = std::getenv("ETHOSU_SIM_FUNCTIONAL");
+  g_functional = functional && std::string(functional) == "1";
+  const int dev = open("/dev/ethosu0", O_RDWR | O_NONBLOCK);
+  if (dev < 0) {
+    std::printf("FAIL: cannot open /dev/ethosu0 (%s); run under LD_PRELOAD=libethosu-sim-nxp.so\n",
+                std::strerror(errno));
+    return 1;
+  }
+  interface_tests(dev, u65_512);
+
+  std::vector<Case> cases;
+  for (const auto& e : fs::directory_iterator(shared / "corpus")) {
+    const fs::path dir = u65_512 ? e.path() / "u65_512" : e.path();
+    if (!fs::is_regular_file(dir / "manifest.json")) continue;
+    std::ifstream f(dir / "manifest.json");
+    cases.push_back(Case{dir, nlohmann::json::parse(f)});
+  }
+  std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return a.dir < b.dir; });
+  int model_runnable = 0, model_exact = 0, op_exact = 0;
+  for (const Case& c : cases) {
+    model_runnable += c.m["vela"]["ops_after_vela_rewrite"]["cpu"].get<int>() == 0;
+    model_tests(dev, c, model_exact);
+    op_tests(dev, c, op_exact);
+  }
+  for (const Case& c : cases) {
+    const fs::path other = u65_512 ? c.dir.parent_path() : c.dir / "u65_512";
+    if (!fs::is_regular_file(other / "manifest.json")) continue;
+    std::ifstream f(other / "manifest.json");
+    int unused = 0;
+    op_tests(dev, Case{other, nlohmann::json::parse(f)}, unused, true);
+    break;
+  }
+  for (const Case& c : cases)
+    if (c.m["vela"]["ops_after_vela_rewrite"]["cpu"].get<int>() == 0) {
+      cancel_test(dev, c);
+      break;
+    }
+  close(dev);
+  std::printf("MODEL mode: %d of %d NPU-only models bit-exact; OP mode: %d of %zu payloads bit-exact\n", model_exact,
+              model_runnable, op_exact, cases.size());
+  check(!cases.empty(), "the corpus has cases");
+  std::printf("%s (%d failed checks)\n", g_failures ? "FAILED" : "PASSED", g_failures);
+  return g_failures ? 1 : 0;
+}

@@ -1,0 +1,36 @@
+"""ethosu_sim: the Ethos-U65 simulator from Python, for performance exploration and test harnesses.
+
+    import ethosu_sim
+    r = ethosu_sim.run("case_dir", variant="ethos-u65-512")
+    r.total_cycles, r.outputs[0], r.ops, r.pmu
+    t = ethosu_sim.sweep("case_dir", {"variant": ["ethos-u65-256", "ethos-u65-512"],
+                                      "mem.axi1.read_latency_cycles": [250, 500, 1000]})
+
+Jobs (Job) come from case folders, Vela .tflite models or raw streams; Config describes the machine
+(variant, system preset or vela.ini system config, memory mode, parameters by hierarchical name, listed by
+parameters()); run() returns a Result; sweep() runs a grid of configurations in worker processes or on a
+dask.distributed cluster and returns a Table. Errors: InputError (ValueError) and NpuFault (RuntimeError).
+"""
+
+from . import _ethosu_sim
+from .config import Config, parameters
+from .errors import InputError, NpuFault
+from .job import Job
+from .result import STALL_CAUSES, Result
+from .run import run
+from .sweep import default_executor, grid_points, sweep
+from .table import Table
+
+
+def pmu_events():
+    """The PMU events the event counters take: name, hw_id, modelled (False: counts 0), description."""
+    return _ethosu_sim.pmu_events()
+
+
+def stall_causes():
+    """The stall causes of the report, as used in Result.ops columns stall_<cause>."""
+    return list(STALL_CAUSES)
+
+
+__all__ = ["Config", "InputError", "Job", "NpuFault", "Result", "Table", "default_executor", "grid_points",
+           "parameters", "pmu_events", "run", "stall_causes", "sweep"]

@@ -1,0 +1,228 @@
+"""Jobs: a submission loaded once, with inputs set from numpy arrays, run any number of times.
+
+A Job comes from a conformance-case folder (manifest.json layout), a Vela-compiled .tflite whose graph is
+one ethos-u operator, or a raw command stream (bare or COP1) with region files or sizes. Each run works on
+a copy, so the Job keeps its inputs between runs. Jobs pickle as their source (absolute paths) plus the
+bytes written into them, so that sweeps can send them to worker processes and rebuild them there; workers
+on other machines need the same files at the same paths.
+"""
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from . import _ethosu_sim
+from .errors import InputError
+
+
+def _manifest_shapes(path):
+    """Tensor name -> shape from a case manifest (both the opcorpus and the model-corpus layouts)."""
+    manifest = Path(path)
+    if manifest.is_dir():
+        manifest = manifest / "manifest.json"
+    with open(manifest, encoding="utf-8") as f:
+        m = json.load(f)
+    shapes = {}
+    for key in ("inputs", "outputs", "npu_inputs", "npu_outputs"):
+        for t in m.get(key) or []:
+            if isinstance(t, dict) and "name" in t and isinstance(t.get("shape"), list):
+                shapes.setdefault(("out" if "out" in key else "in", t["name"]), tuple(t["shape"]))
+    return shapes
+
+
+class Job:
+    """A loaded submission. ``Job(path)`` takes a case folder or a .tflite; raw streams use from_stream()."""
+
+    def __init__(self, path):
+        path = os.path.abspath(os.fspath(path))  # absolute: the spec travels to workers with other cwds
+        if os.path.isdir(path) or os.path.basename(path) == "manifest.json":
+            self._spec = ("case", path)
+        elif path.endswith(".tflite"):
+            self._spec = ("tflite", path)
+        elif not os.path.exists(path):
+            raise InputError(f"{path}: no such file or folder")
+        else:
+            raise InputError(f"{path}: a raw command stream needs its regions: use Job.from_stream(path, regions=...)")
+        self._writes = []
+        self._load()
+
+    @classmethod
+    def from_case(cls, path):
+        return cls._from_spec(("case", os.path.abspath(os.fspath(path))))
+
+    @classmethod
+    def from_tflite(cls, path):
+        return cls._from_spec(("tflite", os.path.abspath(os.fspath(path))))
+
+    @classmethod
+    def from_stream(cls, path, regions, outputs=None):
+        """A raw stream (bare or COP1).
+
+        regions: {index: file | size | (file, size)}: contents from a file, zeros of a size, or a file in a
+            larger region.
+        outputs: {name: (region, offset, size_bytes)}: the byte ranges to read back after a run (uint8).
+        Place inputs with write(): a raw stream does not say where its inputs go.
+        """
+        region_args = []
+        for index, spec in sorted(regions.items()):
+            if isinstance(spec, tuple):
+                file, size = spec
+            elif isinstance(spec, (int, np.integer)):
+                file, size = None, int(spec)
+            else:
+                file, size = spec, None
+            region_args.append((int(index), None if file is None else os.path.abspath(os.fspath(file)), size))
+        dumps = [(int(r), int(o), int(s), name) for name, (r, o, s) in (outputs or {}).items()]
+        return cls._from_spec(("stream", os.path.abspath(os.fspath(path)), tuple(region_args), tuple(dumps)))
+
+    @classmethod
+    def _from_spec(cls, spec):
+        job = cls.__new__(cls)
+        job._spec = spec
+        job._writes = []
+        job._load()
+        return job
+
+    def _load(self):
+        """Reads the submission (again, after unpickling) and replays the writes."""
+        kind, path = self._spec[0], self._spec[1]
+        if kind == "case":
+            self._native = _ethosu_sim.load_case(path)
+            shapes = _manifest_shapes(path)
+        elif kind == "tflite":
+            self._native = _ethosu_sim.load_tflite(path)
+            shapes = {}
+        else:
+            self._native = _ethosu_sim.load_stream(path, list(self._spec[2]), list(self._spec[3]))
+            shapes = {}
+        self._inputs = [self._tensor(t, shapes.get(("in", t["name"]))) for t in self._native.inputs]
+        self._outputs = [self._tensor(t, shapes.get(("out", t["name"]))) for t in self._native.outputs]
+        for region, offset, data in self._writes:
+            self._native.write(region, offset, data)
+
+    @staticmethod
+    def _tensor(t, manifest_shape):
+        """A tensor description with a numpy dtype and a shape whose size matches its bytes."""
+        t = dict(t)
+        dtype = np.dtype(t["dtype"]) if t["dtype"] else np.dtype(np.uint8)
+        count = t["size_bytes"] // dtype.itemsize
+        shape = tuple(t["shape"]) or manifest_shape or (count,)
+        if int(np.prod(shape)) * dtype.itemsize != t["size_bytes"]:
+            shape = (count,)  # the format's shape does not describe the bytes (packed or padded): stay flat
+        t["dtype"], t["shape"] = dtype, shape
+        return t
+
+    def __getstate__(self):
+        return {"spec": self._spec, "writes": self._writes}
+
+    def __setstate__(self, state):
+        # Loaded on first use: a worker that already holds an identical job (sweep's cache) never reads it.
+        self._spec = state["spec"]
+        self._writes = list(state["writes"])
+
+    def __getattr__(self, name):
+        # Only called for missing attributes: the loaded parts of an unpickled job.
+        if name in ("_native", "_inputs", "_outputs") and "_spec" in self.__dict__:
+            self._load()
+            return self.__dict__[name]
+        raise AttributeError(name)
+
+    def identity(self):
+        """What the job is made of (source and writes): equal identities run identically."""
+        return (self._spec, tuple(self._writes))
+
+    def copy(self):
+        job = Job.__new__(Job)
+        job._spec, job._writes = self._spec, list(self._writes)
+        job._native = self._native.copy()
+        job._inputs, job._outputs = self._inputs, self._outputs
+        return job
+
+    @property
+    def name(self):
+        return self._native.name
+
+    @property
+    def kind(self):
+        """'case', 'tflite' or 'stream'."""
+        return self._native.kind
+
+    @property
+    def source(self):
+        return self._spec[1]
+
+    @property
+    def variant(self):
+        """The NPU variant the job was built for."""
+        return self._native.variant
+
+    @property
+    def inputs(self):
+        """Input tensors: name, region, offset, size_bytes, dtype, shape."""
+        return [dict(t) for t in self._inputs]
+
+    @property
+    def outputs(self):
+        """Output tensors: as inputs, plus the expected-output file and its reference engine when known."""
+        return [dict(t) for t in self._outputs]
+
+    @property
+    def region_sizes(self):
+        return list(self._native.region_sizes)
+
+    def _index(self, key, tensors, what):
+        if isinstance(key, (int, np.integer)):
+            if not 0 <= key < len(tensors):
+                raise InputError(f"{self.name}: no {what} {key} (the job has {len(tensors)})")
+            return int(key)
+        for k, t in enumerate(tensors):
+            if t["name"] == key:
+                return k
+        names = ", ".join(t["name"] for t in tensors) or "none"
+        raise InputError(f"{self.name}: no {what} named '{key}' (it has: {names})")
+
+    def set_input(self, key, value):
+        """Places an input (by index or name) from a numpy array of its dtype and size, or raw bytes."""
+        t = self._inputs[self._index(key, self._inputs, "input")]
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            data = bytes(value)
+        else:
+            array = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=t["dtype"])
+            if array.dtype != t["dtype"]:
+                raise InputError(f"{self.name}: input '{t['name']}' is {t['dtype']}, got an array of {array.dtype}")
+            data = np.ascontiguousarray(array).tobytes()
+        if len(data) != t["size_bytes"]:
+            raise InputError(f"{self.name}: input '{t['name']}' has {t['size_bytes']} bytes (shape {t['shape']}), "
+                             f"got {len(data)}")
+        self.write(t["region"], t["offset"], data)
+
+    def set_inputs(self, inputs):
+        """Several inputs: a list in input order, or a dict of name or index -> array."""
+        items = inputs.items() if isinstance(inputs, dict) else enumerate(inputs)
+        for key, value in items:
+            self.set_input(key, value)
+
+    def input(self, key):
+        """An input's current bytes as a numpy array of its dtype and shape."""
+        t = self._inputs[self._index(key, self._inputs, "input")]
+        data = self._native.read(t["region"], t["offset"], t["size_bytes"])
+        return np.frombuffer(data, dtype=t["dtype"]).reshape(t["shape"]).copy()
+
+    def write(self, region, offset, data):
+        """Copies bytes into a region before the run (checked against the region's size)."""
+        data = bytes(data)
+        self._native.write(int(region), int(offset), data)
+        self._writes.append((int(region), int(offset), data))
+
+    def read(self, region, offset, size_bytes):
+        return self._native.read(int(region), int(offset), int(size_bytes))
+
+    def __repr__(self):
+        return f"Job({self.name!r}, {self.kind}, {self.variant}, {len(self._inputs)} inputs, {len(self._outputs)} outputs)"
+
+
+def as_job(job):
+    """A Job from a Job or a path."""
+    return job if isinstance(job, Job) else Job(job)

@@ -1,0 +1,179 @@
+"""Result: what one run produced, as Python objects.
+
+``report`` is the simulator's JSON report (the `ethosu-sim run --report` file) as dicts and lists; the
+other attributes are its figures and views of it. ``ops`` is the flat per-operation table: one row per operation with the
+same columns for every row (zeros where a column does not apply, such as the OFM shape of a DMA). Stall
+columns are named stall_<cause> (causes: ethosu_sim.stall_causes()). start_cycle and end_cycle count from
+the start of the process's simulation, as the report gives them: compare them within one run only.
+"""
+
+import functools
+import json
+
+import numpy as np
+
+from . import _ethosu_sim
+from .table import Table
+
+STALL_CAUSES = tuple(_ethosu_sim.stall_names())
+
+
+def _port_bytes(traffic, port, direction):
+    return sum(traffic.get(port, {}).get(direction, {}).values())
+
+
+def flatten_op(op):
+    """One report operation as a flat row of scalars."""
+    shape = op.get("ofm_shape") or [0, 0, 0]
+    block = op.get("block_config") or [0, 0, 0]
+    busy = op.get("busy_cycles") or {}
+    traffic = op.get("traffic") or {}
+    row = {
+        "index": op["index"],
+        "offset": op["offset"],
+        "kind": op["kind"],
+        "start_cycle": op["start_cycle"],
+        "end_cycle": op["end_cycle"],
+        "cycles": op["cycles"],
+        "ofm_h": shape[0], "ofm_w": shape[1], "ofm_c": shape[2],
+        "block_h": block[0], "block_w": block[1], "block_c": block[2],
+        "blocks": op.get("blocks", 0),
+        "macs": op.get("macs", 0),
+        "mac_utilisation": float(op.get("mac_utilisation", 0.0)),
+        "mac_busy_cycles": busy.get("mac", 0),
+        "wd_busy_cycles": busy.get("wd", 0),
+        "ao_busy_cycles": busy.get("ao", 0),
+    }
+    for port in ("axi0", "axi1"):
+        for direction in ("read", "write"):
+            row[f"{port}_{direction}_bytes"] = _port_bytes(traffic, port, f"{direction}_bytes")
+    stalls = op.get("stall_cycles") or {}
+    for cause in STALL_CAUSES:
+        row[f"stall_{cause}"] = stalls.get(cause, 0)
+    return row
+
+
+class Result:
+    """One run. Timing attributes are None for functional runs (functional=True).
+
+    The summary figures are read at once; report, config, ops and the detailed traffic and stall views are
+    built on first use (for a small job that costs more than the simulation, and sweeps rarely need them).
+    """
+
+    def __init__(self, job, raw):
+        record = raw["record"]
+        self._record = record
+        self.job_name = job.name
+        self.fault = raw["fault"]
+        self.summary = raw["summary"]
+        self.hazards = list(raw["hazards"])
+        self.variant = record.param("npu.variant")
+        self.macs_per_cycle = record.param("npu.mac.per_core") * record.param("npu.cores")
+        self.output_names = [t["name"] for t in job.outputs]
+        self.outputs = [np.frombuffer(data, dtype=t["dtype"]).reshape(t["shape"]).copy()
+                        for data, t in zip(raw["outputs"], job.outputs)]
+        self.comparisons = raw["comparisons"]
+        self.run_seconds = raw["run_seconds"]  # host wall time of the simulation itself (C++ run_job)
+        self.timed = record.timed
+        self.total_cycles = record.total_cycles if self.timed else None
+        self.clock_hz = record.clock_hz if self.timed else None
+        self.time_s = self.total_cycles / self.clock_hz if self.timed and self.clock_hz else None
+        self.status = (record.status or "ok") if self.timed else ("ok" if self.fault is None else self.fault)
+        self.pmu = record.pmu
+        self.macs = record.macs
+        self._port_bytes = {(f"axi{p}", d): record.port_bytes(p, d == "write") for p in (0, 1) for d in ("read", "write")}
+
+    @functools.cached_property
+    def config_detail(self):
+        """name -> {value, type, unit, source, origin, description} of every parameter of the run."""
+        return json.loads(self._record.config_json())
+
+    @functools.cached_property
+    def config(self):
+        """name -> resolved value."""
+        return {name: p["value"] for name, p in self.config_detail.items()}
+
+    @functools.cached_property
+    def report(self):
+        """The full report (as `ethosu-sim run --report` writes it), or None for functional runs."""
+        text = self._record.report_json()
+        if text is None:
+            return None
+        report = json.loads(text)
+        report["config"] = self.config_detail
+        return report
+
+    @functools.cached_property
+    def ops(self):
+        """The flat per-operation Table."""
+        return Table(flatten_op(op) for op in (self.report or {}).get("ops", []))
+
+    @property
+    def traffic(self):
+        """Bytes per port, direction and traffic class."""
+        return (self.report or {}).get("traffic", {})
+
+    @property
+    def cc_stall_cycles(self):
+        """The command controller's own waits by cause."""
+        return dict((self.report or {}).get("cc_stall_cycles", {}))
+
+    @property
+    def mac_utilisation(self):
+        """MACs done over what the MAC array could do in total_cycles."""
+        if not self.total_cycles:
+            return None
+        return self.macs / (self.total_cycles * self.macs_per_cycle)
+
+    @property
+    def stall_cycles(self):
+        """Stall cycles by cause, summed over the operations, plus the command controller's own waits."""
+        out = {cause: int(sum(op[f"stall_{cause}"] for op in self.ops)) for cause in STALL_CAUSES}
+        for cause, cycles in self.cc_stall_cycles.items():
+            out[cause] = out.get(cause, 0) + cycles
+        return out
+
+    def port_bytes(self, port, direction):
+        """Total bytes on 'axi0'/'axi1' in 'read'/'write' direction."""
+        return self._port_bytes[(port, direction)]
+
+    @property
+    def exact(self):
+        """True when every output with an expected file matches it bit for bit; None when none has one."""
+        known = [c for c in self.comparisons if c is not None]
+        return all(c["exact"] for c in known) if known else None
+
+    def output(self, key):
+        """An output by index or name."""
+        if isinstance(key, str):
+            if key not in self.output_names:
+                raise KeyError(f"no output '{key}' (outputs: {', '.join(self.output_names)})")
+            key = self.output_names.index(key)
+        return self.outputs[key]
+
+    def summary_row(self):
+        """The scalar figures of the run (a sweep's default row)."""
+        return {
+            "variant": self.variant,
+            "status": "ok" if self.fault is None else self.fault,
+            "exact": self.exact,
+            "total_cycles": self.total_cycles,
+            "time_s": self.time_s,
+            "macs": self.macs,
+            "mac_utilisation": self.mac_utilisation,
+            "axi0_read_bytes": self.port_bytes("axi0", "read"),
+            "axi0_write_bytes": self.port_bytes("axi0", "write"),
+            "axi1_read_bytes": self.port_bytes("axi1", "read"),
+            "axi1_write_bytes": self.port_bytes("axi1", "write"),
+        }
+
+    def __getstate__(self):
+        # The native record stays in its process: pickle the rendered report and configuration instead.
+        for name in ("config_detail", "config", "report", "ops"):
+            getattr(self, name)
+        return {k: v for k, v in self.__dict__.items() if k != "_record"}
+
+    def __repr__(self):
+        timing = f"{self.total_cycles} cycles, " if self.timed else "functional, "
+        return (f"Result({self.job_name!r} on {self.variant}: {timing}{len(self.outputs)} outputs, "
+                f"status {self.status!r})")

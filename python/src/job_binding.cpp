@@ -1,0 +1,72 @@
+// NativeJob for Python: the three loaders, tensor descriptions as dicts, byte access to regions.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "python/src/bindings.h"
+#include "python/src/native_job.h"
+
+namespace py = pybind11;
+
+namespace ethosu::python {
+namespace {
+
+py::dict tensor_dict(const TensorMeta& t) {
+  py::dict d;
+  d["name"] = t.name;
+  d["region"] = t.region;
+  d["offset"] = t.offset;
+  d["size_bytes"] = t.size_bytes;
+  d["dtype"] = t.dtype;
+  d["shape"] = py::tuple(py::cast(t.shape));
+  return d;
+}
+
+}  // namespace
+
+void bind_job(py::module_& m) {
+  py::class_<NativeJob>(m, "NativeJob")
+      .def_property_readonly("name", [](const NativeJob& n) { return n.job.name; })
+      .def_property_readonly("kind", [](const NativeJob& n) { return n.kind; })
+      .def_property(
+          "variant", [](const NativeJob& n) { return n.job.variant; },
+          [](NativeJob& n, const std::string& v) { n.job.variant = v; })
+      .def_property_readonly("region_sizes",
+                             [](const NativeJob& n) {
+                               std::vector<uint64_t> sizes;
+                               for (const auto& r : n.job.regions) sizes.push_back(r.size());
+                               return sizes;
+                             })
+      .def_property_readonly("stream_bytes", [](const NativeJob& n) { return n.job.stream.size(); })
+      .def_property_readonly("inputs",
+                             [](const NativeJob& n) {
+                               py::list l;
+                               for (const auto& t : n.inputs) l.append(tensor_dict(t));
+                               return l;
+                             })
+      .def_property_readonly("outputs",
+                             [](const NativeJob& n) {
+                               py::list l;
+                               for (size_t k = 0; k < n.outputs.size(); ++k) {
+                                 py::dict d = tensor_dict(n.outputs[k]);
+                                 const auto& spec = n.job.outputs[k];
+                                 d["expected"] = spec.expected ? py::object(py::str(spec.expected->string())) : py::none();
+                                 d["reference_engine"] = spec.reference_engine;
+                                 l.append(d);
+                               }
+                               return l;
+                             })
+      .def("write", &NativeJob::write, py::arg("region"), py::arg("offset"), py::arg("data"))
+      .def(
+          "read",
+          [](const NativeJob& n, uint32_t region, uint64_t offset, uint64_t size) {
+            return py::bytes(n.read(region, offset, size));
+          },
+          py::arg("region"), py::arg("offset"), py::arg("size_bytes"))
+      .def("copy", [](const NativeJob& n) { return NativeJob(n); });
+
+  m.def("load_case", &load_case, py::arg("path"));
+  m.def("load_tflite", &load_tflite, py::arg("path"));
+  m.def("load_stream", &load_stream, py::arg("path"), py::arg("regions"), py::arg("dumps"));
+}
+
+}  // namespace ethosu::python

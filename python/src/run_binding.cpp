@@ -1,0 +1,208 @@
+// Configuration and runs for Python: ConfigRequest, resolve_config, run, and the tables of parameters,
+// PMU events, stall causes and traffic classes.
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <variant>
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "host/file_io.h"
+#include "host/report.h"
+#include "host/run_job.h"
+#include "host/sim_config.h"
+#include "isa/registers.h"
+#include "models/npu/job_report.h"
+#include "models/npu/npu.h"
+#include "python/src/bindings.h"
+#include "python/src/native_job.h"
+#include "sim/error.h"
+#include "sim/trace.h"
+
+namespace py = pybind11;
+
+namespace ethosu::python {
+namespace {
+
+// SystemC has one kernel per process: Python threads calling run() take turns.
+std::mutex& run_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+py::object param_value(const sim::Value& v) {
+  return std::visit([](const auto& x) -> py::object { return py::cast(x); }, v);
+}
+
+// What a run leaves besides its outputs: the NPU's report (timed runs) and the resolved configuration. The
+// summary figures are read directly; the full report and configuration are rendered as JSON only when
+// Python asks (a sweep usually never does), because that costs more than a small job's simulation.
+struct RunRecord {
+  std::optional<npu::JobReport> report;
+  std::shared_ptr<const sim::Config> config;
+};
+
+uint64_t port_bytes(const RunRecord& r, unsigned port, bool write) {
+  if (!r.report) return 0;
+  const auto& t = r.report->ports.at(port);
+  uint64_t sum = 0;
+  for (uint64_t v : write ? t.write_bytes : t.read_bytes) sum += v;
+  return sum;
+}
+
+py::list parameters() {
+  py::list out;
+  const sim::Config config = host::make_config();
+  for (const sim::Param* p : config.params()) {
+    py::dict d;
+    d["name"] = p->name();
+    d["type"] = sim::to_string(p->type());
+    d["value"] = param_value(p->value());
+    d["unit"] = p->unit();
+    d["description"] = p->description();
+    d["choices"] = p->choices();
+    out.append(d);
+  }
+  return out;
+}
+
+py::list pmu_events() {
+  py::list out;
+  for (const auto& e : isa::kPmuEvents) {
+    py::dict d;
+    d["name"] = std::string(e.name);
+    d["hw_id"] = e.hw_id;
+    d["modelled"] = npu::derives_pmu_event(e.hw_id);
+    d["description"] = std::string(e.description);
+    out.append(d);
+  }
+  return out;
+}
+
+py::dict run(const NativeJob& native, const host::ConfigRequest& request, const std::vector<std::string>& pmu,
+             bool functional, const std::optional<std::filesystem::path>& trace_path) {
+  host::Job job = native.job;  // the caller's job stays as loaded, so it can run again
+  auto resolved = std::make_shared<const sim::Config>(host::resolve_config(request, job.variant));
+  const sim::Config& config = *resolved;
+  job.variant = config.param("npu.variant").as_string();
+  host::RunOptions options;
+  options.timed = !functional;
+  options.config = host::platform_config(config);
+  options.regioncfg = host::regioncfg(config);
+  host::PmuSelection pmu_selection;
+  if (!pmu.empty()) {
+    if (functional) throw InputError("PMU events need the timed platform (functional=False)");
+    pmu_selection = host::parse_pmu_events(pmu);
+    options.pmu_events = pmu_selection.events;
+  }
+  sim::Trace trace;
+  if (trace_path) {
+    if (functional) throw InputError("a trace needs the timed platform (functional=False)");
+    trace.open(*trace_path, "ethosu-sim: " + job.name + " on " + job.variant);
+    options.trace = &trace;
+  }
+
+  host::RunOutcome outcome;
+  double run_seconds = 0;
+  {
+    py::gil_scoped_release no_gil;
+    std::lock_guard<std::mutex> lock(run_mutex());
+    const auto start = std::chrono::steady_clock::now();
+    outcome = host::run_job(job, options);
+    run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  trace.close();
+
+  py::list outputs, comparisons;
+  for (const auto& o : job.outputs) {
+    const auto bytes = job.output_bytes(o);
+    outputs.append(py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    if (!o.expected) {
+      comparisons.append(py::none());
+      continue;
+    }
+    const auto cmp = host::compare_bytes(bytes, host::read_file(o.expected->string()), o.element_bytes, o.element_signed);
+    py::dict c;
+    c["name"] = o.name;
+    c["exact"] = cmp.exact;
+    c["mismatches"] = cmp.mismatches;
+    c["max_abs_diff"] = cmp.max_abs_diff;
+    c["text"] = cmp.text;
+    comparisons.append(c);
+  }
+  py::dict out;
+  out["outputs"] = outputs;
+  out["comparisons"] = comparisons;
+  out["fault"] = outcome.fault ? py::object(py::str(*outcome.fault)) : py::none();
+  out["summary"] = outcome.summary;
+  out["hazards"] = outcome.hazards;
+  out["pmu_not_modelled"] = pmu_selection.not_modelled;
+  out["record"] = RunRecord{std::move(outcome.report), std::move(resolved)};
+  out["run_seconds"] = run_seconds;
+  return out;
+}
+
+}  // namespace
+
+void bind_run(py::module_& m) {
+  // JSON text: Python's json module builds the objects several times faster than item-by-item conversion.
+  py::class_<RunRecord>(m, "RunRecord")
+      .def_property_readonly("timed", [](const RunRecord& r) { return r.report.has_value(); })
+      .def_property_readonly("total_cycles", [](const RunRecord& r) { return r.report ? r.report->total_cycles : 0; })
+      .def_property_readonly("clock_hz", [](const RunRecord& r) { return r.report ? r.report->clock_hz : 0.0; })
+      .def_property_readonly("status", [](const RunRecord& r) { return r.report ? r.report->status : std::string(); })
+      .def_property_readonly("pmu", [](const RunRecord& r) { return r.report ? r.report->pmu : std::map<std::string, uint64_t>{}; })
+      .def_property_readonly("macs",
+                             [](const RunRecord& r) {
+                               uint64_t macs = 0;
+                               if (r.report)
+                                 for (const auto& op : r.report->ops) macs += op.macs;
+                               return macs;
+                             })
+      .def("port_bytes", &port_bytes, py::arg("port"), py::arg("write"))
+      .def("param", [](const RunRecord& r, const std::string& name) { return param_value(r.config->param(name).value()); })
+      .def("report_json",
+           [](const RunRecord& r) {
+             return r.report ? py::object(py::str(host::report_json(*r.report, nlohmann::json::object()).dump()))
+                             : py::none();
+           })
+      .def("config_json", [](const RunRecord& r) { return r.config->to_json().dump(); });
+
+  py::class_<host::ConfigRequest>(m, "ConfigRequest")
+      .def(py::init<>())
+      .def_readwrite("variant", &host::ConfigRequest::variant)
+      .def_readwrite("system", &host::ConfigRequest::system)
+      .def_readwrite("memory_mode", &host::ConfigRequest::memory_mode)
+      .def_readwrite("vela_ini", &host::ConfigRequest::vela_ini)
+      .def_readwrite("config_file", &host::ConfigRequest::config_file)
+      .def_readwrite("assignments", &host::ConfigRequest::assignments)
+      .def_readwrite("origin", &host::ConfigRequest::origin);
+
+  m.def(
+      "resolve_config",
+      [](const host::ConfigRequest& request, const std::string& job_variant) {
+        return host::resolve_config(request, job_variant).to_json().dump();
+      },
+      py::arg("request"), py::arg("job_variant"));
+  m.def(
+      "check_config",
+      [](const host::ConfigRequest& request, const std::string& job_variant) { host::resolve_config(request, job_variant); },
+      py::arg("request"), py::arg("job_variant"));
+  m.def("run", &run, py::arg("job"), py::arg("request"), py::arg("pmu"), py::arg("functional"), py::arg("trace"));
+  m.def("parameters", &parameters);
+  m.def("pmu_events", &pmu_events);
+  m.def("stall_names", [] {
+    std::vector<std::string> names;
+    for (size_t k = 0; k < npu::kStallKinds; ++k) names.emplace_back(npu::stall_name(static_cast<npu::Stall>(k)));
+    return names;
+  });
+  m.def("traffic_names", [] {
+    std::vector<std::string> names;
+    for (size_t k = 0; k < npu::kTrafficClasses; ++k)
+      names.emplace_back(npu::traffic_name(static_cast<npu::Traffic>(k)));
+    return names;
+  });
+}
+
+}  // namespace ethosu::python

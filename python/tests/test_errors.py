@@ -1,0 +1,83 @@
+"""Simulator errors surface as Python exceptions carrying the simulator's message; the process stays usable."""
+
+import json
+
+import numpy as np
+import pytest
+
+import ethosu_sim
+
+
+def test_exception_types():
+    assert issubclass(ethosu_sim.InputError, ValueError)
+    assert issubclass(ethosu_sim.NpuFault, RuntimeError)
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"mem.axi1.read_latancy_cycles": 10}, "mem.axi1.read_latency_cycles"),  # unknown name: close names listed
+    ({"mem.axi1.read_latency_cycles": -5}, "mem.axi1.read_latency_cycles"),  # out of range
+    ({"mem.axi1.burst_bytes": "many"}, "many"),                             # wrong type
+    ({"system": "no_such_system"}, "no_such_system"),
+    ({"variant": "ethos-u55-128"}, "ethos-u55-128"),
+    ({"memory_mode": "Sram_Only"}, "system"),                               # a memory mode needs a system
+])
+def test_bad_configuration(add_case, settings, message):
+    with pytest.raises(ethosu_sim.InputError, match=message.replace(".", r"\.")):
+        ethosu_sim.run(add_case, **settings)
+    assert ethosu_sim.run(add_case).exact  # the simulator is still usable
+
+
+def test_not_a_setting(add_case):
+    with pytest.raises(ethosu_sim.InputError, match="latency"):
+        ethosu_sim.run(add_case, latency=3)
+
+
+def test_bad_files(tmp_path, add_case):
+    with pytest.raises(ethosu_sim.InputError, match="no_such_case"):
+        ethosu_sim.Job(tmp_path / "no_such_case")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "manifest.json").write_text("{ not json")
+    with pytest.raises(ethosu_sim.InputError, match="manifest.json"):
+        ethosu_sim.Job(tmp_path / "broken")
+    with pytest.raises(ethosu_sim.InputError, match="from_stream"):
+        ethosu_sim.Job(add_case / "cmdstream.bin")
+    with pytest.raises(ethosu_sim.InputError, match="tflite"):
+        ethosu_sim.Job(add_case / "cmdstream.bin.tflite")
+
+
+def test_bad_inputs(add_case):
+    job = ethosu_sim.Job(add_case)
+    with pytest.raises(ethosu_sim.InputError, match="int8.*float32"):
+        job.set_input(0, np.zeros((1, 8, 8, 16), dtype=np.float32))
+    with pytest.raises(ethosu_sim.InputError, match="1024 bytes"):
+        job.set_input("ifm", np.zeros(10, dtype=np.int8))
+    with pytest.raises(ethosu_sim.InputError, match="ifm3.*ifm, ifm2"):
+        job.set_input("ifm3", np.zeros(1024, dtype=np.int8))
+    with pytest.raises(ethosu_sim.InputError, match="region 1"):
+        job.write(1, 2040, b"0123456789")
+
+
+def test_bad_pmu_events(add_case):
+    with pytest.raises(ethosu_sim.InputError, match="NO_SUCH_EVENT"):
+        ethosu_sim.run(add_case, pmu=["NO_SUCH_EVENT"])
+    with pytest.raises(ethosu_sim.InputError, match="at most 4"):
+        ethosu_sim.run(add_case, pmu=["CYCLE", "NPU_IDLE", "NPU_ACTIVE", "MAC_ACTIVE", "AO_ACTIVE"])
+    with pytest.warns(UserWarning, match="not modelled"):
+        ethosu_sim.run(add_case, pmu=["ECC_SB0"])
+
+
+def test_npu_fault_carries_the_message(add_case):
+    # The arena is cut to 1 KiB: the IFM2 read and the OFM write fall outside region 1, and the NPU faults.
+    manifest = json.loads((add_case / "manifest.json").read_text())
+    job = ethosu_sim.Job.from_stream(add_case / "cmdstream.bin", {1: 1024, 2: 1024},
+                                     outputs={"ofm": (1, 0, 1024)})
+    with pytest.raises(ethosu_sim.NpuFault) as info:
+        ethosu_sim.run(job)
+    message = str(info.value)
+    assert "cmdstream.bin: NPU fault:" in message and "region" in message.lower()
+    assert info.value.result.fault and info.value.result.fault in message
+    r = ethosu_sim.run(job, check=False)
+    assert r.fault == info.value.result.fault and r.status != "ok"
+    # A correct job right after the fault runs normally.
+    assert ethosu_sim.run(add_case).exact
+    assert manifest["regions"]["1"]["size_bytes"] == 2048  # the case this test cuts down

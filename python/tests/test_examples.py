@@ -1,0 +1,47 @@
+"""The examples run as scripts (quick settings) and write their PNG and CSV files."""
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import case_dir, shared_root
+
+pytest.importorskip("matplotlib", reason="python3-matplotlib is not installed")
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def run_example(name, *args):
+    env = dict(os.environ, ETHOSU_SIM_SHARED_DIR=str(shared_root()), MPLBACKEND="Agg")
+    done = subprocess.run([sys.executable, str(EXAMPLES / name), *map(str, args)], env=env, capture_output=True,
+                          text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def check_png(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_memory_sweep(tmp_path):
+    case_dir("corpus/ic_resnet8_mlperf/u65_512")
+    out = run_example("memory_sweep.py", tmp_path, "--quick", "--workers", 2)
+    assert "runs in" in out
+    check_png(tmp_path / "memory_sweep.png")
+    rows = list(csv.DictReader(open(tmp_path / "memory_sweep.csv", encoding="utf-8")))
+    assert len(rows) == 2 * 2 * 3 and {r["variant"] for r in rows} == {"ethos-u65-256", "ethos-u65-512"}
+    assert all(r["status"] == "ok" and r["exact"] == "True" for r in rows)
+
+
+def test_bottleneck(tmp_path):
+    case = case_dir("corpus/kws_dscnn_mlperf")
+    out = run_example("bottleneck.py", tmp_path, "--case", case, "--top", 12)
+    assert "kernel-operation cycles by bottleneck" in out
+    check_png(tmp_path / "bottleneck.png")
+    rows = list(csv.DictReader(open(tmp_path / "bottleneck.csv", encoding="utf-8")))
+    assert rows and all(r["kind"] != "DMA" and r["bottleneck"] for r in rows)

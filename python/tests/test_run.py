@@ -1,0 +1,164 @@
+"""run(): bit-exact outputs over the corpus, inputs from numpy, the three job sources, report contents,
+repeated runs in one process."""
+
+import json
+
+import numpy as np
+import pytest
+
+import ethosu_sim
+from conftest import case_dir, shared_root
+
+# Outputs whose only reference is ArmNN's float arithmetic: within this many units (as the C++ corpus suite).
+ARMNN_TOLERANCE = 4
+
+
+def all_cases():
+    root = shared_root()
+    cases = []
+    for group in ("opcorpus", "corpus"):
+        for d in sorted((root / group).glob("*/manifest.json")):
+            cases.append(f"{group}/{d.parent.name}")
+            if (d.parent / "u65_512" / "manifest.json").exists():
+                cases.append(f"{group}/{d.parent.name}/u65_512")
+    return cases or ["opcorpus/add_i8"]  # one placeholder that skips, saying why
+
+
+@pytest.mark.parametrize("case", all_cases())
+def test_corpus_outputs_bit_exact(case):
+    path = case_dir(case)
+    job = ethosu_sim.Job(path)
+    r = ethosu_sim.run(job)
+    assert r.total_cycles > 0 and r.status == "ok"
+    for k, t in enumerate(job.outputs):
+        expected = np.fromfile(t["expected"], dtype=t["dtype"]).reshape(t["shape"])
+        got = r.outputs[k]
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        if "armnn" in t["reference_engine"]:
+            diff = np.abs(got.astype(np.int64) - expected.astype(np.int64)).max()
+            assert diff <= ARMNN_TOLERANCE, f"{t['name']}: max |diff| {diff} vs ArmNN"
+        else:
+            assert np.array_equal(got, expected), f"{t['name']}: {r.comparisons[k]['text']}"
+            assert r.comparisons[k]["exact"]
+
+
+def test_minimal_session(add_case):
+    r = ethosu_sim.run(str(add_case), variant="ethos-u65-512")
+    assert r.variant == "ethos-u65-512" and r.config["npu.cores"] == 2
+    assert isinstance(r.total_cycles, int) and r.total_cycles > 0
+    assert isinstance(r.outputs[0], np.ndarray) and r.outputs[0].shape == (1, 8, 8, 16)
+    assert r.ops[0]["kind"] == "ELEMENTWISE.ADD"
+    assert r.pmu["PMCCNTR"] >= r.total_cycles
+    assert r.time_s == pytest.approx(r.total_cycles / r.clock_hz)
+
+
+def test_report_views_agree(conv_case):
+    r = ethosu_sim.run(conv_case, pmu=["MAC_ACTIVE", "ETHOSU_PMU_AXI1_RD_DATA_BEAT_RECEIVED"])
+    assert set(r.pmu) == {"PMCCNTR", "MAC_ACTIVE", "AXI1_RD_DATA_BEAT_RECEIVED"}
+    assert r.pmu["MAC_ACTIVE"] > 0 and r.pmu["AXI1_RD_DATA_BEAT_RECEIVED"] > 0
+    ops = r.ops.to_numpy()
+    assert len(ops) == len(r.report["ops"]) and ops["cycles"].dtype == np.int64
+    assert list(ops["kind"]) == [op["kind"] for op in r.report["ops"]]
+    assert int(ops["macs"].sum()) == r.macs > 0
+    conv = r.ops.where(kind="CONV")[0]
+    assert conv["ofm_h"] == 16 and conv["ofm_w"] == 16 and conv["ofm_c"] == 16
+    assert conv["mac_busy_cycles"] > 0 and conv["wd_busy_cycles"] > 0
+    # Port totals are the per-operation traffic plus the command stream fetch.
+    assert r.port_bytes("axi1", "read") >= int(ops["axi1_read_bytes"].sum()) > 0
+    assert 0 < r.mac_utilisation < 1
+    assert set(r.stall_cycles) >= set(ethosu_sim.stall_causes())
+    assert r.config["mem.axi1.read_latency_cycles"] == 500
+    assert r.config_detail["npu.variant"]["source"] in ("preset", "default")
+
+
+def test_inputs_from_numpy_and_job_unchanged(add_case):
+    job = ethosu_sim.Job(add_case)
+    a, b = job.input(0), job.input("ifm2")
+    assert a.dtype == np.int8 and a.shape == (1, 8, 8, 16)
+    reference = ethosu_sim.run(job, functional=True)
+    zeros = ethosu_sim.run(job, inputs={"ifm": np.zeros_like(a), "ifm2": np.zeros_like(b)})
+    assert zeros.exact is False  # the expected file is for the job's own inputs
+    # Against the functional model with the same inputs: the timed platform writes the same bytes.
+    functional = ethosu_sim.run(job, inputs=[np.zeros_like(a), np.zeros_like(b)], functional=True)
+    assert np.array_equal(zeros.outputs[0], functional.outputs[0])
+    assert functional.total_cycles is None and not functional.timed
+    # The job kept its inputs.
+    again = ethosu_sim.run(job)
+    assert again.exact and np.array_equal(again.outputs[0], reference.outputs[0])
+    assert np.array_equal(job.input(0), a)
+
+
+def test_tflite_job_with_numpy_inputs(add_case):
+    job = ethosu_sim.Job(add_case / "vela.tflite")
+    assert job.kind == "tflite" and [t["name"] for t in job.inputs] == ["ifm", "ifm2"]
+    assert job.inputs[0]["shape"] == (1, 8, 8, 16)
+    inputs = [np.fromfile(add_case / f"input{k}.bin", dtype=np.int8).reshape(1, 8, 8, 16) for k in range(2)]
+    r = ethosu_sim.run(job, inputs=inputs)
+    expected = np.fromfile(add_case / "expected_output.bin", dtype=np.int8)
+    assert np.array_equal(r.outputs[0].reshape(-1), expected)
+
+
+def test_raw_stream_job(conv_case):
+    manifest = json.loads((conv_case / "manifest.json").read_text())
+    regions = {0: conv_case / "region0_flash.bin", 1: manifest["regions"]["1"]["size_bytes"],
+               2: manifest["regions"]["2"]["size_bytes"]}
+    out = manifest["outputs"][0]
+    job = ethosu_sim.Job.from_stream(conv_case / "cmdstream.bin", regions,
+                                     outputs={"ofm": (1, out["offset"], out["size_bytes"])})
+    for t in manifest["inputs"]:
+        job.write(t["region"], t["offset"], (conv_case / t["file"]).read_bytes())
+    r = ethosu_sim.run(job)
+    assert r.output("ofm").dtype == np.uint8
+    assert r.output("ofm").tobytes() == (conv_case / "expected_output.bin").read_bytes()
+    assert r.total_cycles == ethosu_sim.run(conv_case).total_cycles
+
+
+def comparable(r):
+    """A run's report and outputs, without host wall time and the operations' absolute start/end cycles
+    (see test_operation_cycles_count_from_the_job_start)."""
+    report = dict(r.report)
+    report.pop("host")
+    report["ops"] = [{k: v for k, v in op.items() if k not in ("start_cycle", "end_cycle")} for op in report["ops"]]
+    return json.dumps(report, sort_keys=True), [o.tobytes() for o in r.outputs]
+
+
+def test_repeated_runs_identical_across_configurations(conv_case, add_case):
+    key = comparable
+    job = ethosu_sim.Job(conv_case)
+    first = key(ethosu_sim.run(job))
+    slow = ethosu_sim.run(job, **{"mem.axi1.read_latency_cycles": 2000})
+    other = ethosu_sim.run(add_case, system="imx93-800mhz")
+    assert key(slow) != first and other.clock_hz == 800e6
+    for _ in range(3):
+        assert key(ethosu_sim.run(job)) == first
+    assert key(ethosu_sim.run(job, **{"mem.axi1.read_latency_cycles": 2000})) == key(slow)
+
+
+def test_trace_file(add_case, tmp_path):
+    path = tmp_path / "trace.json"
+    ethosu_sim.run(add_case, trace=path)
+    trace = json.loads(path.read_text())
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    assert any(e.get("name") == "ELEMENTWISE.ADD" for e in events)
+
+
+def test_threads_take_turns(add_case):
+    from concurrent.futures import ThreadPoolExecutor
+
+    job = ethosu_sim.Job(add_case)
+    with ThreadPoolExecutor(4) as pool:
+        cycles = list(pool.map(lambda _: ethosu_sim.run(job).total_cycles, range(8)))
+    assert len(set(cycles)) == 1
+
+
+def test_operation_cycles_count_from_the_job_start(conv_case):
+    first = [(op["start_cycle"], op["end_cycle"]) for op in ethosu_sim.run(conv_case).ops]
+    second = [(op["start_cycle"], op["end_cycle"]) for op in ethosu_sim.run(conv_case).ops]
+    assert first == second
+
+
+def test_lower_clock_after_a_faster_job_is_unaffected(add_case, conv_case):
+    alone = ethosu_sim.run(add_case, system="imx93-800mhz").total_cycles
+    ethosu_sim.run(add_case, system="imx93-800mhz")
+    ethosu_sim.run(conv_case)  # 1 GHz
+    assert ethosu_sim.run(add_case, system="imx93-800mhz").total_cycles == alone

@@ -310,7 +310,7 @@ Capture read_capture(const fs::path& dir) {
   json j;
   try {
     j = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax errors and out-of-range numbers
     throw InputError(manifest_path.string() + ": not valid JSON: " + e.what());
   }
   m.object(j, "top level", {"format", "version", "source", "variant", "timed", "regioncfg", "axi_limits", "pmu_events",

@@ -40,8 +40,8 @@ class ManifestReader {
     if (!in) throw InputError(path_.string() + ": cannot open the manifest");
     try {
       return json::parse(in);
-    } catch (const json::parse_error& e) {
-      throw InputError(path_.string() + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    } catch (const json::exception& e) {  // syntax errors and out-of-range numbers
+      throw InputError(path_.string() + ": not valid JSON: " + e.what());
     }
   }
 

@@ -182,6 +182,9 @@ TEST(Capture, EveryCorruptionIsAnInputErrorNamingTheFile) {
        "stream.bin", "9 bytes, capture.json says 10"},
       {"bad JSON", [](const fs::path& d) { write_text_file((d / "capture.json").string(), "{\"format\": "); },
        "capture.json", "not valid JSON"},
+      {"number too large for JSON",  // found by fuzz_capture
+       [](const fs::path& d) { write_text_file((d / "capture.json").string(), "555e5555555555555555555555"); },
+       "capture.json", "not valid JSON"},
       {"unknown version",
        [](const fs::path& d) {
          json j = load_manifest(d);

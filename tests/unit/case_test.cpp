@@ -225,6 +225,9 @@ TEST_F(CaseTest, NotJsonOrMissing) {
   EXPECT_THROW(load_case(dir_), InputError);
   std::ofstream(dir_ / "manifest.json") << "[1, 2]";
   EXPECT_THROW(load_case(dir_), InputError);
+  // A number beyond double's range is a JSON error of its own kind (out_of_range, not parse_error).
+  std::ofstream(dir_ / "manifest.json") << "{\"case\": 1e99999}";
+  EXPECT_THROW(load_case(dir_), InputError);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ void Ao::account(const isa::Operation& op, const OpTiming& t, EventCounts& event
   add(E::AO_STALLED_BY_OB, t.stalls[static_cast<size_t>(Stall::AO_WAIT_OB)]);
 }
 
-void Ao::trace(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock) {
+void Ao::trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
     trace_span(rec.kind + " block", stages[i].ao_start, stages[i].ao_end, rec.offset, i, clock);

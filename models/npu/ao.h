@@ -19,7 +19,7 @@ class Ao : public BlockUnit {
   const timing::AoTiming& timing() const { return timing_; }
 
   void account(const isa::Operation& op, const OpTiming& t, EventCounts& events) const;
-  void trace(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock);
+  void trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock);
 
  private:
   timing::AoTiming timing_;

@@ -416,9 +416,9 @@ bool Cc::kernel_operation(uint32_t offset, const isa::Operation& op) {
   rec.ports[1] = t.ports[1];
   if (trace_) {
     trace_op(rec);
-    b_.wd.trace(rec, stages_, clock_);
-    b_.mac.trace(rec, stages_, clock_);
-    b_.ao.trace(rec, stages_, clock_);
+    b_.wd.trace_blocks(rec, stages_, clock_);
+    b_.mac.trace_blocks(rec, stages_, clock_);
+    b_.ao.trace_blocks(rec, stages_, clock_);
   }
   report_.ops.push_back(rec);
   b_.wd.account(t, events);

@@ -18,7 +18,7 @@ void Mac::account(const isa::Operation& op, const OpTiming& t, EventCounts& even
   add(E::MAC_STALLED_BY_WD_ACC, stall(Stall::MAC_WAIT_WEIGHTS) + stall(Stall::MAC_WAIT_ACC));
 }
 
-void Mac::trace(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock) {
+void Mac::trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
     trace_span(rec.kind + " block", stages[i].mac_start, stages[i].mac_end, rec.offset, i, clock);

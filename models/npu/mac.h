@@ -25,7 +25,7 @@ class Mac : public BlockUnit {
   double peak_macs_per_cycle() const { return double(cores_) * 256.0; }
 
   void account(const isa::Operation& op, const OpTiming& t, EventCounts& events) const;
-  void trace(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock);
+  void trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock);
 
  private:
   timing::MacTiming timing_;

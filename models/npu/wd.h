@@ -17,7 +17,7 @@ class Wd : public BlockUnit {
   const timing::WdTiming& timing() const { return timing_; }
 
   void account(const OpTiming& t, EventCounts& events) const;
-  void trace(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock);
+  void trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock);
 
  private:
   timing::WdTiming timing_;

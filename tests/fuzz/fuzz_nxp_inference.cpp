@@ -1,0 +1,68 @@
+// libFuzzer target: what the NXP shim's firmware does with an INFERENCE_CREATE (host/backends/nxp/nxp_inference.h),
+// on the functional model. The input is the network buffer, so the corpus's driver_payload.bin (OP mode) and
+// Vela .tflite files (MODEL mode) are seeds as they are; a COP1 FourCC picks OP mode. OP mode also runs with the
+// layout buffer's header and sizes taken from the input's last 24 bytes. Whatever the bytes are, the result must be a
+// status with a message, never an exception, a crash or an access outside the buffers.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "host/backends/nxp/nxp_inference.h"
+#include "host/backends/shim_env.h"
+
+namespace nxp = ethosu::nxp;
+
+namespace {
+
+constexpr size_t kArenaBytes = 256 * 1024;
+
+const ethosu::host::ShimSettings& settings() {
+  static const ethosu::host::ShimSettings s = [] {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+    ethosu::host::ShimSettings v = ethosu::host::read_shim_settings([](const char*) { return nullptr; });
+    v.functional = true;  // the timed platform is fuzzed through the accel shim (fuzz_submit)
+    return v;
+  }();
+  return s;
+}
+
+// The delegate's layout buffer for one input and one output: u32 n_in, n_out, u32 sizes[5], u64 base_addr[5].
+std::vector<uint8_t> layout(const uint32_t (&words)[7]) {
+  std::vector<uint8_t> bytes(7 * 4 + 5 * 8, 0);
+  std::memcpy(bytes.data(), words, sizeof words);
+  return bytes;
+}
+
+void run(nxp::InferenceRequest& request) {
+  request.ifm_sizes.clear();
+  for (const auto& b : request.ifms) request.ifm_sizes.push_back(b.size());
+  const nxp::InferenceResult r = nxp::run_inference(request, settings());
+  if (r.status != nxp::STATUS_OK && r.message.empty()) std::abort();  // a refusal always says why
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  nxp::InferenceRequest request;
+  request.network.assign(data, data + size);
+  const bool op = size >= 4 && std::memcmp(data, "COP1", 4) == 0;
+  if (!op) {
+    request.inference_type = nxp::INFERENCE_MODEL;
+    request.ifms = {std::vector<uint8_t>(kArenaBytes, 0)};
+    run(request);
+    return 0;
+  }
+  request.inference_type = nxp::INFERENCE_OP;
+  const uint32_t sane[7] = {1, 1, 0, static_cast<uint32_t>(kArenaBytes), 4096, 1024, 1024};
+  request.ifms = {std::vector<uint8_t>(kArenaBytes, 0), layout(sane)};
+  run(request);
+  if (size >= 4 + sizeof sane) {
+    uint32_t words[7];
+    std::memcpy(words, data + size - sizeof words, sizeof words);
+    request.ifms = {std::vector<uint8_t>(kArenaBytes, 0), layout(words)};
+    run(request);
+  }
+  return 0;
+}

@@ -7,17 +7,17 @@ namespace ethosu::host {
 
 namespace {
 
-nlohmann::json traffic_json(const npu::PortTraffic& t) {
+nlohmann::json traffic_json(const timing::PortTraffic& t) {
   nlohmann::json read = nlohmann::json::object(), write = nlohmann::json::object();
-  for (size_t k = 0; k < npu::kTrafficClasses; ++k) {
-    const char* name = npu::traffic_name(static_cast<npu::Traffic>(k));
+  for (size_t k = 0; k < isa::kAccessCount; ++k) {
+    const char* name = isa::access_key(static_cast<isa::Access>(k));
     if (t.read_bytes[k]) read[name] = t.read_bytes[k];
     if (t.write_bytes[k]) write[name] = t.write_bytes[k];
   }
   return {{"read_bytes", read}, {"write_bytes", write}};
 }
 
-uint64_t sum(const std::array<uint64_t, npu::kTrafficClasses>& a) {
+uint64_t sum(const std::array<uint64_t, isa::kAccessCount>& a) {
   uint64_t s = 0;
   for (uint64_t v : a) s += v;
   return s;
@@ -25,13 +25,13 @@ uint64_t sum(const std::array<uint64_t, npu::kTrafficClasses>& a) {
 
 }  // namespace
 
-nlohmann::json report_json(const npu::JobReport& r, const nlohmann::json& config) {
+nlohmann::json report_json(const timing::JobReport& r, const nlohmann::json& config) {
   nlohmann::json ops = nlohmann::json::array();
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const auto& op = r.ops[i];
     nlohmann::json stalls = nlohmann::json::object();
-    for (size_t k = 0; k < npu::kStallKinds; ++k)
-      if (op.stall_cycles[k]) stalls[npu::stall_name(static_cast<npu::Stall>(k))] = op.stall_cycles[k];
+    for (size_t k = 0; k < timing::kStallKinds; ++k)
+      if (op.stall_cycles[k]) stalls[timing::stall_name(static_cast<timing::Stall>(k))] = op.stall_cycles[k];
     nlohmann::json o = {{"index", i},
                         {"offset", op.offset},
                         {"kind", op.kind},
@@ -51,8 +51,14 @@ nlohmann::json report_json(const npu::JobReport& r, const nlohmann::json& config
     ops.push_back(std::move(o));
   }
   nlohmann::json cc = nlohmann::json::object();
-  for (size_t k = 0; k < npu::kStallKinds; ++k)
-    if (r.cc_stall_cycles[k]) cc[npu::stall_name(static_cast<npu::Stall>(k))] = r.cc_stall_cycles[k];
+  for (size_t k = 0; k < timing::kStallKinds; ++k)
+    if (r.cc_stall_cycles[k]) cc[timing::stall_name(static_cast<timing::Stall>(k))] = r.cc_stall_cycles[k];
+  // {"npu.mac": {"active_cycles": {"value", "unit", "description"}, ...}, ...}, as sim::Stats writes it.
+  nlohmann::json stats = nlohmann::json::object();
+  for (const auto& [path, v] : r.stats) {
+    const size_t dot = path.rfind('.');
+    stats[path.substr(0, dot)][path.substr(dot + 1)] = {{"value", v.value}, {"unit", v.unit}, {"description", v.description}};
+  }
   return {{"total_cycles", r.total_cycles},
           {"clock_hz", r.clock_hz},
           {"time_s", r.clock_hz > 0 ? double(r.total_cycles) / r.clock_hz : 0.0},
@@ -61,11 +67,13 @@ nlohmann::json report_json(const npu::JobReport& r, const nlohmann::json& config
           {"traffic", {{"axi0", traffic_json(r.ports[0])}, {"axi1", traffic_json(r.ports[1])}}},
           {"cc_stall_cycles", cc},
           {"pmu", r.pmu},
+          {"stats", stats},
+          {"hazards", r.hazards},
           {"host", {{"kernel_seconds", r.host_kernel_seconds}, {"total_seconds", r.host_total_seconds}}},
           {"config", config}};
 }
 
-std::string summary_table(const npu::JobReport& r) {
+std::string summary_table(const timing::JobReport& r) {
   std::string out;
   char line[256];
   std::snprintf(line, sizeof line, "%4s %8s  %-22s %-16s %10s %6s  %s\n", "#", "offset", "operation", "OFM HxWxC",
@@ -80,7 +88,7 @@ std::string summary_table(const npu::JobReport& r) {
       std::snprintf(shape, sizeof shape, "%ux%ux%u", op.ofm_shape[0], op.ofm_shape[1], op.ofm_shape[2]);
     const auto worst = std::max_element(op.stall_cycles.begin(), op.stall_cycles.end());
     std::string stall = "-";
-    if (*worst) stall = std::string(npu::stall_name(static_cast<npu::Stall>(worst - op.stall_cycles.begin()))) + " " +
+    if (*worst) stall = std::string(timing::stall_name(static_cast<timing::Stall>(worst - op.stall_cycles.begin()))) + " " +
                         std::to_string(*worst);
     char util[16] = "";
     if (op.kind != "DMA") std::snprintf(util, sizeof util, "%.1f", 100.0 * op.mac_utilisation);
@@ -94,9 +102,9 @@ std::string summary_table(const npu::JobReport& r) {
                 static_cast<unsigned long long>(macs));
   out += line;
   std::string waits;
-  for (size_t k = 0; k < npu::kStallKinds; ++k)
+  for (size_t k = 0; k < timing::kStallKinds; ++k)
     if (r.cc_stall_cycles[k])
-      waits += std::string(" ") + npu::stall_name(static_cast<npu::Stall>(k)) + " " + std::to_string(r.cc_stall_cycles[k]);
+      waits += std::string(" ") + timing::stall_name(static_cast<timing::Stall>(k)) + " " + std::to_string(r.cc_stall_cycles[k]);
   if (!waits.empty()) out += "command controller waits:" + waits + "\n";
   for (unsigned p = 0; p < 2; ++p) {
     std::snprintf(line, sizeof line, "AXI%u: %llu bytes read, %llu bytes written\n", p,

@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/npu/job_report.h"
+#include "models/timing/job_report.h"
 
 namespace ethosu::host {
 
-nlohmann::json report_json(const npu::JobReport& r, const nlohmann::json& config);
-std::string summary_table(const npu::JobReport& r);
+nlohmann::json report_json(const timing::JobReport& r, const nlohmann::json& config);
+std::string summary_table(const timing::JobReport& r);
 
 }  // namespace ethosu::host

@@ -4,10 +4,10 @@
 
 #include "isa/decoder.h"
 #include "isa/registers.h"
-#include "isa/validator.h"
+#include "isa/variant.h"
 #include "host/simulator.h"
-#include "models/functional/executor.h"
-#include "models/timing/block_work.h"
+#include "models/cc/engine.h"
+#include "models/npu/control.h"
 #include "sim/error.h"
 
 namespace ethosu::host {
@@ -18,11 +18,12 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
   platform::PlatformConfig config = options.config;
   if (config.npu.variant != variant) {
     config.npu.variant = variant;
-    config.npu.units = timing::npu_timing(variant);
+    config.npu.cores = isa::variant_info(variant).cores;
   }
   const TimedRun t = Simulator::instance().run(job, config, options.regioncfg, options.pmu_events, options.trace);
   RunOutcome out;
   out.fault = t.fault;
+  out.hazards = t.report.hazards;
   out.report = t.report;
   out.status = t.driver.status;
   out.cycle_counter = t.driver.cycle_counter;
@@ -36,21 +37,23 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
   out.summary = job.name + " on " + job.variant + ": " + std::to_string(kernel_ops) + " kernel operations, " +
                 std::to_string(dmas) + " DMAs, " + std::to_string(macs) + " MACs, " +
                 std::to_string(t.report.total_cycles) + " cycles\n";
+  for (const auto& h : out.hazards) out.summary += "hazard: " + h + "\n";
   return out;
 }
 
-uint32_t functional_status(const functional::RunResult& r) {
-  using isa::RegField;
-  uint32_t status = isa::set(0, RegField::STATUS_irq_raised, 1);
-  if (!r.fault) return isa::set(status, RegField::STATUS_cmd_end_reached, 1);
-  switch (r.fault->kind) {
-    case functional::FaultKind::BUS_ERROR: return isa::set(status, RegField::STATUS_bus_status, 1);
-    case functional::FaultKind::WD_FAULT: return isa::set(status, RegField::STATUS_wd_fault, 1);
-    case functional::FaultKind::CMD_PARSE_ERROR:
-    case functional::FaultKind::LIMIT: break;
-  }
-  return isa::set(status, RegField::STATUS_cmd_parse_error, 1);
-}
+// The functional model's timeline: no time, and the NPU's control registers, so that a functional run ends
+// with the STATUS the timed NPU would report.
+class StatusTimeline : public cc::NoTime {
+ public:
+  explicit StatusTimeline(isa::Variant v) : ctrl_(v) { ctrl_.set_running(true); }
+  uint32_t status() const { return ctrl_.status(); }
+
+ private:
+  void irq(uint16_t mask) override { ctrl_.irq_op(mask); }
+  void stop(uint16_t mask) override { ctrl_.stop_reached(mask); }
+  void fault(const cc::Fault& f) override { ctrl_.fault(f); }
+  npu::ControlRegisters ctrl_;
+};
 
 }  // namespace
 
@@ -58,16 +61,24 @@ RunOutcome run_job(Job& job, const RunOptions& options) {
   const auto variant = isa::parse_variant(job.variant);
   if (!variant) throw InputError("unknown NPU variant '" + job.variant + "' (ethos-u65-256 or ethos-u65-512)");
   if (options.timed) return run_timed(job, *variant, options);
-  functional::Regions regions{};
+  cc::Regions regions{};
   for (size_t i = 0; i < kRegions; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};
-  const isa::Stream stream = isa::decode(job.stream);
-  functional::Executor exec(*variant);
-  const functional::RunResult r = exec.run(stream, regions);
+  // The same engine and machine parameters as the timed NPU, whose SHRAM starts from zero for every job.
+  const npu::NpuConfig& n = options.config.npu;
+  const unsigned cores = n.variant == *variant ? n.cores : isa::variant_info(*variant).cores;
+  cc::ShramBanks shram(cores, std::vector<uint8_t>(n.shram_bytes_per_core));
+  cc::EngineConfig engine;
+  engine.dma_queue_depth = n.dma.queue_depth;
+  engine.tsu_banks = n.cc.tsu_banks;
+  engine.limits = n.limits;
+  for (unsigned r = 0; r < kRegions; ++r) engine.region_port[r] = static_cast<uint8_t>((options.regioncfg >> (2 * r) & 3) >> 1);
+  StatusTimeline timeline(*variant);
+  const cc::RunResult r = cc::Engine::run(isa::decode(job.stream), regions, shram, engine, timeline);
 
   RunOutcome out;
   out.hazards = r.hazards;
-  if (r.fault) out.fault = std::string(functional::fault_name(r.fault->kind)) + " at " + r.fault->message;
-  out.status = functional_status(r);
+  if (r.fault) out.fault = r.fault->text();
+  out.status = timeline.status();
   out.summary = job.name + " on " + job.variant + ": " + std::to_string(r.stats.kernel_ops) + " kernel operations, " +
                 std::to_string(r.stats.dma_ops) + " DMAs, " + std::to_string(r.stats.macs) + " MACs\n";
   for (const auto& h : r.hazards) out.summary += "hazard: " + h + "\n";

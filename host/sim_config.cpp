@@ -6,7 +6,6 @@
 #include "host/system_config.h"
 #include "isa/registers.h"
 #include "models/npu/npu.h"
-#include "models/timing/block_work.h"
 #include "sim/error.h"
 
 namespace ethosu::host {
@@ -14,11 +13,10 @@ namespace ethosu::host {
 sim::Config make_config() {
   sim::Config c;
   declare_parameters(c);
-  const timing::NpuTiming t = timing::npu_timing(isa::Variant::U65_256);
   const npu::NpuConfig n;
-  c.declare_int("npu.mac.weight_buffer_refill_cycles", t.mac.weight_buffer_refill_cycles, "cycles",
+  c.declare_int("npu.mac.weight_buffer_refill_cycles", n.mac.weight_buffer_refill_cycles, "cycles",
                 "minimum cycles per weight-buffer load of 8 OFM channels", 1, 4096);
-  c.declare_int("npu.wd.weights_per_cycle", t.wd.weights_per_cycle, "weights/cycle",
+  c.declare_int("npu.wd.weights_per_cycle", n.wd.weights_per_cycle, "weights/cycle",
                 "weights the weight decoder delivers per cycle", 1, 1024);
   c.declare_int("npu.cc.cycles_per_word", n.cc.cycles_per_word, "cycles",
                 "command controller cycles per command-stream word", 0, 1024);
@@ -36,12 +34,13 @@ sim::Config make_config() {
 platform::PlatformConfig platform_config(const sim::Config& c) {
   platform::PlatformConfig p;
   const std::string& variant = c.param("npu.variant").as_string();
-  p.npu.variant = variant == "ethos-u65-512" ? isa::Variant::U65_512 : isa::Variant::U65_256;
+  p.npu = npu::npu_config(variant == "ethos-u65-512" ? isa::Variant::U65_512 : isa::Variant::U65_256);
   p.npu.clock_hz = static_cast<double>(c.param("system.clock_hz").as_int());
-  p.npu.units = timing::npu_timing(p.npu.variant);
-  p.npu.units.cores = static_cast<unsigned>(c.param("npu.cores").as_int());
-  p.npu.units.mac.weight_buffer_refill_cycles = static_cast<unsigned>(c.param("npu.mac.weight_buffer_refill_cycles").as_int());
-  p.npu.units.wd.weights_per_cycle = static_cast<unsigned>(c.param("npu.wd.weights_per_cycle").as_int());
+  p.npu.cores = static_cast<unsigned>(c.param("npu.cores").as_int());
+  p.npu.mac = p.npu.mac.with_macs_per_core(static_cast<unsigned>(c.param("npu.mac.per_core").as_int()));
+  p.npu.mac.weight_buffer_refill_cycles = static_cast<unsigned>(c.param("npu.mac.weight_buffer_refill_cycles").as_int());
+  p.npu.wd.weights_per_cycle = static_cast<unsigned>(c.param("npu.wd.weights_per_cycle").as_int());
+  p.npu.shram_bytes_per_core = static_cast<uint64_t>(c.param("npu.shram.bytes_per_core").as_int());
   p.npu.cc.cycles_per_word = static_cast<uint32_t>(c.param("npu.cc.cycles_per_word").as_int());
   p.npu.cc.fetch_bytes = static_cast<uint32_t>(c.param("npu.cc.fetch_bytes").as_int());
   p.npu.cc.tsu_banks = static_cast<uint32_t>(c.param("npu.cc.tsu_banks").as_int());
@@ -105,10 +104,12 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names) {
         name.size() <= 5)
       e = isa::find_pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
     if (!e) throw InputError("unknown PMU event '" + raw + "'");
-    if (!npu::derives_pmu_event(e->hw_id)) sel.not_modelled.push_back(std::string(e->name));
+    if (!pmu_event_modelled(e->hw_id)) sel.not_modelled.push_back(std::string(e->name));
     sel.events[n++] = e->hw_id;
   }
   return sel;
 }
+
+bool pmu_event_modelled(uint16_t hw_id) { return npu::derives_pmu_event(hw_id); }
 
 }  // namespace ethosu::host

@@ -48,5 +48,7 @@ struct PmuSelection {
   std::vector<std::string> not_modelled;
 };
 PmuSelection parse_pmu_events(const std::vector<std::string>& names);
+// True for the PMU events the model counts; the others count 0.
+bool pmu_event_modelled(uint16_t hw_id);
 
 }  // namespace ethosu::host

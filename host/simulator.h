@@ -16,14 +16,14 @@
 
 #include "host/driver.h"
 #include "host/job.h"
-#include "models/npu/job_report.h"
+#include "models/timing/job_report.h"
 #include "models/platform/platform.h"
 
 namespace ethosu::host {
 
 struct TimedRun {
   DriverResult driver;
-  npu::JobReport report;
+  timing::JobReport report;
   std::optional<std::string> fault;  // the NPU's fault, as the driver would log it
 };
 

@@ -370,8 +370,14 @@ void declare_parameters(sim::Config& c) {
   c.declare_string("npu.variant", "ethos-u65-256", "NPU configuration (the i.MX 93 has the 256-MAC U65)",
                    {"ethos-u65-256", "ethos-u65-512"});
   c.declare_int("npu.cores", 1, "cores", "NPU cores; the U65-512 is two 256-MAC cores", 1, 2);
-  c.declare_int("npu.mac.per_core", 256, "MACs/cycle", "8x8-bit MACs per cycle per core", 1, 256);
-  c.declare_int("npu.shram.bytes_per_core", 48 * 1024, "bytes", "SHRAM per core (48 x 1 KiB banks)", 1024, 96 * 1024);
+  c.declare_int_choice("npu.mac.per_core", 256, "MACs/cycle",
+                       "8x8-bit MACs per cycle per core: the MAC array's OFM micro-block (256: 2x2x8, 128: 2x1x8, "
+                       "64: 1x1x8, 32: 1x1x4 elements); the NPU still identifies as its variant",
+                       {32, 64, 128, 256});
+  c.declare_int("npu.shram.bytes_per_core", 48 * 1024, "bytes",
+                "SHRAM per core in 1 KiB banks, the LUT in the top two; changes where LUTs and internal DMAs may go "
+                "(a stream laid out for 48 KiB faults on less)",
+                16 * 1024, 96 * 1024, 1024);
 
   c.declare_string("system.config", d.system.name, "system config or preset the system parameters came from");
   c.declare_string("system.memory_mode", d.memory_mode.name, "Vela memory mode the region mapping came from");
@@ -381,7 +387,7 @@ void declare_parameters(sim::Config& c) {
     const MemTiming& t = d.system.port_timing(p);
     c.declare_string(pre + "memory", to_string(d.system.axi_port[p]), "memory this AXI port reaches", areas);
     c.declare_double(pre + "bytes_per_cycle", kAxiBytesPerBeat * t.clock_scale, "bytes/cycle",
-                     "peak bandwidth in NPU cycles (16 x Vela clock scale)", 1e-6, 1024.0);
+                     "peak bandwidth in NPU cycles (16 x Vela clock scale)", 1.0 / 4096, 256.0);
     c.declare_int(pre + "burst_bytes", t.burst_bytes, "bytes", "memory burst length (Vela burst_length)", 1, 4096);
     c.declare_int(pre + "read_latency_cycles", t.read_latency_cycles, "cycles", "read latency", 0, 1000000);
     c.declare_int(pre + "write_latency_cycles", t.write_latency_cycles, "cycles", "write latency", 0, 1000000);

@@ -6,21 +6,6 @@
 
 namespace ethosu::isa {
 
-const char* access_name(Access a) {
-  switch (a) {
-    case Access::IFM: return "IFM";
-    case Access::IFM2: return "IFM2";
-    case Access::OFM: return "OFM";
-    case Access::WEIGHTS: return "weights";
-    case Access::SCALES: return "scales";
-    case Access::DMA_SRC: return "DMA-src";
-    case Access::DMA_DST: return "DMA-dst";
-  }
-  return "?";
-}
-
-bool is_write(Access a) { return a == Access::OFM || a == Access::DMA_DST; }
-
 const char* category_name(Category c) {
   switch (c) {
     case Category::DECODE: return "decode";
@@ -32,17 +17,6 @@ const char* category_name(Category c) {
     case Category::LINUX: return "linux";
   }
   return "?";
-}
-
-VariantInfo variant_info(Variant v) {
-  // Both U65 variants have 48 x 1 KiB banks per core with the LUT in the top two (spec 05 sections 1, 3).
-  return v == Variant::U65_512 ? VariantInfo{2, 48, 2} : VariantInfo{1, 48, 2};
-}
-
-std::optional<Variant> parse_variant(const std::string& name) {
-  if (name == "ethos-u65-256") return Variant::U65_256;
-  if (name == "ethos-u65-512") return Variant::U65_512;
-  return std::nullopt;
 }
 
 void Extent::add(const Span& s) {

@@ -17,28 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "isa/access.h"
 #include "isa/decoder.h"
 #include "isa/operation.h"
+#include "isa/variant.h"
 
 namespace ethosu::isa {
 
-enum class Access : uint8_t { IFM, IFM2, OFM, WEIGHTS, SCALES, DMA_SRC, DMA_DST };
-inline constexpr size_t kAccessCount = 7;
 inline constexpr size_t kRegionCount = 8;
-const char* access_name(Access a);
-bool is_write(Access a);  // OFM, DMA_DST
-
-enum class Variant : uint8_t { U65_256, U65_512 };
-
-struct VariantInfo {
-  unsigned cores;
-  unsigned shram_banks;  // 1 KiB banks per core
-  unsigned lut_banks;    // reserved at the top of SHRAM on the U65 (spec 05 section 3)
-  uint64_t shram_bytes() const { return uint64_t{shram_banks} * 1024; }
-  unsigned usable_banks() const { return shram_banks - lut_banks; }
-};
-VariantInfo variant_info(Variant v);
-std::optional<Variant> parse_variant(const std::string& name);  // "ethos-u65-256", "ethos-u65-512"
 
 struct ValidatorOptions {
   Variant variant = Variant::U65_256;

@@ -198,14 +198,48 @@ Param& Config::declare(std::string name, ParamType type, std::string unit, std::
 }
 
 const Param& Config::declare_int(std::string name, int64_t default_value, std::string unit, std::string description,
-                                 int64_t min, int64_t max) {
-  if (min > max || default_value < min || default_value > max) {
+                                 int64_t min, int64_t max, int64_t step) {
+  if (min > max || default_value < min || default_value > max || step < 1 ||
+      (step > 1 && (default_value - min) % step != 0)) {
     throw std::logic_error("parameter '" + name + "': default outside its range");
   }
   Param& p = declare(std::move(name), ParamType::INT, std::move(unit), std::move(description), default_value);
   p.int_min_ = min;
   p.int_max_ = max;
+  p.int_step_ = step;
   return p;
+}
+
+const Param& Config::declare_int_choice(std::string name, int64_t default_value, std::string unit,
+                                        std::string description, std::vector<int64_t> choices) {
+  if (choices.empty() || !std::is_sorted(choices.begin(), choices.end()) ||
+      std::find(choices.begin(), choices.end(), default_value) == choices.end()) {
+    throw std::logic_error("parameter '" + name + "': default not among its choices");
+  }
+  const Param& p = declare_int(std::move(name), default_value, std::move(unit), std::move(description),
+                               choices.front(), choices.back());
+  Param& q = *by_name_.at(p.name());
+  for (int64_t c : choices) q.choices_.push_back(std::to_string(c));
+  return p;
+}
+
+std::string Param::range_text() const {
+  std::string out;
+  if (!choices_.empty()) {
+    out = "one of";
+    for (const std::string& c : choices_) out += " " + c;
+    return out;
+  }
+  switch (type_) {
+    case ParamType::INT:
+      out = "[" + std::to_string(int_min_) + ", " + std::to_string(int_max_) + "]";
+      if (int_step_ > 1) out += " in steps of " + std::to_string(int_step_);
+      return out;
+    case ParamType::DOUBLE: return "[" + format_double(double_min_) + ", " + format_double(double_max_) + "]";
+    case ParamType::BOOL: return "true or false";
+    case ParamType::STRING: return "any text";
+  }
+  return out;
 }
 
 const Param& Config::declare_double(std::string name, double default_value, std::string unit,
@@ -268,10 +302,12 @@ std::vector<const Param*> Config::params() const {
 void Config::check_range(const Param& p, const Value& v, std::string_view origin) {
   if (p.type_ == ParamType::INT) {
     const int64_t x = std::get<int64_t>(v);
-    if (x < p.int_min_ || x > p.int_max_) {
-      throw InputError(where(origin) + "parameter '" + p.name_ + "' = " + std::to_string(x) + " is out of range [" +
-                       std::to_string(p.int_min_) + ", " + std::to_string(p.int_max_) + "]");
-    }
+    const bool allowed = p.choices_.empty()
+                             ? x >= p.int_min_ && x <= p.int_max_ && (x - p.int_min_) % p.int_step_ == 0
+                             : std::find(p.choices_.begin(), p.choices_.end(), std::to_string(x)) != p.choices_.end();
+    if (!allowed)
+      throw InputError(where(origin) + "parameter '" + p.name_ + "' = " + std::to_string(x) +
+                       (p.choices_.empty() ? " is out of range " : " is not ") + p.range_text());
   } else if (p.type_ == ParamType::DOUBLE) {
     const double x = std::get<double>(v);
     if (!std::isfinite(x) || x < p.double_min_ || x > p.double_max_) {

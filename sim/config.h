@@ -54,6 +54,14 @@ class Param {
   const std::string& unit() const { return unit_; }
   const std::string& description() const { return description_; }
   const std::vector<std::string>& choices() const { return choices_; }
+  // The values a setting may take: [int_min(), int_max()] in steps of int_step() from int_min() (INT), or
+  // [double_min(), double_max()] (DOUBLE); choices() when not empty. range_text() says it for people.
+  int64_t int_min() const { return int_min_; }
+  int64_t int_max() const { return int_max_; }
+  int64_t int_step() const { return int_step_; }
+  double double_min() const { return double_min_; }
+  double double_max() const { return double_max_; }
+  std::string range_text() const;
 
   // The effective value; the typed accessors throw std::logic_error on a type mismatch (a programming
   // error), except that as_double() also reads an INT parameter.
@@ -78,9 +86,9 @@ class Param {
   std::string name_;
   ParamType type_ = ParamType::INT;
   std::string unit_, description_;
-  int64_t int_min_ = 0, int_max_ = 0;
+  int64_t int_min_ = 0, int_max_ = 0, int_step_ = 1;
   double double_min_ = 0, double_max_ = 0;
-  std::vector<std::string> choices_;  // STRING: allowed values; empty = any
+  std::vector<std::string> choices_;  // STRING or INT: the allowed values; empty = any in range
   std::array<Layer, 4> layers_;       // by Source; DEFAULT always holds a value
   Source source_ = Source::DEFAULT;
 };
@@ -89,7 +97,10 @@ class Config {
  public:
   const Param& declare_int(std::string name, int64_t default_value, std::string unit, std::string description,
                            int64_t min = std::numeric_limits<int64_t>::min(),
-                           int64_t max = std::numeric_limits<int64_t>::max());
+                           int64_t max = std::numeric_limits<int64_t>::max(), int64_t step = 1);
+  // An INT that takes only the listed values (sorted ascending).
+  const Param& declare_int_choice(std::string name, int64_t default_value, std::string unit, std::string description,
+                                  std::vector<int64_t> choices);
   const Param& declare_double(std::string name, double default_value, std::string unit, std::string description,
                               double min = -std::numeric_limits<double>::max(),
                               double max = std::numeric_limits<double>::max());

@@ -7,7 +7,7 @@
 
 namespace ethosu::sim {
 
-Counter& Stats::counter(std::string_view path, std::string_view unit) {
+Counter& Stats::counter(std::string_view path, std::string_view unit, std::string_view description) {
   if (auto it = by_path_.find(path); it != by_path_.end()) {
     if (it->second->unit() != unit) {
       throw std::logic_error("counter '" + std::string(path) + "' registered with units '" + it->second->unit() +
@@ -17,7 +17,7 @@ Counter& Stats::counter(std::string_view path, std::string_view unit) {
   }
   if (!valid_name(path)) throw std::logic_error("invalid counter path '" + std::string(path) + "'");
   if (unit.empty()) throw std::logic_error("counter '" + std::string(path) + "' has no unit");
-  Counter& c = storage_.emplace_back(std::string(path), std::string(unit));
+  Counter& c = storage_.emplace_back(std::string(path), std::string(unit), std::string(description));
   by_path_.emplace(c.path(), &c);
   return c;
 }
@@ -42,7 +42,8 @@ nlohmann::json Stats::to_json() const {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [path, c] : by_path_) {
     const size_t dot = path.rfind('.');
-    out[path.substr(0, dot)][path.substr(dot + 1)] = {{"value", c->value()}, {"unit", c->unit()}};
+    out[path.substr(0, dot)][path.substr(dot + 1)] = {
+        {"value", c->value()}, {"unit", c->unit()}, {"description", c->description()}};
   }
   return out;
 }

@@ -1,7 +1,9 @@
-// Small text helpers shared by the parsers of configuration files.
+// Small text helpers: trimming and case for the parsers of configuration files, hexadecimal for messages.
 #pragma once
 
 #include <cctype>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -18,5 +20,20 @@ inline std::string lower(std::string_view s) {
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
+
+// "0x1f"; negative values as "-0x1f". The magnitude is taken in unsigned arithmetic: byte spans that
+// saturate reach INT64_MIN, whose negation overflows.
+inline std::string hex(int64_t v) {
+  const uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  char buf[24];
+  std::snprintf(buf, sizeof buf, v < 0 ? "-0x%llx" : "0x%llx", static_cast<unsigned long long>(mag));
+  return buf;
+}
+inline std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+inline std::string hex(uint32_t v) { return hex(uint64_t{v}); }
 
 }  // namespace ethosu::sim

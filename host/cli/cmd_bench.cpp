@@ -129,14 +129,13 @@ std::optional<VelaFigure> manifest_vela(const fs::path& dir) {
 }
 
 // This simulator's Vela formulas over the stream as it stands (stripes are not merged back into operators).
-uint64_t own_vela_estimate(const std::vector<uint8_t>& stream, isa::Variant variant) {
+uint64_t own_vela_estimate(const std::vector<uint8_t>& stream) {
   const isa::Stream s = isa::decode(stream);
-  const timing::NpuTiming t = timing::npu_timing(variant);
   const timing::VelaSystem sys = timing::vela_internal_default_u65();
   uint64_t cycles = 0;
   isa::walk(s, [&](const isa::Event& e, const isa::StreamState&) {
     if (e.kind == isa::EventKind::OPERATION && e.operation->is_kernel())
-      cycles += timing::vela_estimate(*e.operation, t, sys).total_cycles;
+      cycles += timing::vela_estimate(*e.operation, sys).total_cycles;
   });
   return cycles;
 }
@@ -279,7 +278,7 @@ int run_bench(const std::vector<std::string>& argv) {
     row.name = case_name(dir);
     row.variant = job.variant.substr(job.variant.rfind('-') + 1);
     row.vela = manifest_vela(dir);
-    row.own_estimate = own_vela_estimate(job.stream, *variant);
+    row.own_estimate = own_vela_estimate(job.stream);
     row.wall_s = row.cpu_s = INFINITY;
     row.outputs = "-";
     for (uint64_t n = 0; n < repeat && row.ok; ++n) {

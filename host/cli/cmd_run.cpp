@@ -52,7 +52,7 @@ const char* const kRunHelp =
     "  --vela-ini FILE      read system configs and memory modes from a vela.ini (repeatable)\n"
     "  --config FILE        parameters, one 'name = value' per line\n"
     "  --set NAME=VALUE     one parameter by hierarchical name (repeatable; --list-params shows them)\n"
-    "  --list-params        print every parameter with its value, unit and meaning, and exit\n"
+    "  --list-params        print every parameter with its value, unit, meaning and range, and exit\n"
     "Results:\n"
     "  --pmu EVENT,...      up to 4 PMU events for the event counters (names such as MAC_ACTIVE or ids)\n"
     "  --report FILE.json   totals, per-operation cycles, traffic, stalls, PMU and the resolved config\n"
@@ -117,7 +117,7 @@ int run_run(const std::vector<std::string>& argv) {
     const sim::Config config = host::make_config();  // outlives the loop: params() points into it
     for (const auto* p : config.params())
       std::cout << p->name() << " = " << p->value_text() << (p->unit().empty() ? "" : " " + p->unit()) << "  # "
-                << p->description() << "\n";
+                << p->description() << "; " << p->range_text() << "\n";
     return 0;
   }
   a.expect_positionals(1, 1, "CASE_DIR, STREAM or MODEL");

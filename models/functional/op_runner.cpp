@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "models/functional/executor.h"
+#include "models/functional/regions.h"
 #include "models/kernels/elementwise.h"
 #include "models/kernels/pool.h"
 #include "sim/error.h"

@@ -26,12 +26,12 @@ void AxiPort::configure(const AxiPortParams& params, sc_core::sc_time clock_peri
   period_ = period;
 }
 
-AxiAccess AxiPort::read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, Client client,
+AxiAccess AxiPort::read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                         sc_core::sc_time& local_offset, unsigned limiter) {
   return access(tlm::TLM_READ_COMMAND, addr, bytes, run_bytes, 1, dst, client, local_offset, limiter);
 }
 
-AxiAccess AxiPort::write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint32_t run_bytes, Client client,
+AxiAccess AxiPort::write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                          sc_core::sc_time& local_offset, unsigned limiter) {
   // TLM payloads carry a non-const pointer; a write never modifies it.
   return access(tlm::TLM_WRITE_COMMAND, addr, bytes, run_bytes, 1, const_cast<uint8_t*>(src), client,
@@ -39,12 +39,12 @@ AxiAccess AxiPort::write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint
 }
 
 AxiAccess AxiPort::read_strided(uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
-                                uint8_t* dst, Client client, sc_core::sc_time& local_offset, unsigned limiter) {
+                                uint8_t* dst, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter) {
   return access(tlm::TLM_READ_COMMAND, addr, stride_bytes, run_bytes, runs, dst, client, local_offset, limiter);
 }
 
 AxiAccess AxiPort::write_strided(uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
-                                 const uint8_t* src, Client client, sc_core::sc_time& local_offset,
+                                 const uint8_t* src, isa::Access client, sc_core::sc_time& local_offset,
                                  unsigned limiter) {
   return access(tlm::TLM_WRITE_COMMAND, addr, stride_bytes, run_bytes, runs, const_cast<uint8_t*>(src), client,
                 local_offset, limiter);
@@ -53,7 +53,7 @@ AxiAccess AxiPort::write_strided(uint64_t addr, uint64_t stride_bytes, uint32_t 
 // runs == 1: one contiguous chunk of `stride_bytes` bytes issued as runs of run_bytes (the contiguous
 // API); runs > 1: `runs` chunks of run_bytes, stride_bytes apart.
 AxiAccess AxiPort::access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes,
-                          uint64_t runs, uint8_t* buf, Client client, sc_core::sc_time& local_offset,
+                          uint64_t runs, uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset,
                           unsigned limiter) {
   AxiAccess result;
   const uint64_t now = sc_core::sc_time_stamp().value();

@@ -42,15 +42,15 @@ class AxiPort : public sc_core::sc_module {
   void configure(const AxiPortParams& params, sc_core::sc_time clock_period);
 
   // `bytes` contiguous bytes; run_bytes says how the hardware issues them (0 = one run).
-  AxiAccess read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, Client client,
+  AxiAccess read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                  sc_core::sc_time& local_offset, unsigned limiter = 0);
-  AxiAccess write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint32_t run_bytes, Client client,
+  AxiAccess write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                   sc_core::sc_time& local_offset, unsigned limiter = 0);
   // `runs` runs of run_bytes at addr + k * stride_bytes, packed in the host buffer.
   AxiAccess read_strided(uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs, uint8_t* dst,
-                         Client client, sc_core::sc_time& local_offset, unsigned limiter = 0);
+                         isa::Access client, sc_core::sc_time& local_offset, unsigned limiter = 0);
   AxiAccess write_strided(uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
-                          const uint8_t* src, Client client, sc_core::sc_time& local_offset, unsigned limiter = 0);
+                          const uint8_t* src, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter = 0);
 
   // Host pointer to the memory at addr and the bytes that follow it in the same buffer, through DMI with
   // read and write access; nullptr (bytes_available 0) where the memory grants none. For bulk data the
@@ -63,7 +63,7 @@ class AxiPort : public sc_core::sc_module {
 
  private:
   AxiAccess access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
-                   uint8_t* buf, Client client, sc_core::sc_time& local_offset, unsigned limiter);
+                   uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter);
   // Moves len bytes at addr; false (with status and fault address set) when the target refuses.
   bool move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t len, AxiAccess& result);
   const tlm::tlm_dmi* dmi_for(tlm::tlm_command cmd, uint64_t addr);

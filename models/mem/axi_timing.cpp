@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/error.h"
+#include "sim/int_math.h"
 
 namespace ethosu::mem {
 namespace {
@@ -40,16 +41,15 @@ void to_fraction(double x, uint64_t max_den, uint64_t& num, uint64_t& den) {
   den = k;
 }
 
-uint64_t round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
-
 void check(bool ok, const char* what) {
   if (!ok) throw InputError(std::string("AXI port parameters: ") + what);
 }
 
 void validate(const AxiPortParams& p) {
-  check(std::isfinite(p.bytes_per_cycle) && p.bytes_per_cycle > 0 &&
+  // Below 1/kMaxDenominator the bandwidth fraction would have a zero numerator.
+  check(std::isfinite(p.bytes_per_cycle) && p.bytes_per_cycle >= 1.0 / kMaxDenominator &&
             p.bytes_per_cycle <= kMaxBytesPerCycle,
-        "bytes_per_cycle must be in (0, 256]");
+        "bytes_per_cycle must be in [1/4096, 256]");
   check(p.bus_bytes > 0 && (p.bus_bytes & (p.bus_bytes - 1)) == 0, "bus_bytes must be a power of two");
   check(p.burst_bytes > 0 && p.burst_bytes % p.bus_bytes == 0, "burst_bytes must be a multiple of bus_bytes");
   for (const LimiterParams& l : p.limiters) {
@@ -63,20 +63,6 @@ void validate(const AxiPortParams& p) {
 }
 
 }  // namespace
-
-const char* client_name(Client c) {
-  switch (c) {
-    case Client::CMD: return "CMD";
-    case Client::IFM: return "IFM";
-    case Client::IFM2: return "IFM2";
-    case Client::WEIGHTS: return "WEIGHTS";
-    case Client::SCALES: return "SCALES";
-    case Client::OFM: return "OFM";
-    case Client::DMA_SRC: return "DMA_SRC";
-    case Client::DMA_DST: return "DMA_DST";
-  }
-  return "?";
-}
 
 AxiPortTiming::AxiPortTiming(const AxiPortParams& p) {
   validate(p);
@@ -138,18 +124,18 @@ void AxiPortTiming::reset() {
   counters_ = {};
 }
 
-Completion AxiPortTiming::read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+Completion AxiPortTiming::read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                                unsigned limiter) {
   return transfer(Dir::READ, request_cycle, bytes, run_bytes, client, limiter);
 }
 
-Completion AxiPortTiming::write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+Completion AxiPortTiming::write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                                 unsigned limiter) {
   return transfer(Dir::WRITE, request_cycle, bytes, run_bytes, client, limiter);
 }
 
 Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
-                                   Client client, unsigned limiter) {
+                                   isa::Access client, unsigned limiter) {
   if (bytes == 0) return {request_cycle, request_cycle, request_cycle, request_cycle};
   if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
   const auto d = static_cast<unsigned>(dir);
@@ -170,7 +156,7 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   const auto shape = [&](uint64_t len) {
     RunShape s{};
     s.txns = (len + split - 1) / split;
-    s.occ = round_up(len, params_.burst_bytes);
+    s.occ = sim::round_up(len, params_.burst_bytes);
     s.last_occ = s.occ - (s.txns - 1) * split;
     const uint64_t last_len = len - (s.txns - 1) * split;
     s.beats = (s.txns - 1) * (split / params_.bus_bytes) + (last_len + params_.bus_bytes - 1) / params_.bus_bytes;
@@ -262,6 +248,29 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
           to_cycles_ceil(first_done)};
 }
 
+Completion AxiPortTiming::write_behind(const Completion& read, uint64_t bytes, uint32_t run_bytes, isa::Access client,
+                                       unsigned limiter) {
+  if (bytes == 0) return read;
+  const Completion w = transfer(Dir::WRITE, read.first_data_done_cycle, bytes, run_bytes, client, limiter);
+  // The last burst holds the last read data: it moves after it, and the transfer is done at its response.
+  const uint64_t last_burst = std::min<uint64_t>(bytes, params_.limiters[limiter].burst_split_bytes);
+  const uint64_t tail = read.complete_cycle +
+                        static_cast<uint64_t>(std::ceil(double(last_burst) / params_.bytes_per_cycle)) +
+                        params_.write_latency_cycles;
+  Completion c = w;
+  c.complete_cycle = std::max(w.complete_cycle, tail);
+  return c;
+}
+
+ClassBytes AxiPortTiming::class_bytes() const {
+  ClassBytes b;
+  for (size_t k = 0; k < isa::kAccessCount; ++k) {
+    b.read[k] = counters_.clients[k].bytes_read;
+    b.written[k] = counters_.clients[k].bytes_written;
+  }
+  return b;
+}
+
 AxiPortStats AxiPortTiming::stats() const {
   const auto cycles = [&](uint64_t ticks) { return (ticks + num_ / 2) / num_; };
   AxiPortStats s;
@@ -270,7 +279,7 @@ AxiPortStats AxiPortTiming::stats() const {
     const TickChannel& c = counters_.channel[d];
     *out[d] = {c.transactions, c.beats, c.bytes, cycles(c.busy_ticks), cycles(c.limit_stall_ticks)};
   }
-  for (unsigned k = 0; k < kClientCount; ++k) {
+  for (size_t k = 0; k < isa::kAccessCount; ++k) {
     const TickClient& c = counters_.clients[k];
     s.clients[k] = {c.bytes_read, c.bytes_written, c.beats, c.transactions, cycles(c.port_wait_ticks),
                     cycles(c.limit_wait_ticks)};

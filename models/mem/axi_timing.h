@@ -35,12 +35,9 @@
 #include <array>
 #include <cstdint>
 
-namespace ethosu::mem {
+#include "isa/access.h"
 
-// The NPU's DMA channels that issue AXI traffic, for traffic per tensor class.
-enum class Client : uint8_t { CMD, IFM, IFM2, WEIGHTS, SCALES, OFM, DMA_SRC, DMA_DST };
-constexpr unsigned kClientCount = 8;
-const char* client_name(Client c);
+namespace ethosu::mem {
 
 constexpr unsigned kLimitersPerPort = 2;
 constexpr uint32_t kMaxOutstandingReads = 64;
@@ -83,9 +80,14 @@ struct ChannelStats {
   uint64_t limit_stall_cycles = 0;  // cycles with requests held back by the limit (AXIn_*_STALL_LIMIT)
 };
 
+// Bytes per traffic class, cheap to read between two bookings.
+struct ClassBytes {
+  std::array<uint64_t, isa::kAccessCount> read{}, written{};
+};
+
 struct AxiPortStats {
   ChannelStats read, write;
-  std::array<ClientStats, kClientCount> clients{};
+  std::array<ClientStats, isa::kAccessCount> clients{};  // per traffic class
 };
 
 class AxiPortTiming {
@@ -99,12 +101,19 @@ class AxiPortTiming {
   void reset();
   void reset_stats() { counters_ = {}; }
 
-  Completion read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+  Completion read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                   unsigned limiter = 0);
-  Completion write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Client client,
+  Completion write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                    unsigned limiter = 0);
 
+  // Writes the data of `read` (booked on this or another port) as it arrives, as a DMA does: the writes
+  // start when the read's first transaction is in, and the last burst, which holds the last read data,
+  // moves after it; complete_cycle is that burst's response.
+  Completion write_behind(const Completion& read, uint64_t bytes, uint32_t run_bytes, isa::Access client,
+                          unsigned limiter = 0);
+
   AxiPortStats stats() const;  // converted to cycles when read
+  ClassBytes class_bytes() const;
   const AxiPortParams& params() const { return params_; }
 
  private:
@@ -124,11 +133,11 @@ class AxiPortTiming {
   };
   struct Counters {
     std::array<TickChannel, 2> channel{};
-    std::array<TickClient, kClientCount> clients{};
+    std::array<TickClient, isa::kAccessCount> clients{};
   };
 
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
-                      Client client, unsigned limiter);
+                      isa::Access client, unsigned limiter);
   uint64_t to_cycles_ceil(uint64_t ticks) const { return (ticks + num_ - 1) / num_; }
 
   AxiPortParams params_;

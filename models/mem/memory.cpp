@@ -8,8 +8,7 @@
 
 namespace ethosu::mem {
 
-Memory::Memory(const sc_core::sc_module_name& name, sc_core::sc_time access_latency)
-    : sc_module(name), socket("socket"), latency_(access_latency) {
+Memory::Memory(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
 }
@@ -58,7 +57,7 @@ bool Memory::mapped(uint64_t addr, uint64_t len) const {
   return true;
 }
 
-void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   const uint64_t addr = gp.get_address();
   const uint64_t len = gp.get_data_length();
   if (gp.get_byte_enable_ptr() != nullptr) {
@@ -92,7 +91,6 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
     done += n;
     a += n;
   }
-  delay += latency_;
   gp.set_dmi_allowed(dmi_enabled_);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -122,8 +120,6 @@ bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi)
   dmi.set_start_address(m.base);
   dmi.set_end_address(m.last);
   dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
-  dmi.set_read_latency(latency_);
-  dmi.set_write_latency(latency_);
   return true;
 }
 

@@ -6,8 +6,9 @@
 // every byte of the access lies in mapped buffers (adjacent buffers may be spanned) and otherwise
 // answers TLM_ADDRESS_ERROR_RESPONSE touching nothing, so no host memory outside the mapped buffers
 // is ever accessed. Byte enables and streaming are not used by the NPU and are rejected. DMI is
-// granted per buffer (read and write) with the access latency; where nothing is mapped it is
-// refused with the unmapped range described. b_transport adds the access latency to the delay.
+// granted per buffer (read and write); where nothing is mapped it is refused with the unmapped range
+// described. The memory adds no time of its own: what an access costs is the AXI port's model
+// (axi_timing.h), so b_transport leaves the delay and DMI grants zero latency.
 #pragma once
 
 #include <cstdint>
@@ -23,13 +24,12 @@ class Memory : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Memory> socket;
 
-  explicit Memory(const sc_core::sc_module_name& name, sc_core::sc_time access_latency = sc_core::SC_ZERO_TIME);
+  explicit Memory(const sc_core::sc_module_name& name);
 
   // Throws ethosu::InputError when the range is empty, overflows 64 bits or overlaps a mapping.
   void map(uint64_t base, uint8_t* data, uint64_t size_bytes);
   void unmap_all();
 
-  void set_access_latency(sc_core::sc_time t) { latency_ = t; }
   // Turns DMI off, e.g. to check that the b_transport path gives the same results.
   void set_dmi_enabled(bool on);
 
@@ -46,7 +46,6 @@ class Memory : public sc_core::sc_module {
   bool mapped(uint64_t addr, uint64_t len) const;
 
   std::vector<Mapping> mappings_;
-  sc_core::sc_time latency_;
   bool dmi_enabled_ = true;
 };
 

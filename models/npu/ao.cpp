@@ -1,24 +1,36 @@
 #include "models/npu/ao.h"
 
-#include "isa/registers.h"
-
 namespace ethosu::npu {
 
-void Ao::account(const isa::Operation& op, const OpTiming& t, EventCounts& events) const {
-  using E = isa::PmuEvent;
-  auto add = [&](E e, uint64_t n) { events.add(static_cast<uint16_t>(e), n); };
-  const uint64_t wait_acc = t.stalls[static_cast<size_t>(Stall::AO_WAIT_ACC)];
-  add(E::AO_ACTIVE, t.ao_busy);
-  add(op.ofm.element.bits() == 8 ? E::AO_ACTIVE_8BIT : E::AO_ACTIVE_16BIT, t.ao_busy);
-  add(E::AO_STALLED_BY_ACC, wait_acc);
-  add(E::AO_STALLED_BY_ACC_IB, wait_acc);
-  add(E::AO_STALLED_BY_OB, t.stalls[static_cast<size_t>(Stall::AO_WAIT_OB)]);
+using E = isa::PmuEvent;
+using timing::Stall;
+
+Ao::Ao(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
+    : Block(name, stats),
+      active_(counter("active_cycles", "cycles", "producing output elements")),
+      active_8bit_(counter("active_8bit_cycles", "cycles", "producing 8-bit OFM elements")),
+      active_16bit_(counter("active_16bit_cycles", "cycles", "producing 16- or 32-bit OFM elements")),
+      stalled_by_acc_(counter("stalled_by_acc_cycles", "cycles", "waiting for accumulators (or the input buffer)")),
+      stalled_by_ob_(counter("stalled_by_ob_cycles", "cycles", "waiting for a free output buffer")) {
+  pmu.count(E::AO_ACTIVE, active_);
+  pmu.count(E::AO_ACTIVE_8BIT, active_8bit_);
+  pmu.count(E::AO_ACTIVE_16BIT, active_16bit_);
+  pmu.count(E::AO_STALLED_BY_ACC, stalled_by_acc_);
+  pmu.count(E::AO_STALLED_BY_ACC_IB, stalled_by_acc_);
+  pmu.count(E::AO_STALLED_BY_OB, stalled_by_ob_);
 }
 
-void Ao::trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock) {
+void Ao::account(const isa::Operation& op, const OpTiming& t) {
+  active_ += t.ao_busy;
+  (op.ofm.element.bits() == 8 ? active_8bit_ : active_16bit_) += t.ao_busy;
+  stalled_by_acc_ += t.stalls[static_cast<size_t>(Stall::AO_WAIT_ACC)];
+  stalled_by_ob_ += t.stalls[static_cast<size_t>(Stall::AO_WAIT_OB)];
+}
+
+void Ao::trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
-    trace_span(rec.kind + " block", stages[i].ao_start, stages[i].ao_end, rec.offset, i, clock);
+    span(kind + " block", "block", stages[i].ao_start, stages[i].ao_end, {{"op_offset", offset}, {"block", i}});
 }
 
 }  // namespace ethosu::npu

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 #include "isa/decoder.h"
 #include "isa/registers.h"
@@ -10,31 +9,13 @@
 namespace ethosu::npu {
 
 using isa::PmuEvent;
+using timing::Stall;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string hex(int64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, v < 0 ? "-0x%llx" : "0x%llx", static_cast<unsigned long long>(v < 0 ? -v : v));
-  return buf;
-}
-
-// STATUS.faulting_channel of an access class.
-Channel channel_of(isa::Access a) {
-  switch (a) {
-    case isa::Access::IFM:
-    case isa::Access::IFM2: return Channel::RD_IFM;
-    case isa::Access::WEIGHTS: return Channel::RD_WEIGHTS;
-    case isa::Access::SCALES: return Channel::RD_SCALE_BIAS;
-    case isa::Access::OFM: return Channel::WR_OFM;
-    case isa::Access::DMA_SRC: return Channel::RD_MEM2MEM;
-    case isa::Access::DMA_DST: return Channel::WR_MEM2MEM;
-  }
-  return Channel::RD_CMD;
+uint64_t steady_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
 std::string op_kind(const isa::Operation& op) {
@@ -52,33 +33,55 @@ std::string op_kind(const isa::Operation& op) {
   return "?";
 }
 
-const char* fault_text(Fault f) {
-  switch (f) {
-    case Fault::BUS_ERROR: return "bus error";
-    case Fault::WD_FAULT: return "weight decoder fault";
-    case Fault::CMD_PARSE_ERROR: return "command parse error";
-  }
-  return "fault";
-}
+// The CC's waits, with the PMU events that count them.
+struct WaitCounter {
+  Stall stall;
+  const char* name;
+  const char* description;
+  PmuEvent event;
+};
+constexpr WaitCounter kWaits[] = {
+    {Stall::BLOCKDEP, "blockdep_stall_cycles", "holding an operation until its BLOCKDEP allows it",
+     PmuEvent::CC_STALLED_ON_BLOCKDEP},
+    {Stall::SHRAM_RECONFIG, "shram_reconfig_stall_cycles", "holding an operation until the SHRAM can be laid out anew",
+     PmuEvent::CC_STALLED_ON_SHRAM_RECONFIG},
+    {Stall::CMD_FETCH, "cmd_fetch_stall_cycles", "waiting for command-stream bytes", PmuEvent::NO_EVENT},
+    {Stall::DMA_WAIT, "dma_wait_stall_cycles", "in NPU_OP_DMA_WAIT or NPU_OP_STOP waiting for DMAs", PmuEvent::NO_EVENT},
+    {Stall::DMA_QUEUE, "dma_queue_stall_cycles", "NPU_OP_DMA_START waiting for a DMA queue slot", PmuEvent::NO_EVENT},
+    {Stall::KERNEL_WAIT, "kernel_wait_stall_cycles", "in NPU_OP_KERNEL_WAIT or a full TSU waiting for operations",
+     PmuEvent::NO_EVENT},
+    {Stall::WRITE_RESPONSE, "write_response_stall_cycles", "NPU_OP_STOP waiting for the last write responses",
+     PmuEvent::NO_EVENT},
+};
 
 }  // namespace
 
 Cc::Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks)
-    : sc_module(name), b_(blocks), runner_(regions_, blocks.shram.banks()) {
+    : Block(name, blocks.stats),
+      b_(blocks),
+      kernel_ops_(counter("kernel_operations", "operations", "NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE issued")),
+      dma_ops_(counter("dma_operations", "operations", "NPU_OP_DMA_START issued")),
+      command_bytes_(counter("command_bytes", "bytes", "command stream fetched")) {
+  for (const WaitCounter& w : kWaits) {
+    sim::Counter& c = counter(w.name, "cycles", w.description);
+    waits_[static_cast<size_t>(w.stall)] = &c;
+    if (w.event != PmuEvent::NO_EVENT) b_.pmu.count(w.event, c);
+  }
   SC_THREAD(thread);
 }
 
-void Cc::configure(const CcTiming& t, const timing::NpuTiming& units, double clock_hz,
-                   const std::array<mem::AxiPortParams, 2>& axi) {
+void Cc::configure(const CcTiming& t, double clock_hz, const std::array<mem::AxiPortParams, 2>& axi,
+                   const cc::Limits& limits) {
   timing_ = t;
   axi_caps_ = axi;
-  units_ = units;
+  limits_ = limits;
   clock_ = CycleClock{clock_hz};
 }
 
-void Cc::set_trace(sim::Trace* trace, sim::Trace::TrackId cc, sim::Trace::TrackId axi0, sim::Trace::TrackId axi1) {
+void Cc::set_tracks(sim::Trace* trace, sim::Trace::TrackId cc, sim::Trace::TrackId axi0, sim::Trace::TrackId axi1,
+                    const CycleClock& clock) {
+  set_trace(trace, cc, clock);
   trace_ = trace;
-  cc_track_ = cc;
   axi_tracks_[0] = axi0;
   axi_tracks_[1] = axi1;
 }
@@ -100,46 +103,48 @@ void Cc::sync() {
   b_.pmu.account_until(cc_cycle_);
 }
 
-void Cc::fault(const BlockFault& f, uint32_t offset) {
-  wait_kernels(0);
-  sync();
-  b_.ctrl.set_qread(offset);
-  b_.ctrl.fault(f.kind, f.port, f.channel);
-  report_.status = std::string(fault_text(f.kind)) + " at " + f.what;
-}
-
 bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
   const unsigned p = b_.ctrl.command_port();
   bytes.resize(b_.ctrl.qsize());
   fetch_done_.clear();
-  sc_core::sc_time offset = b_.axi0.clock_period() * static_cast<double>(cc_cycle_) - sc_core::sc_time_stamp();
+  const sc_core::sc_time offset =
+      b_.axi0.clock_period() * static_cast<double>(cc_cycle_) - sc_core::sc_time_stamp();
   const uint64_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
   for (uint64_t at = 0; at < bytes.size(); at += piece) {
     const uint64_t n = std::min<uint64_t>(piece, bytes.size() - at);
     // Every request is issued at the start; the port's outstanding limit and bandwidth pace them.
     sc_core::sc_time request = offset;
-    const auto a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, mem::Client::CMD, request,
+    const auto a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, isa::Access::CMD, request,
                                 b_.ctrl.qconfig() & 1);
     if (!a.ok()) return false;
     fetch_done_.push_back(a.completion.complete_cycle);
   }
-  report_.ports[p].read_bytes[static_cast<size_t>(Traffic::CMD)] += bytes.size();
+  command_bytes_ += bytes.size();
   return true;
 }
 
-void Cc::parse_until(uint32_t end_offset) {
+void Cc::command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) {
+  if (cc_cycle_ > b_.pmu.accounted_cycle() + timing_.quantum_cycles) sync();
   // Word by word in order, each fetch request's words once its bytes are in.
   const uint32_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
   while (parsed_ < end_offset) {
     const size_t k = std::min<size_t>(parsed_ / piece, fetch_done_.empty() ? 0 : fetch_done_.size() - 1);
     const uint32_t upto = std::min<uint32_t>(end_offset, static_cast<uint32_t>((k + 1) * piece));
-    if (!fetch_done_.empty() && fetch_done_[k] > cc_cycle_) {
-      report_.cc_stall_cycles[static_cast<size_t>(Stall::CMD_FETCH)] += fetch_done_[k] - cc_cycle_;
-      cc_cycle_ = fetch_done_[k];
-    }
+    if (!fetch_done_.empty()) wait_until(fetch_done_[k], Stall::CMD_FETCH);
     cc_cycle_ += uint64_t{timing_.cycles_per_word} * ((upto - parsed_ + 3) / 4);
     parsed_ = upto;
   }
+  b_.ctrl.set_qread(offset);
+  b_.mirror = state.regs();
+}
+
+void Cc::wait_until(uint64_t cycle, Stall why) {
+  if (cycle <= cc_cycle_) return;
+  const uint64_t d = cycle - cc_cycle_;
+  cc_cycle_ = cycle;
+  *waits_[static_cast<size_t>(why)] += d;
+  // The gates of a kernel operation are also that operation's stalls.
+  if (why == Stall::BLOCKDEP || why == Stall::SHRAM_RECONFIG) op_stalls_[static_cast<size_t>(why)] += d;
 }
 
 void Cc::map_regions() {
@@ -158,95 +163,74 @@ void Cc::map_regions() {
     }
     port(p).timing().configure(params);
   }
+  AxiMap& axi = pipeline_.axi;
+  axi.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
   for (unsigned r = 0; r < regions_.size(); ++r) {
     uint64_t avail = 0;
     uint8_t* data = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r), avail);
     regions_[r] = {data, data ? avail : 0};
-    pipeline_.region_port[r] = b_.ctrl.region_port(r);
-    pipeline_.region_limiter[r] = b_.ctrl.region_limiter(r) & 1;
+    axi.region_port[r] = b_.ctrl.region_port(r);
+    axi.region_limiter[r] = b_.ctrl.region_limiter(r) & 1;
+    engine_config_.region_port[r] = static_cast<uint8_t>(axi.region_port[r]);
   }
-  pipeline_.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
-  pipeline_.wd = &b_.wd.unit();
+  pipeline_.mac_timing = &b_.mac.timing();
+  pipeline_.wd_timing = &b_.wd.timing();
+  pipeline_.ao_timing = &b_.ao.timing();
   pipeline_.mac = &b_.mac.unit();
+  pipeline_.wd = &b_.wd.unit();
   pipeline_.ao = &b_.ao.unit();
+  engine_config_.dma_queue_depth = b_.dma.timing().queue_depth;
+  engine_config_.tsu_banks = timing_.tsu_banks;
+  engine_config_.limits = limits_;
+}
+
+std::array<mem::ClassBytes, 2> Cc::port_bytes() const {
+  return {b_.axi0.timing().class_bytes(), b_.axi1.timing().class_bytes()};
+}
+
+std::array<timing::PortTraffic, 2> Cc::traffic_since(const std::array<mem::ClassBytes, 2>& before) const {
+  const auto now = port_bytes();
+  std::array<timing::PortTraffic, 2> t{};
+  for (unsigned p = 0; p < 2; ++p)
+    for (size_t k = 0; k < isa::kAccessCount; ++k) {
+      t[p].read_bytes[k] = now[p].read[k] - before[p].read[k];
+      t[p].write_bytes[k] = now[p].written[k] - before[p].written[k];
+    }
+  return t;
 }
 
 void Cc::run_stream() {
-  const auto host_start = std::chrono::steady_clock::now();
-  report_ = JobReport{};
+  const uint64_t host_start = steady_ns();
+  report_ = timing::JobReport{};
   report_.clock_hz = clock_.hz;
+  // The previous job's events are counted before the blocks' statistics start again.
   b_.pmu.account_until(cycle_now());
+  b_.stats.reset();
+  b_.pmu.forget_block_statistics();
   cc_cycle_ = run_start_cycle_ = cycle_now();
-  kernels_.clear();
-  work_left_ = limits_.work;
-  prev_block_done_.clear();
-  have_prev_op_ = false;
-  writes_acknowledged_ = cc_cycle_;
+  op_stalls_ = {};
+  parsed_ = 0;
   b_.wd.begin_stream(cc_cycle_);
   b_.mac.begin_stream(cc_cycle_);
   b_.ao.begin_stream(cc_cycle_);
-  b_.shram.begin_stream();
+  b_.dma.begin_stream(cc_cycle_);
   map_regions();
-  b_.dma.begin_stream(cc_cycle_, regions_);
+  job_start_bytes_ = port_bytes();
 
   std::vector<uint8_t> bytes;
-  if (!fetch_stream(bytes)) {
-    fault({Fault::BUS_ERROR, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()),
-           b_.ctrl.command_port(), Channel::RD_CMD},
-          0);
-    return;
+  if (fetch_stream(bytes)) {
+    const cc::RunResult r = cc::Engine::run(isa::decode(bytes), regions_, b_.shram.banks(), engine_config_, *this);
+    report_.hazards = r.hazards;
+    report_.host_kernel_seconds = r.stats.host_data_seconds;
+  } else {
+    const unsigned p = b_.ctrl.command_port();
+    fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,
+           cc::Channel::RD_CMD});
   }
-  const isa::Stream stream = isa::decode(bytes);
-  const isa::Diagnostic* error = stream.first_error();
-  const uint32_t first_error = error ? error->offset : UINT32_MAX;
-  const std::string error_text = error ? error->message : "";
+  finish_report(host_start);
+}
 
-  parsed_ = 0;
-  bool stopped = false, halted = false;
-  isa::walk(stream, [&](const isa::Event& e, const isa::StreamState& st) {
-    if (stopped || halted) return;
-    if (e.command.offset >= first_error) {
-      halted = true;
-      return;
-    }
-    // The CC parses every word up to the event's command (a payload word counts with what follows).
-    parse_until(e.command.offset + 4);
-    b_.ctrl.set_qread(e.command.offset);
-    b_.mirror = st.regs();
-    switch (e.kind) {
-      case isa::EventKind::OPERATION:
-        halted = e.operation->kind == isa::OpKind::DMA ? !start_dma(e.command.offset, *e.operation)
-                                                       : !kernel_operation(e.command.offset, *e.operation);
-        break;
-      case isa::EventKind::DMA_WAIT: {
-        const uint64_t before = cc_cycle_;
-        b_.dma.wait(e.value, cc_cycle_);
-        report_.cc_stall_cycles[static_cast<size_t>(Stall::DMA_WAIT)] += cc_cycle_ - before;
-        break;
-      }
-      case isa::EventKind::KERNEL_WAIT: wait_kernels(e.value); break;
-      case isa::EventKind::PMU_MASK:
-        sync();
-        b_.pmu.registers().set_mask(e.value != 0);
-        break;
-      case isa::EventKind::IRQ:
-        sync();
-        b_.ctrl.irq_op(static_cast<uint16_t>(e.value));
-        if (irq_changed_) irq_changed_();
-        break;
-      case isa::EventKind::STOP:
-        stop(static_cast<uint16_t>(e.value));
-        stopped = true;
-        break;
-    }
-    if (!halted && !stopped && cc_cycle_ > b_.pmu.accounted_cycle() + timing_.quantum_cycles) sync();
-  });
-  if (!stopped && !b_.ctrl.faulted()) {
-    b_.dma.land_all();
-    fault({Fault::CMD_PARSE_ERROR, error_text.empty() ? "the end of the stream without NPU_OP_STOP" : error_text},
-          first_error == UINT32_MAX ? static_cast<uint32_t>(bytes.size()) : first_error);
-  }
-  b_.dma.land_all();
+void Cc::finish_report(uint64_t host_start_ns) {
   report_.total_cycles = cc_cycle_ - run_start_cycle_;
   // Operations are reported from the job's start, so that reports of repeated runs compare.
   for (auto& op : report_.ops) {
@@ -254,12 +238,8 @@ void Cc::run_stream() {
     op.end_cycle -= run_start_cycle_;
   }
   if (report_.status.empty()) report_.status = "ok";
-  for (unsigned p = 0; p < 2; ++p)
-    for (const auto& op : report_.ops)
-      for (size_t k = 0; k < kTrafficClasses; ++k) {
-        report_.ports[p].read_bytes[k] += op.ports[p].read_bytes[k];
-        report_.ports[p].write_bytes[k] += op.ports[p].write_bytes[k];
-      }
+  report_.ports = traffic_since(job_start_bytes_);
+  for (const WaitCounter& w : kWaits) report_.cc_stall_cycles[static_cast<size_t>(w.stall)] = waits_[static_cast<size_t>(w.stall)]->value();
   const PmuRegisters& pmu = b_.pmu.registers();
   for (const auto& e : isa::kPmuEvents) {
     if (e.event == PmuEvent::NO_EVENT) continue;
@@ -267,66 +247,70 @@ void Cc::run_stream() {
       if (pmu.event_type(n) == e.hw_id) report_.pmu[std::string(e.name)] = pmu.event_counter(n);
   }
   report_.pmu["PMCCNTR"] = pmu.cycle_counter();
-  report_.host_kernel_seconds += b_.dma.host_copy_seconds();
-  report_.host_total_seconds = seconds_since(host_start);
+  for (const sim::Counter* c : b_.stats.counters())
+    report_.stats[c->path()] = {c->value(), c->unit(), c->description()};
+  report_.host_total_seconds = double(steady_ns() - host_start_ns) * 1e-9;
 }
 
-void Cc::stop(uint16_t mask) {
-  wait_kernels(0);
-  b_.dma.wait(0, cc_cycle_);
-  // The NPU is done when the last OFM write responses are back, not when the data left.
-  if (writes_acknowledged_ > cc_cycle_) {
-    report_.cc_stall_cycles[static_cast<size_t>(Stall::WRITE_RESPONSE)] += writes_acknowledged_ - cc_cycle_;
-    cc_cycle_ = writes_acknowledged_;
+uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
+  const auto before = port_bytes();
+  const Dma::Times t = b_.dma.issue(offset, op, cc_cycle_, pipeline_.axi);
+  timing::OpRecord rec;
+  rec.offset = offset;
+  rec.kind = "DMA";
+  rec.start_cycle = t.start_cycle;
+  rec.end_cycle = t.done_cycle;
+  rec.ports = traffic_since(before);
+  trace_op(rec);
+  report_.ops.push_back(std::move(rec));
+  ++dma_ops_;
+  return t.done_cycle;
+}
+
+cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) {
+  timing::OpRecord rec;
+  rec.offset = offset;
+  rec.kind = op_kind(op);
+  rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
+  rec.block = {op.block.height, op.block.width, op.block.depth};
+  const auto before = port_bytes();
+  stages_.clear();
+  const OpTiming t = schedule(op, cc_cycle_, pipeline_, tracing() ? &stages_ : nullptr);
+  rec.start_cycle = t.start_cycle;
+  rec.end_cycle = t.times.end_cycle;
+  rec.blocks = t.times.blocks;
+  rec.macs = t.macs;
+  rec.mac_busy_cycles = t.mac_busy;
+  rec.ao_busy_cycles = t.ao_busy;
+  rec.wd_busy_cycles = t.wd_busy;
+  rec.mac_utilisation = rec.cycles() ? double(t.macs) / (double(rec.cycles()) * b_.mac.peak_macs_per_cycle()) : 0.0;
+  for (size_t k = 0; k < timing::kStallKinds; ++k) rec.stall_cycles[k] = t.stalls[k] + op_stalls_[k];
+  op_stalls_ = {};
+  rec.ports = traffic_since(before);
+  if (tracing()) {
+    trace_op(rec);
+    b_.wd.trace_blocks(rec.kind, offset, stages_);
+    b_.mac.trace_blocks(rec.kind, offset, stages_);
+    b_.ao.trace_blocks(rec.kind, offset, stages_);
   }
-  sync();
-  b_.ctrl.stop_reached(mask);
+  b_.shram.occupy(op, offset, t.start_cycle, t.times.end_cycle, issue.shram_layout_changed);
+  b_.wd.account(t);
+  b_.mac.account(op, t);
+  b_.ao.account(op, t);
+  ++kernel_ops_;
+  report_.ops.push_back(std::move(rec));
+  return t.times;
 }
 
-void Cc::wait_kernels(size_t max_outstanding) {
-  const uint64_t before = cc_cycle_;
-  while (kernels_.size() > max_outstanding) {
-    cc_cycle_ = std::max(cc_cycle_, kernels_.front().end_cycle);
-    kernels_.pop_front();
-  }
-  report_.cc_stall_cycles[static_cast<size_t>(Stall::KERNEL_WAIT)] += cc_cycle_ - before;
-}
-
-bool Cc::admit(uint32_t offset, const char* name, const functional::OpCost& c) {
-  if (c.buffer_elements <= limits_.buffer_elements && c.work <= work_left_) {
-    work_left_ -= c.work;
-    return true;
-  }
-  // Not a hardware fault: the simulator refuses work that would exhaust the host. The NPU is stopped
-  // with a command parse error so that the driver sees the job fail; the report says why.
-  fault({Fault::CMD_PARSE_ERROR, isa::hex_offset(offset) + ": " + name +
-                                     ": simulation limit: the operation needs more host time or memory " +
-                                     "than functional::Limits allows"},
-        offset);
-  return false;
-}
-
-bool Cc::start_dma(uint32_t offset, const isa::Operation& op) {
-  if (auto f = b_.dma.check(offset, op)) {
-    fault(*f, offset);
-    return false;
-  }
-  if (!admit(offset, "NPU_OP_DMA_START", functional::cost(op))) return false;
-  const OpRecord rec = b_.dma.start(offset, op, cc_cycle_);
-  if (trace_) trace_op(rec);
-  report_.ops.push_back(rec);
-  return true;
-}
-
-void Cc::trace_op(const OpRecord& rec) {
+void Cc::trace_op(const timing::OpRecord& rec) {
+  if (!tracing()) return;
   if (rec.kind != "DMA")
-    trace_->complete(cc_track_, rec.kind, "operation", clock_.ps(rec.start_cycle),
-                     clock_.ps(rec.end_cycle) - clock_.ps(rec.start_cycle),
-                     {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.blocks}, {"macs", rec.macs},
-                      {"mac_utilisation", rec.mac_utilisation}});
+    span(rec.kind, "operation", rec.start_cycle, rec.end_cycle,
+         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.blocks}, {"macs", rec.macs},
+          {"mac_utilisation", rec.mac_utilisation}});
   for (unsigned p = 0; p < 2; ++p) {
     uint64_t rd = 0, wr = 0;
-    for (size_t k = 0; k < kTrafficClasses; ++k) {
+    for (size_t k = 0; k < isa::kAccessCount; ++k) {
       rd += rec.ports[p].read_bytes[k];
       wr += rec.ports[p].write_bytes[k];
     }
@@ -337,100 +321,27 @@ void Cc::trace_op(const OpRecord& rec) {
   }
 }
 
-bool Cc::kernel_operation(uint32_t offset, const isa::Operation& op) {
-  const char* name = isa::command_info(op.cmd).name.data();
-  for (const auto& a : functional::accesses(op)) {
-    const auto& r = regions_[a.region];
-    if (a.span.empty() || (r.data && a.span.lo >= 0 && static_cast<uint64_t>(a.span.hi) <= r.size_bytes)) continue;
-    fault({Fault::BUS_ERROR,
-           isa::hex_offset(offset) + ": " + name + ": " + isa::access_name(a.access) + " bytes [" + hex(a.span.lo) +
-               ", " + hex(a.span.hi) + ") outside region " + std::to_string(a.region) + " (" +
-               std::to_string(r.size_bytes) + " bytes)",
-           b_.ctrl.region_port(a.region), channel_of(a.access)},
-          offset);
-    return false;
-  }
-  isa::Span lut;
-  if (!b_.shram.lut_inside(op, lut)) {
-    fault({Fault::BUS_ERROR, isa::hex_offset(offset) + ": " + name + ": LUT SHRAM bytes [" + hex(lut.lo) + ", " +
-                                 hex(lut.hi) + ") outside the " + std::to_string(b_.shram.bytes_per_core()) +
-                                 "-byte SHRAM"},
-          offset);
-    return false;
-  }
-  if (!admit(offset, name, functional::cost(op))) return false;
-  // The TSU holds a limited number of operations: the CC waits for the oldest when all banks are busy.
-  while (!kernels_.empty() && kernels_.front().end_cycle <= cc_cycle_) kernels_.pop_front();
-  if (kernels_.size() >= timing_.tsu_banks) wait_kernels(timing_.tsu_banks - 1);
+void Cc::pmu_mask(bool enable) {
+  sync();
+  b_.pmu.registers().set_mask(enable);
+}
 
-  OpRecord rec;
-  rec.offset = offset;
-  rec.kind = op_kind(op);
-  rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
-  rec.block = {op.block.height, op.block.width, op.block.depth};
-  uint64_t ready = cc_cycle_;
-  EventCounts& events = b_.pmu.pending();
-  if (have_prev_op_) {
-    // BLOCKDEP: the op may start once at most BLOCKDEP blocks of the previous op are unfinished.
-    const size_t n = prev_block_done_.size();
-    const uint64_t gate = op.blockdep >= n ? 0 : prev_block_done_[n - 1 - op.blockdep];
-    if (gate > ready) {
-      rec.stall_cycles[static_cast<size_t>(Stall::BLOCKDEP)] = gate - ready;
-      events.add(static_cast<uint16_t>(PmuEvent::CC_STALLED_ON_BLOCKDEP), gate - ready);
-      ready = gate;
-    }
-    // A different SHRAM layout waits until the previous op has released its banks.
-    const uint64_t drained = n ? prev_block_done_.back() : ready;
-    if (b_.shram.needs_reconfig(op) && drained > ready) {
-      rec.stall_cycles[static_cast<size_t>(Stall::SHRAM_RECONFIG)] = drained - ready;
-      events.add(static_cast<uint16_t>(PmuEvent::CC_STALLED_ON_SHRAM_RECONFIG), drained - ready);
-      ready = drained;
-    }
-  }
-  // The CC itself waits out those stalls: the commands after this op are parsed once it is issued.
-  cc_cycle_ = ready;
-  // DMAs that finished by then are visible to the op; later ones are not (the stream should wait).
-  b_.dma.land_until(ready);
+void Cc::irq(uint16_t mask) {
+  sync();
+  b_.ctrl.irq_op(mask);
+  if (irq_changed_) irq_changed_();
+}
 
-  const auto host_start = std::chrono::steady_clock::now();
-  try {
-    rec.macs = runner_.execute(op);
-  } catch (const functional::WeightFault& e) {
-    fault({Fault::WD_FAULT, isa::hex_offset(offset) + ": " + name + ": " + e.what()}, offset);
-    return false;
-  }
-  report_.host_kernel_seconds += seconds_since(host_start);
-  const timing::OpWork work(op, units_);
-  stages_.clear();
-  const OpTiming t = schedule(op, work, ready, pipeline_, trace_ ? &stages_ : nullptr);
-  rec.start_cycle = t.start_cycle;
-  rec.end_cycle = t.end_cycle;
-  rec.blocks = work.block_count();
-  rec.macs = t.macs;
-  rec.mac_busy_cycles = t.mac_busy;
-  rec.ao_busy_cycles = t.ao_busy;
-  rec.wd_busy_cycles = t.wd_busy;
-  rec.mac_utilisation = rec.cycles() ? double(t.macs) / (double(rec.cycles()) * b_.mac.peak_macs_per_cycle()) : 0.0;
-  for (size_t k = 0; k < kStallKinds; ++k) rec.stall_cycles[k] += t.stalls[k];
-  rec.ports[0] = t.ports[0];
-  rec.ports[1] = t.ports[1];
-  if (trace_) {
-    trace_op(rec);
-    b_.wd.trace_blocks(rec, stages_, clock_);
-    b_.mac.trace_blocks(rec, stages_, clock_);
-    b_.ao.trace_blocks(rec, stages_, clock_);
-  }
-  report_.ops.push_back(rec);
-  b_.wd.account(t, events);
-  b_.mac.account(op, t, events);
-  b_.ao.account(op, t, events);
+void Cc::stop(uint16_t mask) {
+  sync();
+  b_.ctrl.stop_reached(mask);
+}
 
-  kernels_.push_back({t.end_cycle});
-  writes_acknowledged_ = std::max(writes_acknowledged_, t.writes_acknowledged_cycle);
-  prev_block_done_ = t.block_done;
-  b_.shram.occupy(op);
-  have_prev_op_ = true;
-  return true;
+void Cc::fault(const cc::Fault& f) {
+  sync();
+  b_.ctrl.set_qread(f.offset);
+  b_.ctrl.fault(f);
+  report_.status = f.text();
 }
 
 }  // namespace ethosu::npu

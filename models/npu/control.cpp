@@ -141,17 +141,18 @@ void ControlRegisters::irq_op(uint16_t mask) {
   status_ |= bit(RegField::STATUS_irq_raised) | (uint32_t{mask} << 16);
 }
 
-void ControlRegisters::fault(Fault f, unsigned axi_port, Channel channel) {
+void ControlRegisters::fault(const cc::Fault& f) {
   set_running(false);
   status_ |= bit(RegField::STATUS_irq_raised);
-  switch (f) {
-    case Fault::BUS_ERROR:
+  switch (f.kind) {
+    case cc::FaultKind::BUS_ERROR:
       status_ |= bit(RegField::STATUS_bus_status);
-      status_ = isa::set(status_, RegField::STATUS_faulting_interface, axi_port);
-      status_ = isa::set(status_, RegField::STATUS_faulting_channel, static_cast<uint32_t>(channel));
+      status_ = isa::set(status_, RegField::STATUS_faulting_interface, f.port);
+      status_ = isa::set(status_, RegField::STATUS_faulting_channel, static_cast<uint32_t>(f.channel));
       break;
-    case Fault::CMD_PARSE_ERROR: status_ |= bit(RegField::STATUS_cmd_parse_error); break;
-    case Fault::WD_FAULT: status_ |= bit(RegField::STATUS_wd_fault); break;
+    case cc::FaultKind::CMD_PARSE_ERROR:
+    case cc::FaultKind::LIMIT: status_ |= bit(RegField::STATUS_cmd_parse_error); break;
+    case cc::FaultKind::WD_FAULT: status_ |= bit(RegField::STATUS_wd_fault); break;
   }
 }
 

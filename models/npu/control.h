@@ -12,14 +12,10 @@
 #include <array>
 #include <cstdint>
 
-#include "isa/validator.h"
+#include "isa/variant.h"
+#include "models/cc/fault.h"
 
 namespace ethosu::npu {
-
-// STATUS.faulting_channel and PMCAXI_CHAN.CH_SEL values.
-enum class Channel : uint8_t { RD_CMD = 0, RD_IFM = 1, RD_WEIGHTS = 2, RD_SCALE_BIAS = 3, RD_MEM2MEM = 4, WR_OFM = 8, WR_MEM2MEM = 9 };
-
-enum class Fault : uint8_t { BUS_ERROR, CMD_PARSE_ERROR, WD_FAULT };
 
 enum class HostAction : uint8_t { NONE, RUN, SOFT_RESET };
 
@@ -45,7 +41,9 @@ class ControlRegisters {
   void set_qread(uint32_t offset) { qread_ = offset; }
   void stop_reached(uint16_t mask);  // NPU_OP_STOP
   void irq_op(uint16_t mask);        // NPU_OP_IRQ
-  void fault(Fault f, unsigned axi_port = 0, Channel channel = Channel::RD_CMD);
+  // The error bit of f's kind (a LIMIT shows as a command parse error), and for a bus error its AXI
+  // interface and channel.
+  void fault(const cc::Fault& f);
   void set_pmu_irq(bool pending);
 
   bool irq() const;

@@ -1,27 +1,50 @@
 #include "models/npu/mac.h"
 
-#include "isa/registers.h"
-
 namespace ethosu::npu {
 
-void Mac::account(const isa::Operation& op, const OpTiming& t, EventCounts& events) const {
-  using E = isa::PmuEvent;
-  auto add = [&](E e, uint64_t n) { events.add(static_cast<uint16_t>(e), n); };
-  auto stall = [&](Stall s) { return t.stalls[static_cast<size_t>(s)]; };
-  add(E::MAC_ACTIVE, t.mac_busy);
-  const unsigned bits = op.ifm.element.bits();
-  add(bits == 8 ? E::MAC_ACTIVE_8BIT : bits == 16 ? E::MAC_ACTIVE_16BIT : E::MAC_ACTIVE_32BIT, t.mac_busy);
-  add(E::MAC_DPU_ACTIVE, static_cast<uint64_t>(double(t.macs) / peak_macs_per_cycle() + 0.5));
-  add(E::MAC_STALLED_BY_IB, stall(Stall::MAC_WAIT_IFM));
-  add(E::MAC_STALLED_BY_WD, stall(Stall::MAC_WAIT_WEIGHTS));
-  add(E::MAC_STALLED_BY_ACC, stall(Stall::MAC_WAIT_ACC));
-  add(E::MAC_STALLED_BY_WD_ACC, stall(Stall::MAC_WAIT_WEIGHTS) + stall(Stall::MAC_WAIT_ACC));
+using E = isa::PmuEvent;
+using timing::Stall;
+
+Mac::Mac(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
+    : Block(name, stats),
+      active_(counter("active_cycles", "cycles", "the array working on an OFM block")),
+      active_8bit_(counter("active_8bit_cycles", "cycles", "working on 8-bit IFM data")),
+      active_16bit_(counter("active_16bit_cycles", "cycles", "working on 16-bit IFM data")),
+      active_32bit_(counter("active_32bit_cycles", "cycles", "working on 32-bit IFM data")),
+      dpu_active_(counter("dpu_active_cycles", "cycles", "useful MACs divided by the array width")),
+      macs_(counter("macs", "MACs", "useful multiply-accumulates (pooling: taps accumulated)")),
+      stalled_by_ib_(counter("stalled_by_ib_cycles", "cycles", "waiting for the IFM in the input buffer")),
+      stalled_by_wd_(counter("stalled_by_wd_cycles", "cycles", "waiting for decoded weights")),
+      stalled_by_acc_(counter("stalled_by_acc_cycles", "cycles", "waiting for a free accumulator buffer")),
+      stalled_by_wd_acc_(counter("stalled_by_wd_acc_cycles", "cycles", "waiting for weights or accumulators")) {
+  pmu.count(E::MAC_ACTIVE, active_);
+  pmu.count(E::MAC_ACTIVE_8BIT, active_8bit_);
+  pmu.count(E::MAC_ACTIVE_16BIT, active_16bit_);
+  pmu.count(E::MAC_ACTIVE_32BIT, active_32bit_);
+  pmu.count(E::MAC_DPU_ACTIVE, dpu_active_);
+  pmu.count(E::MAC_STALLED_BY_IB, stalled_by_ib_);
+  pmu.count(E::MAC_STALLED_BY_WD, stalled_by_wd_);
+  pmu.count(E::MAC_STALLED_BY_ACC, stalled_by_acc_);
+  pmu.count(E::MAC_STALLED_BY_WD_ACC, stalled_by_wd_acc_);
 }
 
-void Mac::trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock) {
+void Mac::account(const isa::Operation& op, const OpTiming& t) {
+  auto stall = [&](Stall s) { return t.stalls[static_cast<size_t>(s)]; };
+  active_ += t.mac_busy;
+  const unsigned bits = op.ifm.element.bits();
+  (bits == 8 ? active_8bit_ : bits == 16 ? active_16bit_ : active_32bit_) += t.mac_busy;
+  dpu_active_ += static_cast<uint64_t>(double(t.macs) / peak_macs_per_cycle() + 0.5);
+  macs_ += t.macs;
+  stalled_by_ib_ += stall(Stall::MAC_WAIT_IFM);
+  stalled_by_wd_ += stall(Stall::MAC_WAIT_WEIGHTS);
+  stalled_by_acc_ += stall(Stall::MAC_WAIT_ACC);
+  stalled_by_wd_acc_ += stall(Stall::MAC_WAIT_WEIGHTS) + stall(Stall::MAC_WAIT_ACC);
+}
+
+void Mac::trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
-    trace_span(rec.kind + " block", stages[i].mac_start, stages[i].mac_end, rec.offset, i, clock);
+    span(kind + " block", "block", stages[i].mac_start, stages[i].mac_end, {{"op_offset", offset}, {"block", i}});
 }
 
 }  // namespace ethosu::npu

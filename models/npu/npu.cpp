@@ -33,6 +33,15 @@ constexpr PmuEvent kDerivedEvents[] = {
 
 }  // namespace
 
+NpuConfig npu_config(isa::Variant v) {
+  NpuConfig c;
+  c.variant = v;
+  const isa::VariantInfo vi = isa::variant_info(v);
+  c.cores = vi.cores;
+  c.shram_bytes_per_core = vi.shram_bytes();
+  return c;
+}
+
 bool derives_pmu_event(uint16_t hw_id) {
   for (PmuEvent e : kDerivedEvents)
     if (static_cast<uint16_t>(e) == hw_id) return true;
@@ -46,13 +55,13 @@ Npu::Npu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& 
       axi0_(axi0),
       axi1_(axi1),
       ctrl_(isa::Variant::U65_256),
-      shram_("shram"),
+      shram_("shram", stats_),
       pmu_("pmu", axi0, axi1),
-      wd_("wd"),
-      mac_("mac"),
-      ao_("ao"),
-      dma_("dma", axi0, axi1, ctrl_, shram_),
-      cc_("cc", CcBlocks{ctrl_, mirror_, axi0, axi1, dma_, shram_, wd_, mac_, ao_, pmu_}) {
+      wd_("wd", stats_, pmu_),
+      mac_("mac", stats_, pmu_),
+      ao_("ao", stats_, pmu_),
+      dma_("dma", stats_),
+      cc_("cc", CcBlocks{ctrl_, mirror_, axi0, axi1, dma_, shram_, wd_, mac_, ao_, pmu_, stats_}) {
   apb.register_b_transport(this, &Npu::b_transport);
   pmu_.connect([this] { return ctrl_.running(); }, [this] { update_irq(); });
   cc_.connect([this] { update_irq(); });
@@ -62,27 +71,28 @@ Npu::Npu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& 
 void Npu::configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>& axi) {
   config_ = c;
   ctrl_.set_variant(c.variant);
-  shram_.configure(c.variant);
-  wd_.configure(c.units.wd);
-  mac_.configure(c.units.mac, c.units.cores);
-  ao_.configure(c.units.ao);
+  shram_.configure(c.cores, c.shram_bytes_per_core);
+  wd_.configure(c.wd);
+  mac_.configure(c.mac, c.cores);
+  ao_.configure(c.ao);
   dma_.configure(c.dma);
-  cc_.configure(c.cc, c.units, c.clock_hz, axi);
+  cc_.configure(c.cc, c.clock_hz, axi, c.limits);
 }
 
 void Npu::set_trace(sim::Trace* trace) {
   if (!trace || !trace->enabled()) trace = nullptr;
-  std::array<sim::Trace::TrackId, 7> t{};
+  std::array<sim::Trace::TrackId, 8> t{};
   if (trace) {
-    const char* names[] = {"CC", "DMA", "WD", "MAC", "AO", "AXI0", "AXI1"};
+    const char* names[] = {"CC", "DMA", "WD", "MAC", "AO", "SHRAM", "AXI0", "AXI1"};
     for (size_t i = 0; i < t.size(); ++i) t[i] = trace->track(names[i]);
   }
   const CycleClock clock{config_.clock_hz};
-  cc_.set_trace(trace, t[0], t[5], t[6]);
+  cc_.set_tracks(trace, t[0], t[6], t[7], clock);
   dma_.set_trace(trace, t[1], clock);
-  wd_.set_trace(trace, t[2]);
-  mac_.set_trace(trace, t[3]);
-  ao_.set_trace(trace, t[4]);
+  wd_.set_trace(trace, t[2], clock);
+  mac_.set_trace(trace, t[3], clock);
+  ao_.set_trace(trace, t[4], clock);
+  shram_.set_trace(trace, t[5], clock);
 }
 
 uint64_t Npu::cycle_now() const {

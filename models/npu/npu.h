@@ -18,28 +18,40 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "isa/state.h"
+#include "isa/variant.h"
+#include "models/cc/fault.h"
 #include "models/mem/axi_port.h"
 #include "models/npu/ao.h"
 #include "models/npu/cc.h"
 #include "models/npu/control.h"
 #include "models/npu/dma.h"
-#include "models/npu/job_report.h"
 #include "models/npu/mac.h"
 #include "models/npu/pmu.h"
 #include "models/npu/shram.h"
 #include "models/npu/wd.h"
-#include "models/timing/block_work.h"
+#include "models/timing/ao.h"
+#include "models/timing/job_report.h"
+#include "models/timing/mac.h"
+#include "models/timing/wd.h"
+#include "sim/stats.h"
 #include "sim/trace.h"
 
 namespace ethosu::npu {
 
+// Everything configure() sets, block by block. The defaults are the U65-256's; npu_config() gives a variant's.
 struct NpuConfig {
-  isa::Variant variant = isa::Variant::U65_256;
+  isa::Variant variant = isa::Variant::U65_256;  // what ID and CONFIG report
+  unsigned cores = 1;
   double clock_hz = 1e9;
-  timing::NpuTiming units = timing::npu_timing(isa::Variant::U65_256);  // MAC, WD and AO timing
   CcTiming cc;
   DmaTiming dma;
+  timing::WdTiming wd;
+  timing::MacTiming mac;
+  timing::AoTiming ao;
+  uint64_t shram_bytes_per_core = 48 * 1024;
+  cc::Limits limits;  // host resources one job may take
 };
+NpuConfig npu_config(isa::Variant v);
 
 // True for the PMU events the model derives; the other event ids count nothing.
 bool derives_pmu_event(uint16_t hw_id);
@@ -54,10 +66,10 @@ class Npu : public sc_core::sc_module {
   // `axi` are the ports' capabilities; the limiters the driver programs in AXI_LIMITn apply within them.
   void configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>& axi);
   const NpuConfig& config() const { return config_; }
-  // What the last stream did (operations, traffic, stalls); reset when a run starts.
-  const JobReport& report() const { return cc_.report(); }
+  // What the last stream did (operations, traffic, stalls, the blocks' statistics); reset when a run starts.
+  const timing::JobReport& report() const { return cc_.report(); }
   uint64_t cycle_now() const;
-  // Records the next runs into `trace` (one track per block: CC, DMA, WD, MAC, AO, AXI0, AXI1);
+  // Records the next runs into `trace` (one track per block: CC, DMA, WD, MAC, AO, SHRAM, AXI0, AXI1);
   // nullptr stops tracing.
   void set_trace(sim::Trace* trace);
 
@@ -76,6 +88,7 @@ class Npu : public sc_core::sc_module {
   std::array<uint32_t, 4> debug_{};  // DEBUG_ADDRESS, DEBUG_MISC, DEBUGCORE, DEBUG_BLOCK
   uint32_t clkforce_ = 0;
 
+  sim::Stats stats_;  // every block's counters; the PMU and the report read them
   Shram shram_;
   Pmu pmu_;
   Wd wd_;

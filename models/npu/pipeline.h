@@ -1,15 +1,17 @@
-// The per-OFM-block pipeline of a kernel operation: when each block's IFM fetch, weight fetch and decode,
-// MAC work, output stage and OFM write happen, given the units' and AXI ports' previous bookings.
+// The per-OFM-block pipeline of a kernel operation: how the WD, MAC and AO hand each block to the next
+// through the NPU's double buffers, with the memory side on the AXI ports. Plain C++ (no SystemC).
 //
-// Contract: plain C++ (no SystemC). schedule() walks the op's blocks in traversal order and books each
-// stage on the unit that does it, with the hardware's double buffering as the only coupling between
-// blocks: the IFM buffer (IB0/IB1) of block i is free when the MAC (or, for elementwise, the AO) has
-// consumed block i-2; the weight buffer is refilled for block i while the MAC works on block i-1, the WD
-// decoding the weight stream as it arrives (from its first burst, finishing no earlier than its last); the
-// accumulator buffers (ACC0/ACC1) free when the AO has drained block i-2; the output buffers (OB0/OB1)
-// free when the OFM write of block i-2 is done. Units keep their free-at times across operations, so
-// consecutive operations overlap as far as these buffers and BLOCKDEP allow. The memory side is charged
-// on the AXI port timing of the region each access uses.
+// Contract: schedule() walks the op's blocks in traversal order (timing::OfmBlocks), asks each block's own
+// model for its work (the MAC's MacWork, the WD's and AO's timing), and books each stage on the unit that
+// does it. The coupling between blocks is the hardware's double buffering only: the IFM buffer (IB0/IB1) of
+// block i is free when the MAC (or, for elementwise, the AO) has consumed block i-2; the weight buffer is
+// refilled for block i while the MAC works on block i-1, the WD decoding the weight stream as it arrives
+// (from its first burst, finishing no earlier than its last); the accumulator buffers (ACC0/ACC1) free when
+// the AO has drained block i-2; the output buffers (OB0/OB1) free when the OFM write of block i-2 is done.
+// Units keep their free-at times across operations, so consecutive operations overlap as far as these
+// buffers and the CC's gates allow. Every access is charged on the AXI port timing of the region it uses,
+// under the traffic class of what it moves; nothing else counts bytes. Memory per call is constant in the
+// number of blocks unless `stages` is asked for.
 #pragma once
 
 #include <array>
@@ -17,9 +19,12 @@
 #include <vector>
 
 #include "isa/operation.h"
+#include "models/cc/timeline.h"
 #include "models/mem/axi_timing.h"
-#include "models/npu/job_report.h"
-#include "models/timing/block_work.h"
+#include "models/timing/ao.h"
+#include "models/timing/job_report.h"
+#include "models/timing/mac.h"
+#include "models/timing/wd.h"
 
 namespace ethosu::npu {
 
@@ -36,25 +41,33 @@ struct Unit {
   }
 };
 
-// The units a kernel operation uses, and the memory ports.
-struct PipelineUnits {
+// Which AXI port timing and limiter each region's accesses use (REGIONCFG).
+struct AxiMap {
+  std::array<mem::AxiPortTiming*, 2> ports{};  // AXI0, AXI1
+  std::array<unsigned, 8> region_port{};
+  std::array<unsigned, 8> region_limiter{};  // within the port: 0 or 1
+  mem::AxiPortTiming& port_of(unsigned region) const { return *ports[region_port[region & 7]]; }
+  unsigned limiter_of(unsigned region) const { return region_limiter[region & 7]; }
+};
+
+// The blocks a kernel operation uses: their timing parameters and their units.
+struct PipelineBlocks {
+  const timing::MacTiming* mac_timing = nullptr;
+  const timing::WdTiming* wd_timing = nullptr;
+  const timing::AoTiming* ao_timing = nullptr;
   Unit* wd = nullptr;
   Unit* mac = nullptr;
   Unit* ao = nullptr;
-  std::array<mem::AxiPortTiming*, 2> ports{};  // AXI0, AXI1
-  std::array<unsigned, 8> region_port{};       // REGIONCFG: port of each region
-  std::array<unsigned, 8> region_limiter{};    // and its limiter within the port (0 or 1)
+  AxiMap axi;
 };
 
 struct OpTiming {
   uint64_t start_cycle = 0;       // first stage of the first block
-  uint64_t end_cycle = 0;         // last OFM write of the last block done
-  uint64_t writes_acknowledged_cycle = 0;  // the last OFM write response back (what NPU_OP_STOP waits for)
-  std::vector<uint64_t> block_done;  // per block: its OFM write done (for BLOCKDEP of the next op)
+  cc::KernelTimes times;          // end, last write response, the last blocks' done cycles
   uint64_t macs = 0;
   uint64_t mac_busy = 0, ao_busy = 0, wd_busy = 0;
-  std::array<uint64_t, kStallKinds> stalls{};
-  std::array<PortTraffic, 2> ports{};
+  uint64_t decoded_weights = 0;
+  std::array<uint64_t, timing::kStallKinds> stalls{};
 };
 
 // When each stage of one block ran, for traces.
@@ -68,7 +81,7 @@ struct BlockStages {
 
 // Schedules op, whose first block may start reading its IFM at `ready`. With `stages`, also records
 // every block's stage times (tracing only: it costs a vector entry per block).
-OpTiming schedule(const isa::Operation& op, const timing::OpWork& work, uint64_t ready, PipelineUnits& units,
+OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& blocks,
                   std::vector<BlockStages>* stages = nullptr);
 
 }  // namespace ethosu::npu

@@ -57,8 +57,19 @@ void Pmu::connect(std::function<bool()> running, std::function<void()> irq_chang
 
 uint64_t Pmu::cycle_now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp() / axi0_.clock_period()); }
 
+void Pmu::count(PmuEvent e, const sim::Counter& counter) { bindings_.push_back({ev(e), &counter, counter.value()}); }
+
+void Pmu::forget_block_statistics() {
+  for (Binding& b : bindings_) b.seen = b.counter->value();
+}
+
 void Pmu::account_until(uint64_t cycle) {
   const uint64_t dt = cycle > accounted_cycle_ ? cycle - accounted_cycle_ : 0;
+  for (Binding& b : bindings_) {
+    const uint64_t now = b.counter->value();
+    pending_.add(b.event, now - b.seen);
+    b.seen = now;
+  }
   pending_.add(ev(PmuEvent::CYCLE), dt);
   pending_.add(running_ && running_() ? ev(PmuEvent::NPU_ACTIVE) : ev(PmuEvent::NPU_IDLE), dt);
   for (unsigned p = 0; p < 2; ++p) {

@@ -3,29 +3,21 @@
 #include <algorithm>
 #include <cstring>
 
-#include "models/functional/op_runner.h"
-
 namespace ethosu::npu {
 
-void Shram::configure(isa::Variant v) {
-  const auto vi = isa::variant_info(v);
-  banks_.assign(vi.cores, std::vector<uint8_t>(vi.shram_bytes(), 0));
+Shram::Shram(const sc_core::sc_module_name& name, sim::Stats& stats)
+    : Block(name, stats), layouts_(counter("layout_changes", "layouts", "kernel operations that laid the SHRAM out anew")) {}
+
+void Shram::configure(unsigned cores, uint64_t bytes_per_core) {
+  if (banks_.size() == cores && bytes_per_core == this->bytes_per_core()) return;
+  banks_.assign(cores, std::vector<uint8_t>(bytes_per_core, 0));
 }
 
-bool Shram::needs_reconfig(const isa::Operation& op) const {
-  return have_layout_ && (op.shram.ib_end != layout_.ib_end || op.shram.ab_start != layout_.ab_start ||
-                          op.shram.ifm2_ib_start != layout_.ifm2_ib_start || op.acc_format != acc_);
-}
-
-void Shram::occupy(const isa::Operation& op) {
-  layout_ = op.shram;
-  acc_ = op.acc_format;
-  have_layout_ = true;
-}
-
-bool Shram::lut_inside(const isa::Operation& op, isa::Span& lut) const {
-  lut = functional::lut_span(op, bytes_per_core());
-  return lut.empty() || (lut.lo >= 0 && static_cast<uint64_t>(lut.hi) <= bytes_per_core());
+void Shram::occupy(const isa::Operation& op, uint32_t offset, uint64_t start, uint64_t end, bool new_layout) {
+  if (new_layout) ++layouts_;
+  if (tracing())
+    span("IB_END " + std::to_string(op.shram.ib_end) + " AB_START " + std::to_string(op.shram.ab_start), "layout",
+         start, end, {{"op_offset", offset}, {"ifm2_ib_start", op.shram.ifm2_ib_start}});
 }
 
 uint32_t Shram::debug_read(unsigned core, uint64_t at) const {

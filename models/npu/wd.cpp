@@ -1,17 +1,23 @@
 #include "models/npu/wd.h"
 
-#include "isa/registers.h"
-
 namespace ethosu::npu {
 
-void Wd::account(const OpTiming& t, EventCounts& events) const {
-  events.add(static_cast<uint16_t>(isa::PmuEvent::WD_ACTIVE), t.wd_busy);
+Wd::Wd(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
+    : Block(name, stats),
+      active_(counter("active_cycles", "cycles", "decoding weights into the weight buffer")),
+      weights_(counter("decoded_weights", "weights", "weights decoded, zero padding of the stream included")) {
+  pmu.count(isa::PmuEvent::WD_ACTIVE, active_);
 }
 
-void Wd::trace_blocks(const OpRecord& rec, const std::vector<BlockStages>& stages, const CycleClock& clock) {
+void Wd::account(const OpTiming& t) {
+  active_ += t.wd_busy;
+  weights_ += t.decoded_weights;
+}
+
+void Wd::trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
-    trace_span(rec.kind + " decode", stages[i].wd_start, stages[i].wd_end, rec.offset, i, clock);
+    span(kind + " decode", "block", stages[i].wd_start, stages[i].wd_end, {{"op_offset", offset}, {"block", i}});
 }
 
 }  // namespace ethosu::npu

@@ -61,7 +61,11 @@ VelaSystem vela_internal_default_u65() {
   return s;
 }
 
-VelaEstimate vela_estimate(const isa::Operation& op, const NpuTiming& t, const VelaSystem& sys) {
+VelaEstimate vela_estimate(const isa::Operation& op, const VelaSystem& sys) {
+  // Vela's constants for the U65, which are also the defaults of the block models: its estimate does not
+  // follow a what-if change of the simulated blocks.
+  const MacTiming mac;
+  const AoTiming ao;
   VelaEstimate r;
   if (!op.is_kernel()) return r;
   const unsigned cores = std::max(1u, op.cores());
@@ -81,10 +85,10 @@ VelaEstimate vela_estimate(const isa::Operation& op, const NpuTiming& t, const V
     const unsigned up = op.upscale == enums::ifm_upscale_mode::NONE ? 1 : 2;
     const unsigned nearest = op.upscale == enums::ifm_upscale_mode::NEAREST ? 1 : 0;
     auto extent = [&](uint64_t o, uint32_t stride, uint32_t dilated, unsigned ub) {
-      return round_up(ceil_div((o - 1) * stride + std::min<uint64_t>(t.mac.subkernel, dilated) + nearest, up), ub);
+      return round_up(ceil_div((o - 1) * stride + std::min<uint64_t>(mac.subkernel, dilated) + nearest, up), ub);
     };
-    ifm_blk.w = extent(ofm_blk.w, op.kernel.stride_x, op.kernel.dilated_width, t.mac.ublock_w);
-    ifm_blk.h = extent(ofm_blk.h, op.kernel.stride_y, op.kernel.dilated_height, t.mac.ublock_h);
+    ifm_blk.w = extent(ofm_blk.w, op.kernel.stride_x, op.kernel.dilated_width, mac.ublock_w);
+    ifm_blk.h = extent(ofm_blk.h, op.kernel.stride_y, op.kernel.dilated_height, mac.ublock_h);
     if (conv_like) {
       const uint64_t d = (pk || b16) ? 16 : 32;
       ifm_blk.d = std::min(d, round_up(ifm.d, 8));
@@ -100,9 +104,9 @@ VelaEstimate vela_estimate(const isa::Operation& op, const NpuTiming& t, const V
   r.ofm_block_memory_cycles = block_memory_cycles(ofm_mem, false, op.ofm.element, ofm, ofm_blk, cores);
 
   // Vela's table for a multi-core variant is the per-core table divided by the cores.
-  const double per_elem = ao_cycles_per_element(op, t) / cores;
+  const double per_elem = ao.cycles_per_element(op) / cores;
   r.blocks = ceil_div(ofm.h, ofm_blk.h) * ceil_div(ofm.w, ofm_blk.w) * ceil_div(ofm.d, ofm_blk.d);
-  const auto subs = sub_kernels(op.kernel, t.mac.subkernel);
+  const auto subs = sub_kernels(op.kernel, mac.subkernel);
 
   if (ew) {
     const double blk_elems = static_cast<double>(ofm_blk.elements());
@@ -112,9 +116,9 @@ VelaEstimate vela_estimate(const isa::Operation& op, const NpuTiming& t, const V
     r.output_cycles_per_block = rate * blk_elems;
     r.npu_cycles = static_cast<uint64_t>(std::ceil(rate * static_cast<double>(elems)));  // Vela rounds up here
   } else {
-    const uint64_t ublk_x = ceil_div(ofm_blk.w, t.mac.ublock_w), ublk_y = ceil_div(ofm_blk.h, t.mac.ublock_h);
-    const uint64_t ublk_xy = ublk_x * ublk_y, ublk_z = ceil_div(ofm_blk.d, t.mac.ublock_d);
-    const double wb = t.mac.weight_buffer_refill_cycles;
+    const uint64_t ublk_x = ceil_div(ofm_blk.w, mac.ublock_w), ublk_y = ceil_div(ofm_blk.h, mac.ublock_h);
+    const uint64_t ublk_xy = ublk_x * ublk_y, ublk_z = ceil_div(ofm_blk.d, mac.ublock_d);
+    const double wb = mac.weight_buffer_refill_cycles;
     const auto xy = static_cast<double>(ublk_xy), z = static_cast<double>(ublk_z);
     const auto ifm_groups = static_cast<double>(ceil_div(ifm_blk.d, 8));
     const double bf = b16 ? 2 : 1;

@@ -1,9 +1,10 @@
 // Vela's per-operation performance estimate (spec 05 section 7), for comparison tables next to the
 // block-level model. It is an estimator with Vela's own simplifications (whole configured blocks, a flat
 // 4-cycle step per 32 IFM channels, memory latency folded into a per-block command overhead), kept
-// separate from block_work so that neither constrains the other.
+// separate from the block models so that neither constrains the other; it uses Vela's own constants for
+// the U65 (the block models' defaults), whatever the simulated blocks are set to.
 //
-// Contract: vela_estimate(op, t, sys) takes one kernel operation as decoded from a stream and returns
+// Contract: vela_estimate(op, sys) takes one kernel operation as decoded from a stream and returns
 // Vela's NPU cycles for it (spec 05 sections 7.1-7.3) plus the access cycles per AXI port and the
 // whole-op total of section 7.4 (max of NPU and memory access cycles; weight/LUT DMA slack is not
 // modelled). Vela estimates an operator before striping: to compare with its printed per-operator
@@ -14,7 +15,9 @@
 #include <cstdint>
 
 #include "isa/operation.h"
-#include "models/timing/block_work.h"
+#include "isa/validator.h"
+#include "models/timing/ao.h"
+#include "models/timing/mac.h"
 
 namespace ethosu::timing {
 
@@ -51,6 +54,6 @@ struct VelaEstimate {
   uint32_t ifm_block_w = 0, ifm_block_h = 0, ifm_block_d = 0;
 };
 
-VelaEstimate vela_estimate(const isa::Operation& op, const NpuTiming& t, const VelaSystem& sys);
+VelaEstimate vela_estimate(const isa::Operation& op, const VelaSystem& sys);
 
 }  // namespace ethosu::timing

@@ -13,8 +13,6 @@
 #include "host/run_job.h"
 #include "host/sim_config.h"
 #include "isa/registers.h"
-#include "models/npu/job_report.h"
-#include "models/npu/npu.h"
 #include "python/src/bindings.h"
 #include "python/src/native_job.h"
 #include "sim/error.h"
@@ -39,7 +37,7 @@ py::object param_value(const sim::Value& v) {
 // summary figures are read directly; the full report and configuration are rendered as JSON only when
 // Python asks (a sweep usually never does), because that costs more than a small job's simulation.
 struct RunRecord {
-  std::optional<npu::JobReport> report;
+  std::optional<timing::JobReport> report;
   std::shared_ptr<const sim::Config> config;
 };
 
@@ -62,6 +60,14 @@ py::list parameters() {
     d["unit"] = p->unit();
     d["description"] = p->description();
     d["choices"] = p->choices();
+    d["range"] = p->range_text();
+    if (p->type() == sim::ParamType::INT) {
+      d["min"] = p->int_min();
+      d["max"] = p->int_max();
+    } else if (p->type() == sim::ParamType::DOUBLE) {
+      d["min"] = p->double_min();
+      d["max"] = p->double_max();
+    }
     out.append(d);
   }
   return out;
@@ -73,7 +79,7 @@ py::list pmu_events() {
     py::dict d;
     d["name"] = std::string(e.name);
     d["hw_id"] = e.hw_id;
-    d["modelled"] = npu::derives_pmu_event(e.hw_id);
+    d["modelled"] = host::pmu_event_modelled(e.hw_id);
     d["description"] = std::string(e.description);
     out.append(d);
   }
@@ -194,13 +200,13 @@ void bind_run(py::module_& m) {
   m.def("pmu_events", &pmu_events);
   m.def("stall_names", [] {
     std::vector<std::string> names;
-    for (size_t k = 0; k < npu::kStallKinds; ++k) names.emplace_back(npu::stall_name(static_cast<npu::Stall>(k)));
+    for (size_t k = 0; k < timing::kStallKinds; ++k) names.emplace_back(timing::stall_name(static_cast<timing::Stall>(k)));
     return names;
   });
   m.def("traffic_names", [] {
     std::vector<std::string> names;
-    for (size_t k = 0; k < npu::kTrafficClasses; ++k)
-      names.emplace_back(npu::traffic_name(static_cast<npu::Traffic>(k)));
+    for (size_t k = 0; k < isa::kAccessCount; ++k)
+      names.emplace_back(isa::access_key(static_cast<isa::Access>(k)));
     return names;
   });
 }

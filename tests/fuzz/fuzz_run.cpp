@@ -1,4 +1,5 @@
-// libFuzzer target: any command stream through the functional executor, which must neither touch memory
+// libFuzzer target: any command stream through the command controller's engine on the functional model's
+// timeline (no time), which must neither touch memory
 // outside the region buffers (ASan sees each region as its own exactly sized allocation) nor hang.
 //
 // Input: the bytes are the stream, run with all eight regions 64 KiB on the U65-256, so the corpus
@@ -8,8 +9,8 @@
 //                  bytes (1 KiB .. 64 KiB)
 // and the stream follows. Regions are filled with a fixed pattern, so every run is reproducible.
 //
-// Work bound: the executor's own Limits, set low here, refuse operations before they run (a LIMIT fault),
-// rather than the fuzzer skipping inputs: the cost estimate the executor uses is then exercised too, and
+// Work bound: the engine's own Limits, set low here, refuse operations before they run (a LIMIT fault),
+// rather than the fuzzer skipping inputs: the cost estimate the engine uses is then exercised too, and
 // an estimate that undercounts shows up as a slow input (-timeout) instead of being hidden.
 #include <cstddef>
 #include <cstdint>
@@ -17,9 +18,10 @@
 #include <vector>
 
 #include "isa/decoder.h"
-#include "models/functional/executor.h"
+#include "isa/variant.h"
+#include "models/cc/engine.h"
 
-namespace fn = ethosu::functional;
+namespace cc = ethosu::cc;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto variant = ethosu::isa::Variant::U65_256;
@@ -37,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return p;
   }();
   std::vector<std::vector<uint8_t>> buffers(8);
-  fn::Regions regions{};
+  cc::Regions regions{};
   for (unsigned r = 0; r < 8; ++r) {
     const unsigned code = (size_codes >> (3 * r)) & 7;
     if (code == 0) continue;
@@ -46,10 +48,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     regions[r] = {buffers[r].data(), buffers[r].size()};
   }
   // A few million element steps per input keep each run in milliseconds, even under ASan.
-  fn::Limits limits;
-  limits.work = uint64_t{1} << 22;
-  limits.buffer_elements = uint64_t{1} << 18;
-  fn::Executor exec(variant, limits);
-  (void)exec.run(ethosu::isa::decode(data, size), regions);
+  cc::EngineConfig config;
+  config.limits.work = uint64_t{1} << 22;
+  config.limits.buffer_elements = uint64_t{1} << 18;
+  const auto vi = ethosu::isa::variant_info(variant);
+  cc::ShramBanks shram(vi.cores, std::vector<uint8_t>(vi.shram_bytes()));
+  cc::NoTime no_time;
+  (void)cc::Engine::run(ethosu::isa::decode(data, size), regions, shram, config, no_time);
   return 0;
 }

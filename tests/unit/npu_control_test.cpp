@@ -62,7 +62,7 @@ TEST(ControlRegisters, RunStopAndIrq) {
 TEST(ControlRegisters, FaultsLatchUntilReset) {
   npu::ControlRegisters c(isa::Variant::U65_256);
   c.set_running(true);
-  c.fault(npu::Fault::BUS_ERROR, 1, npu::Channel::WR_OFM);
+  c.fault({cc::FaultKind::BUS_ERROR, 0, "", 1, cc::Channel::WR_OFM});
   const uint32_t s = rd(c, off(Reg::STATUS));
   EXPECT_EQ(s & 1u, 0u);         // halted
   EXPECT_EQ(s & 4u, 4u);         // bus_status

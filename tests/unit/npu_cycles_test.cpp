@@ -1,5 +1,5 @@
 // Exact cycle counts of the NPU model, worked out by hand from the mechanism (command fetch, CC parse
-// rate, AXI port timing, timing::OpWork per block, the pipeline's double buffering), through the
+// rate, AXI port timing, each block's work per OFM block, the pipeline's double buffering), through the
 // platform with a stimulus module, plus a plain-C++ check of npu::schedule()'s buffer rules.
 //
 // Hand arithmetic, used throughout (axi_timing.h): a read of B bytes in one run on an idle port with
@@ -26,6 +26,10 @@
 
 namespace ethosu::npu {
 namespace {
+
+using timing::JobReport;
+using timing::OpRecord;
+using timing::Stall;
 
 using isa::Reg;
 using sc_core::SC_NS;
@@ -234,7 +238,7 @@ TEST(NpuCycles, OneBlockConv1x1) {
 
   // The CC reaches NPU_OP_CONV after the first 64 stream bytes (AXI1: 100 + 64/8) and one cycle per word.
   const uint64_t ready = r.start + parsed(at(setup), kL1, 8);
-  // Block work (timing::OpWork): MAC 16 micro-blocks (2x2) x 2 depth slices x max(32 refill, 4 x 16) = 128;
+  // Block work (timing::MacWork, AoTiming, WdTiming): MAC 16 micro-blocks (2x2) x 2 depth slices x max(32 refill, 4 x 16) = 128;
   // AO 1024 elements x 0.25 = 256; WD 512 decoded weights / 8 = 64.
   EXPECT_EQ(op.mac_busy_cycles, 128u);
   EXPECT_EQ(op.ao_busy_cycles, 256u);
@@ -397,24 +401,29 @@ isa::Operation operation_of(const std::string& text) {
 struct Ports {
   mem::AxiPortTiming axi0, axi1;
   Unit wd, mac, ao;
-  PipelineUnits units;
+  timing::MacTiming mac_timing;
+  timing::WdTiming wd_timing;
+  timing::AoTiming ao_timing;
+  PipelineBlocks units;
   Ports() : axi0(config().axi[0]), axi1(config().axi[1]) {
+    units.mac_timing = &mac_timing;
+    units.wd_timing = &wd_timing;
+    units.ao_timing = &ao_timing;
     units.wd = &wd;
     units.mac = &mac;
     units.ao = &ao;
-    units.ports = {&axi0, &axi1};
-    units.region_port[2] = 1;  // region 1 on AXI0, region 2 on AXI1
+    units.axi.ports = {&axi0, &axi1};
+    units.axi.region_port[2] = 1;  // region 1 on AXI0, region 2 on AXI1
   }
 };
 
 TEST(NpuSchedule, FourBlockPoolByHand) {
   const isa::Operation op = operation_of(pool(4, 16, 4, 1, 0, 1, 0x1000) + "NPU_OP_POOL pooling_mode=MAX\n");
-  const timing::OpWork work(op, timing::npu_timing(isa::Variant::U65_256));
   Ports p;
   constexpr uint64_t R = 1000;
   p.wd = p.mac = p.ao = Unit{R, 0};
   std::vector<BlockStages> st;
-  const OpTiming t = schedule(op, work, R, p.units, &st);
+  const OpTiming t = schedule(op, R, p.units, &st);
   ASSERT_EQ(st.size(), 4u);
   const uint64_t ifm_start[4] = {0, 0, 68, 100}, mac_start[4] = {36, 68, 104, 136}, ao_start[4] = {68, 100, 136, 168};
   for (size_t i = 0; i < 4; ++i) {
@@ -423,9 +432,10 @@ TEST(NpuSchedule, FourBlockPoolByHand) {
     EXPECT_EQ(st[i].mac_start, R + mac_start[i]);
     EXPECT_EQ(st[i].ao_start, R + ao_start[i]);
     EXPECT_EQ(st[i].ofm_done, R + kFourBlockDone[i]);
-    EXPECT_EQ(t.block_done[i], R + kFourBlockDone[i]);
+    EXPECT_EQ(t.times.last_blocks_done[i], R + kFourBlockDone[i]);  // the last four blocks, oldest first
   }
-  EXPECT_EQ(t.end_cycle, R + kFourBlockDone[3]);
+  EXPECT_EQ(t.times.blocks, 4u);
+  EXPECT_EQ(t.times.end_cycle, R + kFourBlockDone[3]);
   EXPECT_EQ(t.mac_busy, 4u * 32);
   EXPECT_EQ(t.ao_busy, 4u * 32);
 }
@@ -438,15 +448,14 @@ TEST(NpuSchedule, DoubleBufferRules) {
   text += "NPU_SET_OFM_REGION region=2\nNPU_SET_OFM_BLK_HEIGHT_M1 height_m1=1\nNPU_SET_OFM_BLK_WIDTH_M1 width_m1=1\n"
           "NPU_OP_CONV\n";
   const isa::Operation op = operation_of(text);
-  const timing::OpWork work(op, timing::npu_timing(isa::Variant::U65_256));
-  ASSERT_EQ(work.block_count(), 16u);
   Ports p;
   mem::AxiPortParams slow = config().axi[1];
   slow.bytes_per_cycle = 0.25;  // 64 B of OFM per block take 256 cycles; MAC and WD 64, AO 16
   p.axi1.configure(slow);
   std::vector<BlockStages> st;
-  const OpTiming t = schedule(op, work, 0, p.units, &st);
+  const OpTiming t = schedule(op, 0, p.units, &st);
   ASSERT_EQ(st.size(), 16u);
+  ASSERT_EQ(t.times.blocks, 16u);
   bool ob_bound = false;
   for (size_t i = 0; i < st.size(); ++i) {
     SCOPED_TRACE("block " + std::to_string(i));
@@ -469,7 +478,9 @@ TEST(NpuSchedule, DoubleBufferRules) {
       EXPECT_GE(b.ao_start, a.ofm_done);  // OB of block i-2 written
       if (b.ao_start == a.ofm_done && b.ao_start > b.mac_end) ob_bound = true;
     }
-    EXPECT_EQ(t.block_done[i], b.ofm_done);
+    if (i >= 12) {
+      EXPECT_EQ(t.times.last_blocks_done[i - 12], b.ofm_done);
+    }
   }
   // The slow OFM port makes the output buffers bind: the rule is exercised, not just satisfied.
   EXPECT_TRUE(ob_bound);

@@ -21,6 +21,10 @@
 namespace ethosu::npu {
 namespace {
 
+using timing::JobReport;
+using timing::OpRecord;
+using timing::Stall;
+
 using isa::Reg;
 using isa::RegField;
 using sc_core::SC_NS;
@@ -189,7 +193,7 @@ TEST(NpuRegisters, ResetValues) {
 TEST(NpuRegisters, ConfigFollowsTheVariant) {
   platform::PlatformConfig dual;
   dual.npu.variant = isa::Variant::U65_512;
-  dual.npu.units = timing::npu_timing(isa::Variant::U65_512);
+  dual.npu = npu_config(isa::Variant::U65_512);
   env().platform.configure(dual);
   uint32_t config = 0;
   env().run([&](Stimulus& s) { config = s.rd(off(Reg::CONFIG)); });

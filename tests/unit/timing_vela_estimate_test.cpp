@@ -35,7 +35,7 @@ isa::Operation add_8x8x16() {
 TEST(TimingVelaEstimate, ElementwiseAddIsMemoryBound) {
   // Per 8x8x16 block: IFM 500 + 1024 B x (128 / 16 B bursts) / 3.75 B/cycle, OFM 250 + the same;
   // (5119.07 + 0.75 x 1024) / 4 / 1024 = 1.4372 cycles per element; x 1024, rounded up: 1472.
-  const auto e = vela_estimate(add_8x8x16(), npu_timing(isa::Variant::U65_256), vela_internal_default_u65());
+  const auto e = vela_estimate(add_8x8x16(), vela_internal_default_u65());
   EXPECT_NEAR(e.ifm_block_memory_cycles, 500 + 8192 / 3.75, 1e-6);
   EXPECT_NEAR(e.ofm_block_memory_cycles, 250 + 8192 / 3.75, 1e-6);
   EXPECT_EQ(e.npu_cycles, 1472u);
@@ -45,16 +45,15 @@ TEST(TimingVelaEstimate, ElementwiseAddIsMemoryBound) {
 }
 
 TEST(TimingVelaEstimate, SramIsFasterAndBrickLayoutBurstsLonger) {
-  const auto t = npu_timing(isa::Variant::U65_256);
   auto sys = vela_internal_default_u65();
   auto op = add_8x8x16();
-  const auto dram = vela_estimate(op, t, sys);
+  const auto dram = vela_estimate(op, sys);
   op.ifm.element.format = enums::activation_format::NHCWB16;  // 16 x 8 columns = 128 B runs: full bursts
-  const auto brick = vela_estimate(op, t, sys);
+  const auto brick = vela_estimate(op, sys);
   EXPECT_NEAR(brick.ifm_block_memory_cycles, 500 + 1024 / 3.75, 1e-6);
   EXPECT_LT(brick.npu_cycles, dram.npu_cycles);
   sys.region_port[1] = 0;  // move everything to SRAM: compute-bound at 0.75 cycles per element
-  EXPECT_EQ(vela_estimate(add_8x8x16(), t, sys).npu_cycles, 768u);
+  EXPECT_EQ(vela_estimate(add_8x8x16(), sys).npu_cycles, 768u);
 }
 
 TEST(TimingVelaEstimate, MaxPool2x2Stride2) {
@@ -69,7 +68,7 @@ TEST(TimingVelaEstimate, MaxPool2x2Stride2) {
   op.block = {6, 6, 32};
   op.activation.min = -128;
   op.activation.max = 127;
-  const auto e = vela_estimate(op, npu_timing(isa::Variant::U65_256), vela_internal_default_u65());
+  const auto e = vela_estimate(op, vela_internal_default_u65());
   EXPECT_EQ(e.blocks, 4u);
   EXPECT_EQ(e.ifm_block_w, 12u);
   EXPECT_EQ(e.ifm_block_d, 32u);
@@ -89,18 +88,18 @@ TEST(TimingVelaEstimate, DualCoreHalvesComputeBoundCycles) {
   op.block = {1, 1, 128};
   op.activation.min = -128;
   op.activation.max = 127;
-  const auto one = vela_estimate(op, npu_timing(isa::Variant::U65_256), vela_internal_default_u65());
+  const auto one = vela_estimate(op, vela_internal_default_u65());
   // 32 IFM jobs x 16 ublock slices x max(32, 4 x 1 ublock); the single-ublock delay 2 x (steps - 1) is 0.
   EXPECT_EQ(one.mac_cycles_per_block, 32.0 * 16 * 32);
   op.parallel_mode = enums::parallel_mode::DUAL_CORE_DEPTH;
-  const auto two = vela_estimate(op, npu_timing(isa::Variant::U65_512), vela_internal_default_u65());
+  const auto two = vela_estimate(op, vela_internal_default_u65());
   EXPECT_EQ(two.mac_cycles_per_block, one.mac_cycles_per_block / 2);
 }
 
 TEST(TimingVelaEstimate, DmaIsNotEstimated) {
   isa::Operation op;
   op.kind = OpKind::DMA;
-  EXPECT_EQ(vela_estimate(op, npu_timing(isa::Variant::U65_256), vela_internal_default_u65()).npu_cycles, 0u);
+  EXPECT_EQ(vela_estimate(op, vela_internal_default_u65()).npu_cycles, 0u);
 }
 
 }  // namespace

@@ -1,20 +1,6 @@
-#include "models/npu/job_report.h"
+#include "models/timing/job_report.h"
 
-namespace ethosu::npu {
-
-const char* traffic_name(Traffic t) {
-  switch (t) {
-    case Traffic::CMD: return "cmd";
-    case Traffic::IFM: return "ifm";
-    case Traffic::IFM2: return "ifm2";
-    case Traffic::WEIGHTS: return "weights";
-    case Traffic::SCALES: return "scales";
-    case Traffic::OFM: return "ofm";
-    case Traffic::DMA_SRC: return "dma_src";
-    case Traffic::DMA_DST: return "dma_dst";
-  }
-  return "?";
-}
+namespace ethosu::timing {
 
 const char* stall_name(Stall s) {
   switch (s) {
@@ -29,8 +15,9 @@ const char* stall_name(Stall s) {
     case Stall::KERNEL_WAIT: return "kernel_wait";
     case Stall::CMD_FETCH: return "cmd_fetch";
     case Stall::WRITE_RESPONSE: return "write_response";
+    case Stall::DMA_QUEUE: return "dma_queue";
   }
   return "?";
 }
 
-}  // namespace ethosu::npu
+}  // namespace ethosu::timing

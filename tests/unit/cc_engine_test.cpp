@@ -1,5 +1,7 @@
-// The sequential functional executor on hand-built streams: DMA ordering and queueing, 2D/3D DMA
-// placement, SHRAM LUTs, each fault kind with where it happened, and the sticky/stale register rules.
+// The command controller's engine on hand-built streams. With the functional model's timeline (no time):
+// DMA ordering and queueing, 2D/3D DMA placement, SHRAM LUTs, each fault kind with where it happened, and
+// the sticky/stale register rules. With a scripted timeline: DMA landing by time, the queue depth, the TSU,
+// BLOCKDEP and SHRAM gates and what NPU_OP_STOP waits for.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -9,9 +11,9 @@
 
 #include "isa/assembler.h"
 #include "isa/decoder.h"
-#include "models/functional/executor.h"
+#include "models/cc/engine.h"
 
-namespace ethosu::functional {
+namespace ethosu::cc {
 namespace {
 
 using isa::Cmd;
@@ -37,9 +39,17 @@ struct Memory {
   }
 };
 
-RunResult run(const std::string& text, Memory& m, Executor* exec = nullptr) {
-  Executor local(isa::Variant::U65_256);
-  return (exec ? *exec : local).run(isa::decode(isa::assemble(text)), m.regions());
+// The NPU's SHRAM (one 48 KiB core) and the engine's settings, kept across runs as on the hardware.
+struct Npu {
+  ShramBanks shram = ShramBanks(1, std::vector<uint8_t>(48 * 1024));
+  EngineConfig config;
+};
+
+RunResult run(const std::string& text, Memory& m, Npu* npu = nullptr, Timeline* timeline = nullptr) {
+  Npu local;
+  NoTime no_time;
+  Npu& n = npu ? *npu : local;
+  return Engine::run(isa::decode(isa::assemble(text)), m.regions(), n.shram, n.config, timeline ? *timeline : no_time);
 }
 
 // Stream offset of the n-th command `c` in the assembled text.
@@ -94,7 +104,7 @@ std::string with(std::string text, const std::string& from, const std::string& t
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
-TEST(Executor, DmaDataIsVisibleOnlyAfterTheWait) {
+TEST(CcEngine, DmaDataIsVisibleOnlyAfterTheWait) {
   // The DMA puts region 2's bytes 0..15 at region 1 offset 0, which the pool then copies to 0x200.
   Memory without;
   const auto old_bytes = without.at(1, 0, 16), new_bytes = without.at(2, 0, 16);
@@ -116,7 +126,7 @@ TEST(Executor, DmaDataIsVisibleOnlyAfterTheWait) {
   EXPECT_EQ(r2.stats.kernel_ops, 1u);
 }
 
-TEST(Executor, DmaQueueHoldsTwoAndWaitKLeavesK) {
+TEST(CcEngine, DmaQueueHoldsTwoAndWaitKLeavesK) {
   // Three DMAs: starting the third completes the first, so the pool sees the first one's bytes only.
   Memory m;
   const auto a = m.at(2, 0, 16), c_old = m.at(1, 0x40, 16);
@@ -162,7 +172,7 @@ std::vector<uint8_t> cat(const std::vector<std::vector<uint8_t>>& parts) {
   return out;
 }
 
-TEST(Executor, Dma2DAnd3DPlaceRowsAtTheirSkips) {
+TEST(CcEngine, Dma2DAnd3DPlaceRowsAtTheirSkips) {
   Memory m2;
   const Memory ref;
   // 2D source: 3 rows of 4 bytes, 4 bytes skipped after each, gathered into 12 contiguous bytes.
@@ -184,7 +194,7 @@ TEST(Executor, Dma2DAnd3DPlaceRowsAtTheirSkips) {
   EXPECT_EQ(mn.at(1, 0x844, 4), ref.at(1, 0x844, 4));  // untouched above
 }
 
-TEST(Executor, OverlappingDmaCopiesLikeMemmove) {
+TEST(CcEngine, OverlappingDmaCopiesLikeMemmove) {
   // Eight 4-byte rows moved up by one row: copied row by row, each row would read the one before it.
   Memory m;
   const auto src = m.at(1, 0x100, 32);
@@ -196,7 +206,7 @@ TEST(Executor, OverlappingDmaCopiesLikeMemmove) {
   EXPECT_EQ(m.at(1, 0x104, 32), src);
 }
 
-TEST(Executor, InternalDmaLoadsTheLutThatTableActivationsUse) {
+TEST(CcEngine, InternalDmaLoadsTheLutThatTableActivationsUse) {
   // Table slot 2 of a 48 KiB SHRAM sits at 0xB800 + 2 * 256; lut[i] = 255 - i, indexed by v + 128.
   Memory m;
   for (int i = 0; i < 256; ++i) m.bytes[3][0x400 + static_cast<size_t>(i)] = static_cast<uint8_t>(255 - i);
@@ -208,17 +218,17 @@ TEST(Executor, InternalDmaLoadsTheLutThatTableActivationsUse) {
                            "NPU_OP_DMA_START\n"
                            "NPU_OP_DMA_WAIT k=0\n"
                            "NPU_SET_ACTIVATION activation_function=TABLE_2\n";
-  Executor exec(isa::Variant::U65_256);
-  const RunResult r = run(load + pool_copy(0, 0x200) + kStop, m, &exec);
+  Npu npu;
+  const RunResult r = run(load + pool_copy(0, 0x200) + kStop, m, &npu);
   ASSERT_FALSE(r.fault) << r.fault->message;
-  EXPECT_EQ(exec.shram(0)[0xBA00], 255);
+  EXPECT_EQ(npu.shram[0][0xBA00], 255);
   for (size_t i = 0; i < 16; ++i) {
     const int v = static_cast<int8_t>(m.bytes[1][i]);
     EXPECT_EQ(m.bytes[1][0x200 + i], static_cast<uint8_t>(255 - (v + 128))) << i;
   }
 }
 
-TEST(Executor, OfmOutsideItsRegionIsABusError) {
+TEST(CcEngine, OfmOutsideItsRegionIsABusError) {
   Memory m(256);
   const std::string text = pool_copy(0, 0x1000) + kStop;
   const auto before = m.bytes[1];
@@ -232,7 +242,7 @@ TEST(Executor, OfmOutsideItsRegionIsABusError) {
   EXPECT_EQ(r.stats.kernel_ops, 0u);
 }
 
-TEST(Executor, DmaOutsideItsRegionIsABusError) {
+TEST(CcEngine, DmaOutsideItsRegionIsABusError) {
   Memory m(256);
   const std::string text = pool_copy(0, 0x20) + dma(1, 0, 2, 0xF8, 16) + kStop;
   const RunResult r = run(text, m);
@@ -246,7 +256,7 @@ TEST(Executor, DmaOutsideItsRegionIsABusError) {
   EXPECT_EQ(r.stats.dma_ops, 0u);
 }
 
-TEST(Executor, LutSlotBeyondTheShramIsABusError) {
+TEST(CcEngine, LutSlotBeyondTheShramIsABusError) {
   // A 16-bit table takes 2 KiB: from slot 7 it would run past the end of the SHRAM.
   Memory m;
   const RunResult r = run("NPU_SET_ACTIVATION activation_function=TABLE_7\n" + pool_copy(0, 0x200) +
@@ -319,7 +329,7 @@ Memory conv_memory(const std::vector<uint8_t>& weights) {
   return m;
 }
 
-TEST(Executor, ConvWithAValidStreamRuns) {
+TEST(CcEngine, ConvWithAValidStreamRuns) {
   const auto w = zero_weight_stream();
   Memory m = conv_memory(w);
   const RunResult r = run(conv(w.size(), 16), m);
@@ -327,7 +337,7 @@ TEST(Executor, ConvWithAValidStreamRuns) {
   EXPECT_EQ(m.bytes[1][0x200], 5);  // zero weights: the bias alone
 }
 
-TEST(Executor, CorruptWeightStreamIsAWeightDecoderFault) {
+TEST(CcEngine, CorruptWeightStreamIsAWeightDecoderFault) {
   auto w = zero_weight_stream();
   w[0] = 0x05;  // ZDIV 5 is reserved
   Memory m = conv_memory(w);
@@ -340,7 +350,7 @@ TEST(Executor, CorruptWeightStreamIsAWeightDecoderFault) {
       << r.fault->message;
 }
 
-TEST(Executor, ShortScaleStreamIsAWeightDecoderFault) {
+TEST(CcEngine, ShortScaleStreamIsAWeightDecoderFault) {
   const auto w = zero_weight_stream();
   Memory m = conv_memory(w);
   const RunResult r = run(conv(w.size(), 8), m);
@@ -350,7 +360,7 @@ TEST(Executor, ShortScaleStreamIsAWeightDecoderFault) {
       << r.fault->message;
 }
 
-TEST(Executor, UnknownOpcodeStopsTheRunAfterTheOperationsBeforeIt) {
+TEST(CcEngine, UnknownOpcodeStopsTheRunAfterTheOperationsBeforeIt) {
   Memory m;
   const std::string text = pool_copy(0, 0x200) + ".word 0x00000004\n" + pool_copy(0, 0x300) + kStop;
   const auto untouched = m.at(1, 0x300, 16);
@@ -364,7 +374,7 @@ TEST(Executor, UnknownOpcodeStopsTheRunAfterTheOperationsBeforeIt) {
   EXPECT_EQ(r.stats.kernel_ops, 1u);
 }
 
-TEST(Executor, MissingStopIsAParseErrorAfterEverythingRan) {
+TEST(CcEngine, MissingStopIsAParseErrorAfterEverythingRan) {
   Memory m;
   const auto delivered = m.at(2, 0, 16);
   const RunResult r = run(pool_copy(0, 0x200) + dma(2, 0, 1, 0x400, 16), m);
@@ -375,7 +385,7 @@ TEST(Executor, MissingStopIsAParseErrorAfterEverythingRan) {
   EXPECT_EQ(m.at(1, 0x400, 16), delivered);  // a started DMA still lands
 }
 
-TEST(Executor, ElementwiseIgnoresStaleKernelState) {
+TEST(CcEngine, ElementwiseIgnoresStaleKernelState) {
   // Kernel, stride, padding and upscale registers as a previous conv would leave them: ADD ignores them
   // and adds the 2x1x16 IFM and IFM2 element by element.
   Memory m;
@@ -397,7 +407,7 @@ TEST(Executor, ElementwiseIgnoresStaleKernelState) {
   }
 }
 
-TEST(Executor, StickyStateCarriesIntoTheNextOperation) {
+TEST(CcEngine, StickyStateCarriesIntoTheNextOperation) {
   // The second pool only moves the OFM: everything else is the first pool's state.
   Memory m;
   const RunResult r = run(pool_copy(0x10, 0x200, 3) + "NPU_SET_OFM_BASE0 addr=0x300\nNPU_OP_POOL pooling_mode=MAX\n" + kStop, m);
@@ -407,7 +417,7 @@ TEST(Executor, StickyStateCarriesIntoTheNextOperation) {
   EXPECT_EQ(m.at(1, 0x300, 48), m.at(1, 0x10, 48));
 }
 
-TEST(Executor, Nhcwb16StepsXByTheProgrammedStrideX) {
+TEST(CcEngine, Nhcwb16StepsXByTheProgrammedStrideX) {
   // Bricks programmed 32 bytes apart in x: the pool reads pixel 1 at IFM offset 32, not 16.
   Memory m;
   const std::string text = with(with(pool_copy(0, 0x200, 2), "NPU_SET_IFM_PRECISION activation_type=SIGNED",
@@ -419,7 +429,7 @@ TEST(Executor, Nhcwb16StepsXByTheProgrammedStrideX) {
   EXPECT_EQ(m.at(1, 0x210, 16), m.at(1, 32, 16));
 }
 
-TEST(Executor, PoolReadsIfmChannelsUpToTheOfmDepth) {
+TEST(CcEngine, PoolReadsIfmChannelsUpToTheOfmDepth) {
   // IFM_DEPTH says 1 channel, but MAX pooling reads channel c for each of the 16 OFM channels: the IFM
   // span covers them, so an IFM at the end of its region is a bus error rather than an overread.
   Memory m(256);
@@ -430,11 +440,10 @@ TEST(Executor, PoolReadsIfmChannelsUpToTheOfmDepth) {
   EXPECT_NE(r.fault->message.find("IFM bytes [0xf8, 0x108) outside region 1"), std::string::npos) << r.fault->message;
 }
 
-TEST(Executor, OperationsOverTheWorkLimitAreRefusedBeforeRunning) {
+TEST(CcEngine, OperationsOverTheWorkLimitAreRefusedBeforeRunning) {
   // 256 x 256 x 16 elements read at stride 0 fit any region but exceed a 2^16-step budget.
-  Limits limits;
-  limits.work = uint64_t{1} << 16;
-  Executor exec(isa::Variant::U65_256, limits);
+  Npu npu;
+  npu.config.limits.work = uint64_t{1} << 16;
   Memory m;
   const std::string text =
       with(pool_copy(0, 0x200), "NPU_OP_POOL",
@@ -443,7 +452,7 @@ TEST(Executor, OperationsOverTheWorkLimitAreRefusedBeforeRunning) {
                "NPU_SET_OFM_STRIDE_X stride=0\nNPU_SET_OFM_STRIDE_Y stride=0\n"
                "NPU_SET_IFM_STRIDE_X stride=0\nNPU_SET_IFM_STRIDE_Y stride=0\nNPU_OP_POOL");
   const auto before = m.bytes[1];
-  const RunResult r = run(text + kStop, m, &exec);
+  const RunResult r = run(text + kStop, m, &npu);
   ASSERT_TRUE(r.fault);
   EXPECT_EQ(r.fault->kind, FaultKind::LIMIT);
   EXPECT_NE(r.fault->message.find("NPU_OP_POOL: needs up to"), std::string::npos) << r.fault->message;

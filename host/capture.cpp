@@ -221,15 +221,31 @@ std::string region_difference(unsigned region, const std::vector<uint8_t>& repla
   return what + std::to_string(c.mismatches) + " of " + std::to_string(replayed.size()) + " bytes differ" + buf;
 }
 
+// The recorded parameters resolved for the recorded variant. Read-only ones (where the values came from)
+// are restored as a preset would set them.
+sim::Config recorded_config(const Capture& c, const std::string& origin) {
+  const sim::Config declared = make_config();
+  ConfigRequest request;
+  std::vector<std::pair<std::string, std::string>> labels;
+  for (const auto& [name, value] : c.parameters) {
+    const sim::Param* p = declared.find(name);
+    if (p && p->read_only())
+      labels.emplace_back(name, value);
+    else
+      request.assignments.push_back(name + "=" + value);
+  }
+  request.origin = origin;
+  sim::Config config = resolve_config(request, c.variant);
+  for (const auto& [name, value] : labels) config.set(name, value, sim::Source::PRESET, origin);
+  return config;
+}
+
 // The configuration a replay runs with; throws what replay() refuses before running.
 sim::Config replay_config(const Capture& c, const ReplayOptions& o) {
   if (c.timed && !o.functional && c.axi_limits != Capture{}.axi_limits)
     throw InputError("the capture's AXI_LIMIT0-3 differ from the Linux driver's values, which are the only ones "
                      "the simulator's host programs; a timed replay would not reproduce its timing");
-  ConfigRequest request;
-  for (const auto& [name, value] : c.parameters) request.assignments.push_back(name + "=" + value);
-  request.origin = "the capture's parameters";
-  sim::Config config = resolve_config(request, c.variant);
+  sim::Config config = recorded_config(c, "the capture's parameters");
   for (const auto& s : o.assignments) config.set_assignment(s, sim::Source::CLI, "--set");
   return config;
 }
@@ -348,10 +364,7 @@ Capture read_capture(const fs::path& dir) {
   for (auto it = params.begin(); it != params.end(); ++it)
     c.parameters[it.key()] = m.string(it.value(), "parameters." + it.key());
   // The parameters must resolve as replay() will resolve them.
-  ConfigRequest request;
-  for (const auto& [name, value] : c.parameters) request.assignments.push_back(name + "=" + value);
-  request.origin = manifest_path.string() + ": parameters";
-  const sim::Config config = resolve_config(request, c.variant);
+  const sim::Config config = recorded_config(c, manifest_path.string() + ": parameters");
   if (config.param("npu.variant").as_string() != c.variant)
     m.fail("parameters.npu.variant", "'" + config.param("npu.variant").as_string() + "' contradicts variant '" +
                                          c.variant + "'");

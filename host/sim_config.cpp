@@ -88,6 +88,10 @@ sim::Config resolve_config(const ConfigRequest& request, const std::string& job_
   if (request.config_file) config.load_file(*request.config_file);
   for (const auto& s : request.assignments) config.set_assignment(s, sim::Source::CLI, request.origin);
   if (request.variant) apply_variant(config, *request.variant, sim::Source::CLI, "variant");
+  // A variant named in a file or by --set brings its cores, MACs and SHRAM, except where they were set as
+  // high up themselves.
+  const sim::Param& v = config.param("npu.variant");
+  if (v.source() > sim::Source::PRESET) apply_variant(config, v.as_string(), v.source(), v.origin());
   return config;
 }
 

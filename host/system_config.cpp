@@ -379,13 +379,13 @@ void declare_parameters(sim::Config& c) {
                 "(a stream laid out for 48 KiB faults on less)",
                 16 * 1024, 96 * 1024, 1024);
 
-  c.declare_string("system.config", d.system.name, "system config or preset the system parameters came from");
-  c.declare_string("system.memory_mode", d.memory_mode.name, "Vela memory mode the region mapping came from");
+  c.declare_label("system.config", d.system.name, "system config or preset the system parameters came from");
+  c.declare_label("system.memory_mode", d.memory_mode.name, "Vela memory mode the region mapping came from");
   c.declare_int("system.clock_hz", std::llround(d.system.core_clock_hz), "Hz", "NPU core clock", 1, 100000000000);
   for (unsigned p = 0; p < kAxiPorts; ++p) {
     const std::string pre = "mem.axi" + std::to_string(p) + ".";
     const MemTiming& t = d.system.port_timing(p);
-    c.declare_string(pre + "memory", to_string(d.system.axi_port[p]), "memory this AXI port reaches", areas);
+    c.declare_label(pre + "memory", to_string(d.system.axi_port[p]), "memory this AXI port reaches", areas);
     c.declare_double(pre + "bytes_per_cycle", kAxiBytesPerBeat * t.clock_scale, "bytes/cycle",
                      "peak bandwidth in NPU cycles (16 x Vela clock scale)", 1.0 / 4096, 256.0);
     c.declare_int(pre + "burst_bytes", t.burst_bytes, "bytes", "memory burst length (Vela burst_length)", 1, 4096);
@@ -405,13 +405,15 @@ void declare_parameters(sim::Config& c) {
 }
 
 void apply_machine(sim::Config& c, const Machine& m, Source source, std::string_view origin) {
-  c.set_value("system.config", m.system.name, source, origin);
-  c.set_value("system.memory_mode", m.memory_mode.name, source, origin);
+  // The read-only labels of where the values came from are a preset's to set.
+  const Source label = std::min(source, Source::PRESET);
+  c.set_value("system.config", m.system.name, label, origin);
+  c.set_value("system.memory_mode", m.memory_mode.name, label, origin);
   c.set_value("system.clock_hz", static_cast<int64_t>(std::llround(m.system.core_clock_hz)), source, origin);
   for (unsigned p = 0; p < kAxiPorts; ++p) {
     const std::string pre = "mem.axi" + std::to_string(p) + ".";
     const MemTiming& t = m.system.port_timing(p);
-    c.set_value(pre + "memory", std::string(to_string(m.system.axi_port[p])), source, origin);
+    c.set_value(pre + "memory", std::string(to_string(m.system.axi_port[p])), label, origin);
     c.set_value(pre + "bytes_per_cycle", kAxiBytesPerBeat * t.clock_scale, source, origin);
     c.set_value(pre + "burst_bytes", t.burst_bytes, source, origin);
     c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
@@ -430,9 +432,13 @@ void apply_variant(sim::Config& c, std::string_view variant, Source source, std:
   if (variant == "ethos-u65-512") cores = 2;  // two 256-MAC cores (spec 05 section 1)
   if (cores == 0) throw InputError("unknown NPU variant '" + std::string(variant) + "'; known: ethos-u65-256 ethos-u65-512");
   c.set_value("npu.variant", std::string(variant), source, origin);
-  c.set_value("npu.cores", cores, source, origin);
-  c.set_value("npu.mac.per_core", int64_t{256}, source, origin);
-  c.set_value("npu.shram.bytes_per_core", int64_t{48 * 1024}, source, origin);
+  // What the variant fixes, unless set at this layer or above on its own.
+  const auto set = [&](const char* name, int64_t value) {
+    if (c.param(name).source() < source) c.set_value(name, value, source, origin);
+  };
+  set("npu.cores", cores);
+  set("npu.mac.per_core", 256);
+  set("npu.shram.bytes_per_core", 48 * 1024);
 }
 
 }  // namespace ethosu::host

@@ -115,7 +115,8 @@ std::array<unsigned, kRegions> region_ports(const MemoryMode& mode);
 
 void declare_parameters(sim::Config& config);
 void apply_machine(sim::Config& config, const Machine& machine, sim::Source source, std::string_view origin);
-// "ethos-u65-256" or "ethos-u65-512": npu.variant, npu.cores, npu.mac.per_core.
+// "ethos-u65-256" or "ethos-u65-512": npu.variant, and npu.cores, npu.mac.per_core and npu.shram.bytes_per_core
+// where no layer at `source` or above has set them.
 void apply_variant(sim::Config& config, std::string_view variant, sim::Source source, std::string_view origin);
 
 }  // namespace ethosu::host

@@ -224,6 +224,7 @@ const Param& Config::declare_int_choice(std::string name, int64_t default_value,
 }
 
 std::string Param::range_text() const {
+  if (read_only_) return "read-only";
   std::string out;
   if (!choices_.empty()) {
     out = "one of";
@@ -237,7 +238,7 @@ std::string Param::range_text() const {
       return out;
     case ParamType::DOUBLE: return "[" + format_double(double_min_) + ", " + format_double(double_max_) + "]";
     case ParamType::BOOL: return "true or false";
-    case ParamType::STRING: return "any text";
+    case ParamType::STRING: return read_only_ ? "read-only" : "any text";
   }
   return out;
 }
@@ -264,6 +265,13 @@ const Param& Config::declare_string(std::string name, std::string default_value,
   }
   Param& p = declare(std::move(name), ParamType::STRING, "", std::move(description), std::move(default_value));
   p.choices_ = std::move(choices);
+  return p;
+}
+
+const Param& Config::declare_label(std::string name, std::string default_value, std::string description,
+                                   std::vector<std::string> choices) {
+  const Param& p = declare_string(std::move(name), std::move(default_value), std::move(description), std::move(choices));
+  by_name_.at(p.name())->read_only_ = true;
   return p;
 }
 
@@ -326,6 +334,9 @@ void Config::check_range(const Param& p, const Value& v, std::string_view origin
 
 void Config::store(Param& p, Value v, Source source, std::string_view origin) {
   if (source == Source::DEFAULT) throw std::logic_error("defaults are set by declaration only");
+  if (p.read_only_ && source > Source::PRESET)
+    throw InputError(where(origin) + "parameter '" + p.name_ + "' is read-only: it records where the values came from (" +
+                     p.description_ + "); choose them with a system or preset instead");
   check_range(p, v, origin);
   Param::Layer& layer = p.layers_[static_cast<size_t>(source)];
   layer.value = std::move(v);

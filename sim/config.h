@@ -62,6 +62,9 @@ class Param {
   double double_min() const { return double_min_; }
   double double_max() const { return double_max_; }
   std::string range_text() const;
+  // A read-only parameter records where other values came from (a preset, a vela.ini section): presets set
+  // it, files and the command line cannot.
+  bool read_only() const { return read_only_; }
 
   // The effective value; the typed accessors throw std::logic_error on a type mismatch (a programming
   // error), except that as_double() also reads an INT parameter.
@@ -91,6 +94,7 @@ class Param {
   std::vector<std::string> choices_;  // STRING or INT: the allowed values; empty = any in range
   std::array<Layer, 4> layers_;       // by Source; DEFAULT always holds a value
   Source source_ = Source::DEFAULT;
+  bool read_only_ = false;
 };
 
 class Config {
@@ -107,6 +111,9 @@ class Config {
   const Param& declare_bool(std::string name, bool default_value, std::string description);
   const Param& declare_string(std::string name, std::string default_value, std::string description,
                               std::vector<std::string> choices = {});
+  // A STRING only presets set (Param::read_only()).
+  const Param& declare_label(std::string name, std::string default_value, std::string description,
+                             std::vector<std::string> choices = {});
 
   // Sets one value in layer `source` (not DEFAULT). `origin` says where it came from, for messages and
   // the JSON. The text form parses by the declared type; the typed form accepts an int for a double.

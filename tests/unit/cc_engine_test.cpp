@@ -12,6 +12,7 @@
 #include "isa/assembler.h"
 #include "isa/decoder.h"
 #include "models/cc/engine.h"
+#include "tests/unit/npu_streams.h"
 
 namespace ethosu::cc {
 namespace {
@@ -270,33 +271,9 @@ TEST(CcEngine, LutSlotBeyondTheShramIsABusError) {
   EXPECT_EQ(r.stats.kernel_ops, 1u);  // the 8-bit table of the first pool fits
 }
 
-// Weight stream of a 1x1 conv with one IFM and one OFM channel (8-bit, depth-first, block depth 1): a
-// single uncompressed slice of 256 zero weights (8 OFM x 32 IFM after padding, spec 04) with 2-bit
-// indices, then the end marker and 0xFF padding.
-std::vector<uint8_t> zero_weight_stream() {
-  std::vector<uint8_t> out;
-  uint64_t acc = 0;
-  unsigned n = 0;
-  auto put = [&](uint32_t v, unsigned bits) {
-    for (unsigned b = 0; b < bits; ++b) {
-      acc |= uint64_t{(v >> b) & 1} << n;
-      if (++n == 8) out.push_back(static_cast<uint8_t>(acc)), acc = 0, n = 0;
-    }
-  };
-  put(6, 3);    // ZDIV: no zero runs
-  put(255, 15); // SLICELEN - 1
-  put(7, 3);    // WDIV: uncompressed
-  put(0, 1);    // WTRUNC
-  put(1, 1);    // NEWPAL
-  put(0, 5);    // DIROFS
-  put(0, 5);    // PALSIZE: no palette
-  put(0, 3);    // PALBITS - 2
-  for (int i = 0; i < 256; ++i) put(0, 2);
-  put(7, 3);  // end of stream
-  while (n) put(1, 1);
-  while (out.size() % 16) out.push_back(0xFF);
-  return out;
-}
+// Weight stream of a 1x1 conv with one IFM and one OFM channel (8-bit, depth-first, block depth 1): 256
+// zero weights (8 OFM x 32 IFM after padding, spec 04).
+std::vector<uint8_t> zero_weight_stream() { return npu::test::zero_weights(256); }
 
 // A 1x1 conv of one int8 channel at region 1 offset 0 into offset 0x200, weights at region 4 offset 0,
 // scale/bias (bias 5, scale 1.0) at region 5 offset 0.
@@ -459,5 +436,143 @@ TEST(CcEngine, OperationsOverTheWorkLimitAreRefusedBeforeRunning) {
   EXPECT_EQ(m.bytes[1], before);
 }
 
+// ---- With a scripted timeline -------------------------------------------------------------------------
+
+// A timeline whose answers the test sets: each DMA is done `dma_cycles` after it is issued, each kernel
+// operation's blocks finish at the cycles in `blocks` (relative to its start, oldest first) and its
+// last write response `ack_cycles` after its end. It records every wait and event as text.
+class Script : public Timeline {
+ public:
+  uint64_t dma_cycles = 100;
+  std::vector<uint64_t> blocks{10, 20, 30, 40};
+  uint64_t ack_cycles = 5;
+  std::vector<std::string> log;
+  std::vector<KernelIssue> kernels;
+
+  uint64_t now() const override { return now_; }
+  void wait_until(uint64_t cycle, timing::Stall why) override {
+    if (cycle <= now_) return;
+    log.push_back(std::string("wait ") + timing::stall_name(why) + " to " + std::to_string(cycle));
+    now_ = cycle;
+  }
+  void command(uint32_t, uint32_t, const isa::StreamState&) override {}
+  uint64_t dma(uint32_t, const isa::Operation&) override {
+    log.push_back("dma at " + std::to_string(now_));
+    return now_ + dma_cycles;
+  }
+  KernelTimes kernel(uint32_t, const isa::Operation& op, const KernelIssue& issue) override {
+    log.push_back(std::string(isa::op_kind_name(op.kind)) + " at " + std::to_string(now_));
+    kernels.push_back(issue);
+    KernelTimes t;
+    t.blocks = blocks.size();
+    for (size_t i = 0; i < blocks.size() && i <= kMaxBlockdep; ++i)
+      t.last_blocks_done[kMaxBlockdep - i] = now_ + blocks[blocks.size() - 1 - i];
+    t.end_cycle = now_ + blocks.back();
+    t.writes_acknowledged_cycle = t.end_cycle + ack_cycles;
+    return t;
+  }
+  void pmu_mask(bool) override {}
+  void irq(uint16_t) override {}
+  void stop(uint16_t mask) override { log.push_back("stop " + std::to_string(mask) + " at " + std::to_string(now_)); }
+  void fault(const Fault& f) override {
+    log.push_back(std::string("fault ") + fault_name(f.kind) + " port " + std::to_string(f.port) + " channel " +
+                  std::to_string(static_cast<unsigned>(f.channel)));
+  }
+
+ private:
+  uint64_t now_ = 0;
+};
+
+std::string lines(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += s + "\n";
+  return out;
+}
+
+TEST(CcEngineTimed, DmaDataLandsWhenItIsDoneByTheOperationsIssue) {
+  // The DMA is done at 100. The first pool is issued at 0 and reads the old bytes; the second, issued after
+  // NPU_OP_KERNEL_WAIT at 150, reads the new ones although the stream never waited for the DMA.
+  Memory m;
+  const auto old_bytes = m.at(1, 0, 16), new_bytes = m.at(2, 0, 16);
+  Script t;
+  t.blocks = {150};
+  const RunResult r = run(dma(2, 0, 1, 0, 16) + pool_copy(0, 0x200) + "NPU_OP_KERNEL_WAIT n=0\n" + pool_copy(0, 0x300) +
+                              kStop,
+                          m, nullptr, &t);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(m.at(1, 0x200, 16), old_bytes);
+  EXPECT_EQ(m.at(1, 0x300, 16), new_bytes);
+  EXPECT_EQ(r.hazards.size(), 1u);
+  EXPECT_EQ(lines(t.log), "dma at 0\npool at 0\nwait kernel_wait to 150\npool at 150\nwait kernel_wait to 300\n"
+                          "wait write_response to 305\nstop 65535 at 305\n");
+}
+
+TEST(CcEngineTimed, AFullDmaQueueStallsTheStart) {
+  Memory m;
+  Npu npu;
+  npu.config.dma_queue_depth = 1;
+  Script t;
+  const RunResult r = run(dma(2, 0, 1, 0, 16) + dma(2, 16, 1, 16, 16) + kStop, m, &npu, &t);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(lines(t.log), "dma at 0\nwait dma_queue to 100\ndma at 100\nwait dma_wait to 200\nstop 65535 at 200\n");
+}
+
+TEST(CcEngineTimed, TheTsuHoldsTsuBanksOperations) {
+  Memory m;
+  Npu npu;
+  npu.config.tsu_banks = 1;
+  Script t;
+  // BLOCKDEP 3 lets the second pool start at the first one's block 1 (done at 10), but the one TSU bank
+  // holds the first until its end at 40.
+  const RunResult r =
+      run(pool_copy(0, 0x200) + "NPU_SET_BLOCKDEP blockdep=3\n" + pool_copy(0x400, 0x600) + kStop, m, &npu, &t);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  EXPECT_EQ(lines(t.log), "pool at 0\nwait kernel_wait to 40\npool at 40\nwait kernel_wait to 80\n"
+                          "wait write_response to 85\nstop 65535 at 85\n");
+}
+
+TEST(CcEngineTimed, BlockdepGatesOnThePredecessorsLastBlocks) {
+  for (uint32_t dep = 0; dep <= 3; ++dep) {
+    SCOPED_TRACE(dep);
+    Memory m;
+    Script t;
+    const RunResult r = run(pool_copy(0, 0x200) + "NPU_SET_BLOCKDEP blockdep=" + std::to_string(dep) + "\n" +
+                                pool_copy(0x400, 0x600) + kStop,
+                            m, nullptr, &t);
+    ASSERT_FALSE(r.fault) << r.fault->message;
+    // Blocks done at 10, 20, 30, 40: at most `dep` may be unfinished when the next op starts.
+    const uint64_t gate = 40 - 10 * dep;
+    ASSERT_GE(t.log.size(), 3u);
+    EXPECT_EQ(t.log[1], "wait blockdep to " + std::to_string(gate));
+    EXPECT_EQ(t.log[2], "pool at " + std::to_string(gate));
+  }
+}
+
+TEST(CcEngineTimed, ANewShramLayoutWaitsForThePredecessorToDrain) {
+  Memory m;
+  Script t;
+  const RunResult r = run(pool_copy(0, 0x200) + "NPU_SET_BLOCKDEP blockdep=3\nNPU_SET_AB_START ab_start=8\n" +
+                              pool_copy(0x400, 0x600) + kStop,
+                          m, nullptr, &t);
+  ASSERT_FALSE(r.fault) << r.fault->message;
+  ASSERT_EQ(t.kernels.size(), 2u);
+  EXPECT_TRUE(t.kernels[0].shram_layout_changed);  // the first op lays the SHRAM out
+  EXPECT_TRUE(t.kernels[1].shram_layout_changed);
+  EXPECT_EQ(lines(t.log), "pool at 0\nwait blockdep to 10\nwait shram_reconfig to 40\npool at 40\n"
+                          "wait kernel_wait to 80\nwait write_response to 85\nstop 65535 at 85\n");
+}
+
+TEST(CcEngineTimed, BusErrorsNameTheRegionsPortAndTheChannel) {
+  Memory m(256);
+  Npu npu;
+  npu.config.region_port[2] = 1;
+  Script t;
+  const RunResult r = run(dma(1, 0, 2, 0xF8, 16) + kStop, m, &npu, &t);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->port, 1u);
+  EXPECT_EQ(r.fault->channel, Channel::WR_MEM2MEM);
+  EXPECT_EQ(lines(t.log), "fault bus error port 1 channel 9\n");  // nothing issued
+}
+
 }  // namespace
-}  // namespace ethosu::functional
+}  // namespace ethosu::cc

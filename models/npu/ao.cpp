@@ -6,19 +6,15 @@ using E = isa::PmuEvent;
 using timing::Stall;
 
 Ao::Ao(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
-    : Block(name, stats),
-      active_(counter("active_cycles", "cycles", "producing output elements")),
-      active_8bit_(counter("active_8bit_cycles", "cycles", "producing 8-bit OFM elements")),
-      active_16bit_(counter("active_16bit_cycles", "cycles", "producing 16- or 32-bit OFM elements")),
-      stalled_by_acc_(counter("stalled_by_acc_cycles", "cycles", "waiting for accumulators (or the input buffer)")),
-      stalled_by_ob_(counter("stalled_by_ob_cycles", "cycles", "waiting for a free output buffer")) {
-  pmu.count(E::AO_ACTIVE, active_);
-  pmu.count(E::AO_ACTIVE_8BIT, active_8bit_);
-  pmu.count(E::AO_ACTIVE_16BIT, active_16bit_);
-  pmu.count(E::AO_STALLED_BY_ACC, stalled_by_acc_);
-  pmu.count(E::AO_STALLED_BY_ACC_IB, stalled_by_acc_);
-  pmu.count(E::AO_STALLED_BY_OB, stalled_by_ob_);
-}
+    : Block(name, stats, &pmu),
+      active_(counter("active_cycles", "cycles", "producing output elements", {E::AO_ACTIVE})),
+      active_8bit_(counter("active_8bit_cycles", "cycles", "producing 8-bit OFM elements", {E::AO_ACTIVE_8BIT})),
+      active_16bit_(counter("active_16bit_cycles", "cycles", "producing 16- or 32-bit OFM elements",
+                            {E::AO_ACTIVE_16BIT})),
+      stalled_by_acc_(counter("stalled_by_acc_cycles", "cycles", "waiting for accumulators (or the input buffer)",
+                              {E::AO_STALLED_BY_ACC, E::AO_STALLED_BY_ACC_IB})),
+      stalled_by_ob_(counter("stalled_by_ob_cycles", "cycles", "waiting for a free output buffer",
+                             {E::AO_STALLED_BY_OB})) {}
 
 void Ao::account(const isa::Operation& op, const OpTiming& t) {
   active_ += t.ao_busy;

@@ -14,7 +14,6 @@
 #include "isa/operation.h"
 #include "models/npu/block.h"
 #include "models/npu/pipeline.h"
-#include "models/npu/pmu.h"
 #include "models/timing/ao.h"
 
 namespace ethosu::npu {

@@ -12,6 +12,8 @@
 
 #include <systemc>
 
+#include "isa/registers.h"
+#include "models/npu/pmu.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
 
@@ -25,7 +27,9 @@ struct CycleClock {
 
 class Block : public sc_core::sc_module {
  public:
-  Block(const sc_core::sc_module_name& name, sim::Stats& stats) : sc_module(name), stats_(stats) {}
+  // `pmu` counts the events the block's counters are declared with; nullptr for a block without PMU events.
+  Block(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu* pmu = nullptr)
+      : sc_module(name), stats_(stats), pmu_(pmu) {}
 
   // Records this block's spans into `trace` on `track`; nullptr stops.
   void set_trace(sim::Trace* trace, sim::Trace::TrackId track, const CycleClock& clock) {
@@ -35,9 +39,12 @@ class Block : public sc_core::sc_module {
   }
 
  protected:
-  // A counter of this block: "npu.<block>.<name>".
-  sim::Counter& counter(std::string_view name, std::string_view unit, std::string_view description) {
-    return stats_.counter(std::string("npu.") + basename() + "." + std::string(name), unit, description);
+  // A counter of this block, "npu.<block>.<name>", and the PMU events that count it.
+  sim::Counter& counter(std::string_view name, std::string_view unit, std::string_view description,
+                        std::initializer_list<isa::PmuEvent> events = {}) {
+    sim::Counter& c = stats_.counter(std::string("npu.") + basename() + "." + std::string(name), unit, description);
+    for (isa::PmuEvent e : events) pmu_->count(e, c);
+    return c;
   }
   bool tracing() const { return trace_ != nullptr; }
   void span(std::string_view name, std::string_view category, uint64_t from, uint64_t to,
@@ -47,6 +54,7 @@ class Block : public sc_core::sc_module {
 
  private:
   sim::Stats& stats_;
+  Pmu* pmu_;
   sim::Trace* trace_ = nullptr;
   sim::Trace::TrackId track_{};
   CycleClock clock_;

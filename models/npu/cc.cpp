@@ -57,16 +57,15 @@ constexpr WaitCounter kWaits[] = {
 }  // namespace
 
 Cc::Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks)
-    : Block(name, blocks.stats),
+    : Block(name, blocks.stats, &blocks.pmu),
       b_(blocks),
       kernel_ops_(counter("kernel_operations", "operations", "NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE issued")),
       dma_ops_(counter("dma_operations", "operations", "NPU_OP_DMA_START issued")),
       command_bytes_(counter("command_bytes", "bytes", "command stream fetched")) {
-  for (const WaitCounter& w : kWaits) {
-    sim::Counter& c = counter(w.name, "cycles", w.description);
-    waits_[static_cast<size_t>(w.stall)] = &c;
-    if (w.event != PmuEvent::NO_EVENT) b_.pmu.count(w.event, c);
-  }
+  for (const WaitCounter& w : kWaits)
+    waits_[static_cast<size_t>(w.stall)] =
+        w.event == PmuEvent::NO_EVENT ? &counter(w.name, "cycles", w.description)
+                                      : &counter(w.name, "cycles", w.description, {w.event});
   SC_THREAD(thread);
 }
 

@@ -6,27 +6,20 @@ using E = isa::PmuEvent;
 using timing::Stall;
 
 Mac::Mac(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
-    : Block(name, stats),
-      active_(counter("active_cycles", "cycles", "the array working on an OFM block")),
-      active_8bit_(counter("active_8bit_cycles", "cycles", "working on 8-bit IFM data")),
-      active_16bit_(counter("active_16bit_cycles", "cycles", "working on 16-bit IFM data")),
-      active_32bit_(counter("active_32bit_cycles", "cycles", "working on 32-bit IFM data")),
-      dpu_active_(counter("dpu_active_cycles", "cycles", "useful MACs divided by the array width")),
+    : Block(name, stats, &pmu),
+      active_(counter("active_cycles", "cycles", "the array working on an OFM block", {E::MAC_ACTIVE})),
+      active_8bit_(counter("active_8bit_cycles", "cycles", "working on 8-bit IFM data", {E::MAC_ACTIVE_8BIT})),
+      active_16bit_(counter("active_16bit_cycles", "cycles", "working on 16-bit IFM data", {E::MAC_ACTIVE_16BIT})),
+      active_32bit_(counter("active_32bit_cycles", "cycles", "working on 32-bit IFM data", {E::MAC_ACTIVE_32BIT})),
+      dpu_active_(counter("dpu_active_cycles", "cycles", "useful MACs divided by the array width", {E::MAC_DPU_ACTIVE})),
       macs_(counter("macs", "MACs", "useful multiply-accumulates (pooling: taps accumulated)")),
-      stalled_by_ib_(counter("stalled_by_ib_cycles", "cycles", "waiting for the IFM in the input buffer")),
-      stalled_by_wd_(counter("stalled_by_wd_cycles", "cycles", "waiting for decoded weights")),
-      stalled_by_acc_(counter("stalled_by_acc_cycles", "cycles", "waiting for a free accumulator buffer")),
-      stalled_by_wd_acc_(counter("stalled_by_wd_acc_cycles", "cycles", "waiting for weights or accumulators")) {
-  pmu.count(E::MAC_ACTIVE, active_);
-  pmu.count(E::MAC_ACTIVE_8BIT, active_8bit_);
-  pmu.count(E::MAC_ACTIVE_16BIT, active_16bit_);
-  pmu.count(E::MAC_ACTIVE_32BIT, active_32bit_);
-  pmu.count(E::MAC_DPU_ACTIVE, dpu_active_);
-  pmu.count(E::MAC_STALLED_BY_IB, stalled_by_ib_);
-  pmu.count(E::MAC_STALLED_BY_WD, stalled_by_wd_);
-  pmu.count(E::MAC_STALLED_BY_ACC, stalled_by_acc_);
-  pmu.count(E::MAC_STALLED_BY_WD_ACC, stalled_by_wd_acc_);
-}
+      stalled_by_ib_(counter("stalled_by_ib_cycles", "cycles", "waiting for the IFM in the input buffer",
+                             {E::MAC_STALLED_BY_IB})),
+      stalled_by_wd_(counter("stalled_by_wd_cycles", "cycles", "waiting for decoded weights", {E::MAC_STALLED_BY_WD})),
+      stalled_by_acc_(counter("stalled_by_acc_cycles", "cycles", "waiting for a free accumulator buffer",
+                              {E::MAC_STALLED_BY_ACC})),
+      stalled_by_wd_acc_(counter("stalled_by_wd_acc_cycles", "cycles", "waiting for weights or accumulators",
+                                 {E::MAC_STALLED_BY_WD_ACC})) {}
 
 void Mac::account(const isa::Operation& op, const OpTiming& t) {
   auto stall = [&](Stall s) { return t.stalls[static_cast<size_t>(s)]; };

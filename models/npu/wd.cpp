@@ -3,11 +3,9 @@
 namespace ethosu::npu {
 
 Wd::Wd(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
-    : Block(name, stats),
-      active_(counter("active_cycles", "cycles", "decoding weights into the weight buffer")),
-      weights_(counter("decoded_weights", "weights", "weights decoded, zero padding of the stream included")) {
-  pmu.count(isa::PmuEvent::WD_ACTIVE, active_);
-}
+    : Block(name, stats, &pmu),
+      active_(counter("active_cycles", "cycles", "decoding weights into the weight buffer", {isa::PmuEvent::WD_ACTIVE})),
+      weights_(counter("decoded_weights", "weights", "weights decoded, zero padding of the stream included")) {}
 
 void Wd::account(const OpTiming& t) {
   active_ += t.wd_busy;

@@ -11,7 +11,6 @@
 
 #include "models/npu/block.h"
 #include "models/npu/pipeline.h"
-#include "models/npu/pmu.h"
 #include "models/timing/wd.h"
 
 namespace ethosu::npu {

@@ -81,26 +81,25 @@ OfmBlocks::OfmBlocks(const isa::Operation& op, const MacWork& mac, const WdTimin
   const unsigned upscale = up ? 2 : 1;
   const uint32_t stride_x = op.uses_kernel() ? k.stride_x : 1, stride_y = op.uses_kernel() ? k.stride_y : 1;
   const isa::Padding pad = op.uses_kernel() ? op.padding : isa::Padding{};
-  cols_.resize(size_t{nx_} * ns);
-  rows_.resize(size_t{ny_} * ns);
-  for (uint32_t bx = 0; bx < nx_; ++bx) {
-    const uint32_t x0 = bx * b.width, x1 = std::min(op.ofm.width, x0 + b.width);
-    for (size_t s = 0; s < ns; ++s) {
-      const auto& sk = subkernels[s];
-      const Range r = ifm_range(x0, x1, stride_x, pad.left, sk.x * k.dilation_x, (sk.w - 1) * k.dilation_x + 1,
-                                op.ifm_upscaled_width, upscale, op.ifm.width);
-      cols_[bx * ns + s] = {r.lo, r.hi};
+  // Per block column (row) and sub-kernel: the IFM columns (rows) it reads.
+  const auto spans = [&](std::vector<Span1>& out, uint32_t blocks, uint32_t block, uint32_t ofm_extent,
+                         uint32_t stride, uint32_t before, uint32_t dilation, int64_t upscaled, uint32_t stored,
+                         bool horizontal) {
+    out.resize(size_t{blocks} * ns);
+    for (uint32_t i = 0; i < blocks; ++i) {
+      const uint32_t o0 = i * block, o1 = std::min(ofm_extent, o0 + block);
+      for (size_t s = 0; s < ns; ++s) {
+        const auto& sk = subkernels[s];
+        const uint32_t first = horizontal ? sk.x : sk.y, taps = horizontal ? sk.w : sk.h;
+        const Range r =
+            ifm_range(o0, o1, stride, before, first * dilation, (taps - 1) * dilation + 1, upscaled, upscale, stored);
+        out[i * ns + s] = {r.lo, r.hi};
+      }
     }
-  }
-  for (uint32_t by = 0; by < ny_; ++by) {
-    const uint32_t y0 = by * b.height, y1 = std::min(op.ofm.height, y0 + b.height);
-    for (size_t s = 0; s < ns; ++s) {
-      const auto& sk = subkernels[s];
-      const Range r = ifm_range(y0, y1, stride_y, pad.top, sk.y * k.dilation_y, (sk.h - 1) * k.dilation_y + 1,
-                                op.ifm_upscaled_height, upscale, op.ifm.height);
-      rows_[by * ns + s] = {r.lo, r.hi};
-    }
-  }
+  };
+  spans(cols_, nx_, b.width, op.ofm.width, stride_x, pad.left, k.dilation_x, op.ifm_upscaled_width, op.ifm.width, true);
+  spans(rows_, ny_, b.height, op.ofm.height, stride_y, pad.top, k.dilation_y, op.ifm_upscaled_height, op.ifm.height,
+        false);
 }
 
 uint64_t OfmBlocks::slice_weight_bytes(unsigned core, uint32_t z) const {

@@ -102,5 +102,6 @@ class Config:
 
 
 def parameters():
-    """Every parameter: name -> {type, value (the imx93 default), unit, description, choices}."""
+    """Every parameter: name -> {type, value (the imx93 default), unit, description, choices, range (as text),
+    and min and max for numbers}."""
     return {p.pop("name"): p for p in _ethosu_sim.parameters()}

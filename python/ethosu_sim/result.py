@@ -114,6 +114,14 @@ class Result:
         return (self.report or {}).get("traffic", {})
 
     @property
+    def stats(self):
+        """Every block's counters for the run: {"npu.mac.active_cycles": value, ...} (units and descriptions in
+        report["stats"]); the PMU events count these same counters."""
+        return {f"{component}.{name}": c["value"]
+                for component, counters in (self.report or {}).get("stats", {}).items()
+                for name, c in counters.items()}
+
+    @property
     def cc_stall_cycles(self):
         """The command controller's own waits by cause."""
         return dict((self.report or {}).get("cc_stall_cycles", {}))

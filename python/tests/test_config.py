@@ -12,6 +12,12 @@ def test_parameters_listed_with_units():
     assert p["type"] == "int" and p["unit"] == "cycles" and p["value"] == 500 and p["description"]
     assert params["npu.variant"]["choices"] == ["ethos-u65-256", "ethos-u65-512"]
     assert params["mem.axi1.bytes_per_cycle"]["value"] == pytest.approx(3.75)
+    # Ranges as the registry enforces them, for sweeps and fits that must stay inside.
+    assert (p["min"], p["max"]) == (0, 1000000)
+    assert params["npu.mac.per_core"]["choices"] == ["32", "64", "128", "256"]
+    assert params["system.config"]["range"] == "read-only"
+    with pytest.raises(ethosu_sim.InputError, match="read-only"):
+        ethosu_sim.Config(params={"system.config": "imx93"}).resolve()
 
 
 def test_config_layers_and_sources():

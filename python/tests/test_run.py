@@ -69,6 +69,10 @@ def test_report_views_agree(conv_case):
     assert set(r.stall_cycles) >= set(ethosu_sim.stall_causes())
     assert r.config["mem.axi1.read_latency_cycles"] == 500
     assert r.config_detail["npu.variant"]["source"] in ("preset", "default")
+    # The PMU counts the blocks' own statistics: the report and the counter are one number.
+    assert r.stats["npu.mac.active_cycles"] == r.pmu["MAC_ACTIVE"]
+    assert r.stats["npu.mac.macs"] == r.macs
+    assert r.report["stats"]["npu.mac"]["active_cycles"]["unit"] == "cycles"
 
 
 def test_inputs_from_numpy_and_job_unchanged(add_case):

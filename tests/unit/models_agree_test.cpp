@@ -15,10 +15,9 @@ namespace ethosu::host {
 namespace {
 
 using npu::test::conv_1x1;
+using npu::test::kStop;
 using npu::test::pool;
 using npu::test::zero_weights;
-
-const std::string kStop = "NPU_OP_STOP mask=0xffff\n";
 
 // Regions 1 and 2 of 8 KiB (region 1 on AXI1, region 2 on AXI0 in the default REGIONCFG), filled with a
 // pattern so that copies show; the stream from the assembler text.

@@ -17,6 +17,7 @@
 #include "isa/assembler.h"
 #include "isa/registers.h"
 #include "models/platform/platform.h"
+#include "tests/unit/npu_streams.h"
 
 namespace ethosu::npu {
 namespace {
@@ -138,30 +139,10 @@ void setup(Stimulus& s, const Mapping& m) {
   s.wr(off(Reg::QSIZE), static_cast<uint32_t>(m.stream.size()));
 }
 
-// A MAX pool with a 1x1 kernel over H x W x 16 int8: copies the IFM at region `in` offset 0 to
-// region `out` offset `ofm`. Needs no weights or scales.
+// A MAX pool with a 1x1 kernel over H x W x 16 int8 in one block: copies the IFM at region `in` offset 0
+// to region `out` offset `ofm`. Needs no weights or scales.
 std::string pool(unsigned h, unsigned w, unsigned in = 1, unsigned out = 1, unsigned ofm = 0x800) {
-  const std::string row = std::to_string(16 * w), hm1 = std::to_string(h - 1), wm1 = std::to_string(w - 1);
-  return "NPU_SET_IFM_REGION region=" + std::to_string(in) +
-         "\nNPU_SET_IFM_BASE0 addr=0\n"
-         "NPU_SET_IFM_HEIGHT0_M1 height_m1=" + hm1 + "\nNPU_SET_IFM_HEIGHT1_M1 height_m1=" + hm1 +
-         "\nNPU_SET_IFM_WIDTH0_M1 width_m1=" + wm1 +
-         "\nNPU_SET_IFM_DEPTH_M1 depth_m1=15\n"
-         "NPU_SET_IFM_PRECISION activation_type=SIGNED\n"
-         "NPU_SET_IFM_STRIDE_X stride=16\nNPU_SET_IFM_STRIDE_Y stride=" + row +
-         "\nNPU_SET_IFM_STRIDE_C stride=1\n"
-         "NPU_SET_OFM_REGION region=" + std::to_string(out) + "\nNPU_SET_OFM_BASE0 addr=" + std::to_string(ofm) +
-         "\nNPU_SET_OFM_HEIGHT0_M1 height_m1=" + hm1 + "\nNPU_SET_OFM_HEIGHT1_M1 height_m1=" + hm1 +
-         "\nNPU_SET_OFM_WIDTH0_M1 width_m1=" + wm1 + "\nNPU_SET_OFM_HEIGHT_M1 height_m1=" + hm1 +
-         "\nNPU_SET_OFM_WIDTH_M1 width_m1=" + wm1 +
-         "\nNPU_SET_OFM_DEPTH_M1 depth_m1=15\n"
-         "NPU_SET_OFM_PRECISION activation_type=SIGNED\n"
-         "NPU_SET_OFM_STRIDE_X stride=16\nNPU_SET_OFM_STRIDE_Y stride=" + row +
-         "\nNPU_SET_OFM_STRIDE_C stride=1\n"
-         "NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=" + hm1 + "\nNPU_SET_OFM_BLK_WIDTH_M1 width_m1=" + wm1 +
-         "\nNPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15\n"
-         "NPU_SET_ACTIVATION_MIN clip_boundary=-128\nNPU_SET_ACTIVATION_MAX clip_boundary=127\n"
-         "NPU_OP_POOL pooling_mode=MAX\n";
+  return test::pool(h, w, w, in, 0, out, ofm) + "NPU_OP_POOL pooling_mode=MAX\n";
 }
 
 // Byte offset of the first command after `prefix` (the assembler emits exactly these words).

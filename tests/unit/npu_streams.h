@@ -7,6 +7,8 @@
 
 namespace ethosu::npu::test {
 
+inline const std::string kStop = "NPU_OP_STOP mask=0xffff\n";
+
 // An uncompressed weight stream of n zero weights: one slice (ZDIV 6 = no zero runs, WDIV 7 =
 // uncompressed, a new empty palette with 2-bit direct codes), then the end marker, padded with 0xFF to
 // 16 bytes (spec 04 sections 2.2-2.7).

@@ -21,10 +21,9 @@ namespace ethosu::host {
 namespace {
 
 using npu::test::conv_1x1;
+using npu::test::kStop;
 using npu::test::pool;
 using npu::test::zero_weights;
-
-const std::string kStop = "NPU_OP_STOP mask=0xffff\n";
 
 // A 256-byte DMA from region `from` offset 0 to region 2 at `dst`.
 std::string dma(unsigned from, uint64_t dst) {

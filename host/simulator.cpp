@@ -1,6 +1,7 @@
 #include "host/simulator.h"
 
 #include "sim/error.h"
+#include "sim/int_math.h"
 
 namespace ethosu::host {
 
@@ -12,7 +13,7 @@ constexpr uint64_t kSramBase = 0x2000'0000;
 constexpr uint64_t kDramBase = 0x8000'0000;
 constexpr uint64_t kAlign = 4096;
 
-uint64_t align_up(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+uint64_t align_up(uint64_t v) { return sim::round_up(v, kAlign); }
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "isa/decoder.h"
 
+#include "sim/text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -49,11 +51,7 @@ void add(std::vector<Diagnostic>& out, Severity s, Problem p, uint32_t offset, c
   out.push_back({s, p, offset, hex_offset(offset) + ": " + what});
 }
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using sim::hex;
 
 }  // namespace
 

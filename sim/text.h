@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace ethosu::sim {
 
@@ -21,19 +22,15 @@ inline std::string lower(std::string_view s) {
   return out;
 }
 
-// "0x1f"; negative values as "-0x1f". The magnitude is taken in unsigned arithmetic: byte spans that
-// saturate reach INT64_MIN, whose negation overflows.
-inline std::string hex(int64_t v) {
+// "0x1f" for any integer; negative values as "-0x1f". The magnitude is taken in unsigned arithmetic: byte
+// spans that saturate reach INT64_MIN, whose negation overflows.
+template <typename T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+std::string hex(T value) {
+  const auto v = static_cast<std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>(value);
   const uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   char buf[24];
   std::snprintf(buf, sizeof buf, v < 0 ? "-0x%llx" : "0x%llx", static_cast<unsigned long long>(mag));
   return buf;
 }
-inline std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-inline std::string hex(uint32_t v) { return hex(uint64_t{v}); }
 
 }  // namespace ethosu::sim

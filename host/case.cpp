@@ -1,10 +1,10 @@
 #include "host/case.h"
 
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace ethosu::host {
 namespace {
@@ -36,10 +36,9 @@ class ManifestReader {
   const fs::path& path() const { return path_; }
 
   json load() const {
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) throw InputError(path_.string() + ": cannot open the manifest");
+    const std::string text = sim::read_text_file(path_);
     try {
-      return json::parse(in);
+      return json::parse(text);
     } catch (const json::exception& e) {  // syntax errors and out-of-range numbers
       throw InputError(path_.string() + ": not valid JSON: " + e.what());
     }

@@ -4,11 +4,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "sim/error.h"
+#include "sim/files.h"
 #include "sim/text.h"
 
 namespace ethosu::host {
@@ -141,11 +140,13 @@ VelaIni::VelaIni() {
 }
 
 void VelaIni::add_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read Vela config file " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  add_text(text.str(), path.string());
+  std::string text;
+  try {
+    text = sim::read_text_file(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string("Vela config file ") + e.what());
+  }
+  add_text(text, path.string());
 }
 
 void VelaIni::add_text(std::string_view text, std::string_view origin) {

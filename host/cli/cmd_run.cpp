@@ -214,6 +214,9 @@ int run_run(const std::vector<std::string>& argv) {
   }
   const host::RunOutcome outcome = host::run_job(job, options);
   trace.close();
+  if (trace.dropped())
+    std::cerr << "ethosu-sim run: warning: the trace holds its first " << sim::Trace::kDefaultMaxEvents
+              << " events; " << trace.dropped() << " more were dropped\n";
   if (auto dir = a.value("--capture")) {
     host::write_capture(*dir, host::capture_run("cli", *regions_before, job, options, outcome, config));
     std::cout << "capture -> " << *dir << "\n";

@@ -68,5 +68,10 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "ethosu-sim " << cmd << ": error: out of memory\n";
     return 2;
+  } catch (const std::exception& e) {
+    // Anything else a bad input can provoke (a path the file system refuses, a SystemC report) is still an
+    // input error: a message and exit 2, never an abort.
+    std::cerr << "ethosu-sim " << cmd << ": error: " << e.what() << "\n";
+    return 2;
   }
 }

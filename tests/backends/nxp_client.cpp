@@ -5,13 +5,20 @@
 //     reports, and, for one-input one-output models, also one IFM buffer per input and an OFM buffer that
 //     grows by the output; models with CPU operators must fail with status ERROR.
 //   OP mode: the COP1 payload as the network, ifm[0] arena, ifm[1] layout, ifm[2] flash.
+//   NETWORK_INFO's desc is the model's description; a model with variable (state) tensors gives the same output
+//     when run twice on one arena (the firmware resets them for every inference).
 // Usage: nxp_client SHARED_DIR [--u65-512]. --u65-512 runs the corpus/*/u65_512 compilations (the shim must
 // simulate an ethos-u65-512). Exit 0 when every check passed, 1 otherwise, 77 (skip) when SHARED_DIR has no corpus.
+//   nxp_client --robustness CASE_DIR: without the corpus, on a case folder (the bundled traces/tiny_cnn) run in OP
+//     mode: PMU event numbers above 255 (the kernel's u8), IFM buffers of 4 GiB (status ERROR, memory bounded),
+//     an inference in a fork() child (ERROR at once, not a hang).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -264,6 +271,9 @@ void model_tests(int dev, const Case& c, int& exact) {
   check(ioctl(net, IOCTL_NETWORK_INFO, &old) == 0, name + ": NETWORK_INFO (22.x)");
   check(info.is_vela == 1 && info.ifm_count == old.ifm_count && info.ofm_count == outs.size(),
         name + ": NETWORK_INFO counts");
+  // The firmware answers the model's description (Vela writes "Vela 3.10.0 Optimised"), in both layouts.
+  check(std::string(info.desc) == "Vela 3.10.0 Optimised" && std::string(old.desc) == info.desc,
+        name + ": NETWORK_INFO desc '" + std::string(info.desc, strnlen(info.desc, sizeof info.desc)) + "'");
   // The graph may list its outputs in another order than the NPU operator does.
   for (const auto& o : outs) {
     bool listed = false;
@@ -279,6 +289,21 @@ void model_tests(int dev, const Case& c, int& exact) {
     const size_t before = static_cast<size_t>(g_failures);
     compare(got, c.file(o["expected_file"].get<std::string>()), name + " MODEL (arena)");
     all = all && static_cast<size_t>(g_failures) == before;
+  }
+  if (ins.size() > 1) {
+    // Again on the same arena, the state tensors' bytes overwritten with garbage: the firmware builds a new
+    // interpreter for every inference, whose variable tensors start from their reset value whatever the arena held.
+    for (const auto& in : ins) {
+      auto bytes = read_file(c.file(in["file"].get<std::string>()));
+      if (in.value("generated_as", "").find("variable (state) tensor") != std::string::npos)
+        std::fill(bytes.begin(), bytes.end(), uint8_t{0x55});
+      arena.put(in["offset"].get<uint32_t>(), bytes);
+    }
+    const ResultStatus again = infer(net, {arena.fd}, {}, INFERENCE_MODEL, {}, name + " MODEL again");
+    check(again.status == STATUS_OK, name + ": second MODEL inference status OK");
+    for (const auto& o : outs)
+      compare(arena.bytes(o["offset"].get<uint32_t>(), o["bytes"].get<uint32_t>()),
+              c.file(o["expected_file"].get<std::string>()), name + " MODEL (second inference on one arena)");
   }
   if (ins.size() == 1 && outs.size() == 1 && info.ifm_count == 1) {
     const auto input = read_file(c.file(ins[0]["file"].get<std::string>()));
@@ -414,9 +439,138 @@ void cancel_test(int dev, const Case& c) {
   close(net);
 }
 
+
+// ---- without the corpus: OP mode on a case folder ----
+
+// Vela's COP1 header for a U65-256 stream: COP1, OPTIMIZER_CONFIG (CONFIG 0x10003008, ID 0x10060000), three NOPs,
+// COMMAND_STREAM with the length in words.
+std::vector<uint8_t> cop1(const std::vector<uint8_t>& stream) {
+  const auto n = static_cast<uint32_t>(stream.size() / 4);
+  const uint32_t header[] = {0x31504F43, 0x00100001, 0x10003008, 0x10060000, 5, 5, 5,
+                             0x02u | ((n >> 16) & 0xFF) << 8 | (n & 0xFFFF) << 16};
+  std::vector<uint8_t> out(sizeof header);
+  std::memcpy(out.data(), header, sizeof header);
+  out.insert(out.end(), stream.begin(), stream.end());
+  return out;
+}
+
+struct OpJob {
+  std::vector<uint8_t> payload, flash, layout, input, expected;
+  uint32_t arena_bytes = 0, input_offset = 0, output_offset = 0;
+};
+
+OpJob op_job(const fs::path& dir) {
+  const nlohmann::json m = nlohmann::json::parse(read_file(dir / "manifest.json"));
+  OpJob j;
+  j.payload = cop1(read_file(dir / m["cmdstream"]["file"].get<std::string>()));
+  j.flash = read_file(dir / m["regions"]["0"]["file"].get<std::string>());
+  j.arena_bytes = m["regions"]["1"]["size_bytes"].get<uint32_t>();
+  j.input = read_file(dir / m["inputs"][0]["file"].get<std::string>());
+  j.input_offset = m["inputs"][0]["offset"].get<uint32_t>();
+  j.expected = read_file(dir / m["outputs"][0]["file"].get<std::string>());
+  j.output_offset = m["outputs"][0]["offset"].get<uint32_t>();
+  const uint32_t counts[2] = {1, 1}, sizes[5] = {static_cast<uint32_t>(j.flash.size()), j.arena_bytes, 0, 0, 0};
+  j.layout.assign(kLayoutHeaderBytes + 5 * kLayoutEntryBytes, 0);
+  std::memcpy(j.layout.data(), counts, sizeof counts);
+  std::memcpy(j.layout.data() + kLayoutHeaderBytes, sizes, sizeof sizes);
+  return j;
+}
+
+// One OP inference of the job; returns its status and checks the output when `exact`.
+ResultStatus run_op(int dev, const OpJob& j, const PmuConfig& pmu, const std::string& what, bool exact) {
+  Buf nb(dev, static_cast<uint32_t>(j.payload.size()));
+  nb.put(0, j.payload);
+  nb.set(0, static_cast<uint32_t>(j.payload.size()));
+  const int net = network_of(dev, nb);
+  Buf arena(dev, j.arena_bytes), lb(dev, static_cast<uint32_t>(j.layout.size())), fb(dev, static_cast<uint32_t>(j.flash.size()));
+  arena.put(j.input_offset, j.input);
+  arena.set(0, j.arena_bytes);
+  lb.put(0, j.layout);
+  fb.put(0, j.flash);
+  const ResultStatus st = infer(net, {arena.fd, lb.fd, fb.fd}, {}, INFERENCE_OP, pmu, what);
+  if (exact) {
+    check(st.status == STATUS_OK, what + ": status OK");
+    check(arena.bytes(j.output_offset, static_cast<uint32_t>(j.expected.size())) == j.expected, what + ": output bit-exact");
+  }
+  close(net);
+  return st;
+}
+
+int robustness(const fs::path& dir) {
+  if (!fs::is_regular_file(dir / "manifest.json")) {
+    std::printf("SKIP: no case at %s\n", dir.c_str());
+    return 77;
+  }
+  const int dev = open("/dev/ethosu0", O_RDWR);
+  if (dev < 0) {
+    std::printf("FAIL: cannot open /dev/ethosu0 (%s)\n", std::strerror(errno));
+    return 1;
+  }
+  const OpJob j = op_job(dir);
+
+  // PMU events 257 and 261: the kernel's u8 makes them 1 (CYCLE) and 5 (NPU_ACTIVE); both counted and reported so.
+  PmuConfig pmu{};
+  pmu.events[0] = 257;
+  pmu.events[1] = 261;
+  pmu.cycle_count = 1;
+  const ResultStatus st = run_op(dev, j, pmu, "OP with PMU events 257 and 261", true);
+  check(st.pmu_config.events[0] == 1 && st.pmu_config.events[1] == 5,
+        "PMU events reported as the kernel's u8: " + std::to_string(st.pmu_config.events[0]) + ", " +
+            std::to_string(st.pmu_config.events[1]));
+  if (!g_functional)
+    check(st.pmu_count.events[0] > 0 && st.pmu_count.events[1] > 0 && st.pmu_count.events[1] <= st.pmu_count.events[0],
+          "PMU events 257 and 261 count CYCLE and NPU_ACTIVE");
+
+  // Three IFM buffers of 4 GiB each: the inference ends in ERROR without the client's memory growing by them.
+  {
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    Buf nb(dev, static_cast<uint32_t>(j.payload.size()));
+    nb.put(0, j.payload);
+    nb.set(0, static_cast<uint32_t>(j.payload.size()));
+    const int net = network_of(dev, nb);
+    const uint32_t huge = 0xFFFFF000u;
+    std::vector<int> fds;
+    for (int i = 0; i < 3; ++i) {
+      BufferCreate req{huge};
+      const int fd = ioctl(dev, IOCTL_BUFFER_CREATE, &req);
+      check(fd >= 0, "BUFFER_CREATE of 4 GiB");
+      Buffer all{0, huge};
+      check(ioctl(fd, IOCTL_BUFFER_SET, &all) == 0, "BUFFER_SET of 4 GiB");
+      fds.push_back(fd);
+    }
+    check(infer(net, fds, {}, INFERENCE_OP, {}, "three 4 GiB IFMs").status == STATUS_ERROR,
+          "an inference over three 4 GiB IFM buffers ends in ERROR");
+    getrusage(RUSAGE_SELF, &after);
+    check(after.ru_maxrss - before.ru_maxrss < 256 * 1024,
+          "three 4 GiB IFMs grew the client by " + std::to_string((after.ru_maxrss - before.ru_maxrss) / 1024) + " MiB");
+    for (int fd : fds) close(fd);
+    close(net);
+  }
+
+  // fork(): the child's inference cannot run (the firmware thread is the parent's) and must end, in ERROR.
+  const pid_t child = fork();
+  if (child == 0) {
+    const ResultStatus c = run_op(dev, j, {}, "OP inference in a fork child", false);
+    _exit(c.status == STATUS_ERROR && g_failures == 0 ? 0 : 1);
+  }
+  int status = 0;
+  check(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+        "the fork child's inference ended in ERROR");
+  run_op(dev, j, {}, "OP after the fork, in the parent", true);
+  close(dev);
+  std::printf("robustness: PMU u8 events, 4 GiB IFMs, fork child: %s (%d failed checks)\n",
+              g_failures ? "FAILED" : "PASSED", g_failures);
+  return g_failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  setvbuf(stdout, nullptr, _IOLBF, 0);  // every check's line reaches the log even if the shim kills the process
+  const char* functional_env = std::getenv("ETHOSU_SIM_FUNCTIONAL");
+  g_functional = functional_env && std::string(functional_env) == "1";
+  if (argc == 3 && std::string(argv[1]) == "--robustness") return robustness(argv[2]);
   fs::path shared;
   bool u65_512 = false;
   for (int i = 1; i < argc; ++i) {
@@ -429,8 +583,6 @@ int main(int argc, char** argv) {
     std::printf("SKIP: no conformance corpus at '%s' (set ETHOSU_SIM_SHARED_DIR)\n", shared.c_str());
     return 77;
   }
-  const char* functional = std::getenv("ETHOSU_SIM_FUNCTIONAL");
-  g_functional = functional && std::string(functional) == "1";
   const int dev = open("/dev/ethosu0", O_RDWR | O_NONBLOCK);
   if (dev < 0) {
     std::printf("FAIL: cannot open /dev/ethosu0 (%s); run under LD_PRELOAD=libethosu-sim-nxp.so\n",

@@ -33,6 +33,9 @@ struct Tensor {
 struct ModelPlan {
   host::EthosuOperator op;
   std::vector<Tensor> inputs, outputs;
+  // Variable (state) tensors in the arena and the byte TFLM's AllocateTensors() resets them to: the zero point
+  // for int8, 0 otherwise (tflite::ResetVariableTensor).
+  std::vector<std::pair<Tensor, uint8_t>> variables;
 };
 
 ModelPlan plan_model(const std::vector<uint8_t>& network) {
@@ -64,6 +67,15 @@ ModelPlan plan_model(const std::vector<uint8_t>& network) {
   };
   plan.inputs = describe(sg.inputs, "input");
   plan.outputs = describe(sg.outputs, "output");
+  for (size_t i = 0; i < sg.tensors.size(); ++i) {
+    const host::TfliteTensor& t = sg.tensors[i];
+    if (!t.is_variable) continue;
+    const auto offset = vm.offline_plan->offset_of(vm.model, plan.op.subgraph, static_cast<uint32_t>(i));
+    if (!offset) continue;  // planned by the interpreter, outside what the NPU sees
+    const bool int8 = t.type == static_cast<int>(host::TfliteType::INT8);
+    const auto value = static_cast<uint8_t>(int8 && !t.zero_point.empty() ? t.zero_point.front() : 0);
+    plan.variables.push_back({{host::tflite_tensor_bytes(t, "network buffer"), *offset}, value});
+  }
   return plan;
 }
 
@@ -144,6 +156,13 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
     p.job.regions[1] = ifms[0];
     p.arena_in_ifm = true;
     first_input_ifm = 1;
+  }
+  // The firmware builds a new interpreter for every inference: its variable tensors start from their reset value,
+  // whatever the arena held before.
+  for (const auto& [t, value] : plan.variables) {
+    if (t.arena_offset + t.size_bytes > p.job.regions[1].size())
+      throw InputError("variable tensor at arena offset " + std::to_string(t.arena_offset) + " lies outside the arena");
+    std::fill_n(p.job.regions[1].begin() + t.arena_offset, t.size_bytes, value);
   }
   for (size_t i = first_input_ifm; i < ifms.size(); ++i)
     place(p.job.regions[1], plan.inputs[i - first_input_ifm], ifms[i], "ifm[" + std::to_string(i) + "]");
@@ -227,7 +246,9 @@ Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array
 
 InferenceResult run_inference(const InferenceRequest& r, const host::ShimSettings& settings) {
   InferenceResult res;
+  // The kernel's message to the firmware carries each event number as a u8: 257 counts, and reports, event 1.
   res.pmu_config = r.pmu;
+  for (uint32_t& event : res.pmu_config.events) event = static_cast<uint8_t>(event);
   res.ifms_after.resize(r.ifms.size());
   res.ofm_appended.resize(r.ofm_free_bytes.size());
   try {
@@ -239,8 +260,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     // Driver-API event indices to the hardware ids the firmware programs; an unknown index counts nothing.
     std::array<uint16_t, 4> hw{};
     for (size_t i = 0; i < kPmuEventMax; ++i) {
-      const isa::PmuEventInfo* e = r.pmu.events[i] > 0xFFFF ? nullptr
-                                   : isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(r.pmu.events[i]));
+      const isa::PmuEventInfo* e = isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(res.pmu_config.events[i]));
       hw[i] = e ? e->hw_id : 0;
     }
     host::Capture cap;
@@ -279,13 +299,14 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
       e.cycle_count = ran.cycles;
       e.qread = static_cast<uint32_t>(p.job.stream.size());
       e.status = ran.status_reg;
-      for (size_t i = 0; i < kPmuEventMax; ++i) e.pmu[i] = {r.pmu.events[i], res.pmu_count.events[i]};
+      for (size_t i = 0; i < kPmuEventMax; ++i) e.pmu[i] = {res.pmu_config.events[i], res.pmu_count.events[i]};
       const auto* bytes = reinterpret_cast<const uint8_t*>(&e);
       res.ofm_appended[0].assign(bytes, bytes + sizeof e);
     }
     res.status = STATUS_OK;
   } catch (const std::exception& e) {  // InputError, or anything the run throws: the firmware reports ERROR
     res.message = e.what();
+    res.pmu_count = {};
     res.ifms_after.assign(r.ifms.size(), std::nullopt);
     res.ofm_appended.assign(r.ofm_free_bytes.size(), {});
   }
@@ -301,7 +322,7 @@ std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
     const host::TfliteSubgraph& sg = vm.model.subgraphs.front();
     if (sg.inputs.size() > kFdMax || sg.outputs.size() > kFdMax) return std::nullopt;
     NetworkInfoV2 info{};
-    std::snprintf(info.desc, sizeof info.desc, "%s", sg.name.c_str());
+    std::snprintf(info.desc, sizeof info.desc, "%s", vm.model.description.c_str());  // the firmware's answer
     info.is_vela = vm.ethosu_operators.empty() ? 0 : 1;
     auto fill = [&](const std::vector<int32_t>& indices, uint32_t& count, uint32_t* size, uint32_t* type,
                     uint32_t* offset, uint32_t* dims, uint32_t (*shape)[kDimMax]) {

@@ -9,9 +9,12 @@
 //     when run twice on one arena (the firmware resets them for every inference).
 // Usage: nxp_client SHARED_DIR [--u65-512]. --u65-512 runs the corpus/*/u65_512 compilations (the shim must
 // simulate an ethos-u65-512). Exit 0 when every check passed, 1 otherwise, 77 (skip) when SHARED_DIR has no corpus.
-//   nxp_client --robustness CASE_DIR: without the corpus, on a case folder (the bundled traces/tiny_cnn) run in OP
-//     mode: PMU event numbers above 255 (the kernel's u8), IFM buffers of 4 GiB (status ERROR, memory bounded),
-//     an inference in a fork() child (ERROR at once, not a hang).
+//   nxp_client --robustness CASE_DIR MODELS_DIR: without the corpus, on a case folder (the bundled traces/tiny_cnn)
+//     run in OP mode: PMU event numbers above 255 (the kernel's u8), IFM buffers of 4 GiB (status ERROR, memory
+//     bounded), an inference in a fork() child (ERROR at once, not a hang); and MODELS_DIR/state_model.tflite
+//     (make_test_models) twice on one arena: its variable tensor starts from its reset value every time.
+//   nxp_client --model MODEL INPUT OUT_DIR: runs a one-input model in MODEL mode, per-tensor buffers (outputs
+//     written to OUT_DIR/nxp_output<k>.bin) and on an arena at NETWORK_INFO's offsets (must give the same bytes).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,6 +34,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -496,7 +500,96 @@ ResultStatus run_op(int dev, const OpJob& j, const PmuConfig& pmu, const std::st
   return st;
 }
 
-int robustness(const fs::path& dir) {
+
+// A network buffer holding `model`, and its NETWORK_INFO.
+struct Network {
+  std::unique_ptr<Buf> buffer;
+  int fd = -1;
+  NetworkInfoV2 info{};
+};
+
+Network network(int dev, const std::vector<uint8_t>& model, const std::string& what) {
+  Network n;
+  n.buffer = std::make_unique<Buf>(dev, static_cast<uint32_t>(model.size()));
+  n.buffer->put(0, model);
+  n.buffer->set(0, static_cast<uint32_t>(model.size()));
+  n.fd = network_of(dev, *n.buffer);
+  check(n.fd >= 0 && ioctl(n.fd, IOCTL_NETWORK_INFO_V2, &n.info) == 0, what + ": NETWORK_CREATE and NETWORK_INFO");
+  return n;
+}
+
+// The stateful model twice on one arena, then with per-tensor buffers: the output is the state's reset value (the
+// int8 zero point -3) every time, though the stream leaves the input in the state.
+void state_test(int dev, const fs::path& model) {
+  Network n = network(dev, read_file(model), "state model");
+  check(n.info.ifm_count == 1 && n.info.ofm_count == 1 && n.info.ofm_size[0] == 16, "state model: NETWORK_INFO");
+  const std::vector<uint8_t> input(16, 0x11), reset(16, 0xFD);
+  Buf arena(dev, 4096);
+  arena.set(0, 4096);
+  for (int run = 1; run <= 2; ++run) {
+    arena.put(n.info.ifm_offset[0], input);
+    const std::string what = "state model, inference " + std::to_string(run) + " on one arena";
+    check(infer(n.fd, {arena.fd}, {}, INFERENCE_MODEL, {}, what).status == STATUS_OK, what + ": status OK");
+    check(arena.bytes(n.info.ofm_offset[0], 16) == reset, what + ": the output is the state's reset value");
+    check(arena.bytes(16, 16) == input, what + ": the stream left the input in the state");
+  }
+  Buf ib(dev, 16), ob(dev, 16);
+  ib.put(0, input);
+  ib.set(0, 16);
+  ob.set(0, 0);
+  check(infer(n.fd, {ib.fd}, {ob.fd}, INFERENCE_MODEL, {}, "state model, per-tensor").status == STATUS_OK &&
+            ob.bytes(0, 16) == reset,
+        "state model, per-tensor buffers: the output is the state's reset value");
+  close(n.fd);
+}
+
+int run_model(const fs::path& model, const fs::path& input_file, const fs::path& out_dir) {
+  const int dev = open("/dev/ethosu0", O_RDWR);
+  if (dev < 0) {
+    std::printf("FAIL: cannot open /dev/ethosu0 (%s)\n", std::strerror(errno));
+    return 1;
+  }
+  Network n = network(dev, read_file(model), model.filename().string());
+  const std::vector<uint8_t> input = read_file(input_file);
+  check(n.info.ifm_count == 1 && n.info.ifm_size[0] == input.size(), "one graph input of the input file's size");
+  Buf ib(dev, static_cast<uint32_t>(input.size()));
+  ib.put(0, input);
+  ib.set(0, static_cast<uint32_t>(input.size()));
+  std::vector<std::unique_ptr<Buf>> ofms;
+  std::vector<int> ofm_fds;
+  uint32_t arena_end = n.info.ifm_offset[0] + n.info.ifm_size[0];
+  for (uint32_t k = 0; k < n.info.ofm_count && k < kFdMax; ++k) {
+    ofms.push_back(std::make_unique<Buf>(dev, n.info.ofm_size[k]));
+    ofms.back()->set(0, 0);
+    ofm_fds.push_back(ofms.back()->fd);
+    arena_end = std::max(arena_end, n.info.ofm_offset[k] + n.info.ofm_size[k]);
+  }
+  const ResultStatus st = infer(n.fd, {ib.fd}, ofm_fds, INFERENCE_MODEL, {}, "MODEL, per-tensor buffers");
+  check(st.status == STATUS_OK, "MODEL inference with per-tensor buffers: status OK");
+  fs::create_directories(out_dir);
+  for (size_t k = 0; k < ofms.size(); ++k) {
+    const auto bytes = ofms[k]->bytes(0, ofms[k]->get().size);
+    check(bytes.size() == n.info.ofm_size[k], "output " + std::to_string(k) + " filled");
+    std::ofstream(out_dir / ("nxp_output" + std::to_string(k) + ".bin"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  // The arena as ifm[0], the input and outputs at NETWORK_INFO's offsets: the same bytes.
+  const uint32_t arena_bytes = (arena_end + 4095) / 4096 * 4096 + 65536;
+  Buf arena(dev, arena_bytes);
+  arena.put(n.info.ifm_offset[0], input);
+  arena.set(0, arena_bytes);
+  check(infer(n.fd, {arena.fd}, {}, INFERENCE_MODEL, {}, "MODEL, arena").status == STATUS_OK,
+        "MODEL inference on an arena: status OK");
+  for (size_t k = 0; k < ofms.size(); ++k)
+    check(arena.bytes(n.info.ofm_offset[k], n.info.ofm_size[k]) == ofms[k]->bytes(0, n.info.ofm_size[k]),
+          "output " + std::to_string(k) + ": the arena at NETWORK_INFO's offset holds the per-tensor result");
+  close(n.fd);
+  close(dev);
+  std::printf("%s: MODEL mode, %u outputs: %s\n", model.c_str(), n.info.ofm_count, g_failures ? "FAILED" : "PASSED");
+  return g_failures ? 1 : 0;
+}
+
+int robustness(const fs::path& dir, const fs::path& models) {
   if (!fs::is_regular_file(dir / "manifest.json")) {
     std::printf("SKIP: no case at %s\n", dir.c_str());
     return 77;
@@ -507,6 +600,7 @@ int robustness(const fs::path& dir) {
     return 1;
   }
   const OpJob j = op_job(dir);
+  state_test(dev, models / "state_model.tflite");
 
   // PMU events 257 and 261: the kernel's u8 makes them 1 (CYCLE) and 5 (NPU_ACTIVE); both counted and reported so.
   PmuConfig pmu{};
@@ -570,7 +664,8 @@ int main(int argc, char** argv) {
   setvbuf(stdout, nullptr, _IOLBF, 0);  // every check's line reaches the log even if the shim kills the process
   const char* functional_env = std::getenv("ETHOSU_SIM_FUNCTIONAL");
   g_functional = functional_env && std::string(functional_env) == "1";
-  if (argc == 3 && std::string(argv[1]) == "--robustness") return robustness(argv[2]);
+  if (argc == 4 && std::string(argv[1]) == "--robustness") return robustness(argv[2], argv[3]);
+  if (argc == 5 && std::string(argv[1]) == "--model") return run_model(argv[2], argv[3], argv[4]);
   fs::path shared;
   bool u65_512 = false;
   for (int i = 1; i < argc; ++i) {

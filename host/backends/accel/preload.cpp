@@ -120,6 +120,14 @@ void duplicated(int from, int to) {
   if (auto e = lookup(from)) add(to, *e);
 }
 
+// fcntl() by the real function; an F_DUPFD copy of ours is ours. The argument is passed on as the pointer-sized
+// value it was read as (int and pointer arguments travel alike in registers on the LP64 ABIs this runs on).
+int fcntl_through(int (*real)(int, int, ...), int fd, int cmd, void* arg) {
+  const int r = real(fd, cmd, arg);
+  if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) duplicated(fd, r);
+  return r;
+}
+
 void before_fork() {
   Shim& s = shim();
   s.mutex.lock();
@@ -337,9 +345,7 @@ int fcntl(int fd, int cmd, ...) {
   void* arg = va_arg(ap, void*);
   va_end(ap);
   REAL("fcntl", int (*)(int, int, ...));
-  const int r = real(fd, cmd, arg);
-  if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) duplicated(fd, r);
-  return r;
+  return fcntl_through(real, fd, cmd, arg);
 }
 
 int fcntl64(int fd, int cmd, ...) {
@@ -348,9 +354,7 @@ int fcntl64(int fd, int cmd, ...) {
   void* arg = va_arg(ap, void*);
   va_end(ap);
   REAL("fcntl64", int (*)(int, int, ...));
-  const int r = real(fd, cmd, arg);
-  if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) duplicated(fd, r);
-  return r;
+  return fcntl_through(real, fd, cmd, arg);
 }
 
 int ioctl(int fd, unsigned long request, ...) {

@@ -143,13 +143,18 @@ uint64_t Device::allocate_mmap_offset(uint64_t size_bytes) {
 }
 
 bool Device::wait_idle(BufferObject& bo, const timespec& deadline) {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  const auto left = std::chrono::seconds(deadline.tv_sec - now.tv_sec) +
-                    std::chrono::nanoseconds(deadline.tv_nsec - now.tv_nsec);
+  // Deadlines reach INT64_MAX ns (Mesa waits "forever"): waits in slices of at most a second, so no duration
+  // overflows, until the BO is idle or the deadline has passed.
   std::unique_lock<std::mutex> lock(busy_mutex_);
-  return busy_cv_.wait_for(lock, std::max<std::chrono::nanoseconds>(left, std::chrono::nanoseconds(0)),
-                           [&] { return bo.running_jobs == 0; });
+  for (;;) {
+    if (bo.running_jobs == 0) return true;
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (deadline.tv_sec < now.tv_sec) return false;
+    const int64_t left_ns = (int64_t{deadline.tv_sec} - now.tv_sec) * 1000000000 + (deadline.tv_nsec - now.tv_nsec);
+    if (left_ns <= 0) return false;
+    busy_cv_.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(left_ns, 1000000000)));
+  }
 }
 
 std::shared_ptr<Perfmon> Device::global_perfmon() const {

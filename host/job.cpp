@@ -1,6 +1,7 @@
 #include "host/job.h"
 
 #include "host/case.h"
+#include "host/cpu_ops.h"
 #include "host/file_io.h"
 #include "host/payload.h"
 #include "sim/error.h"
@@ -110,14 +111,8 @@ Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::f
   const auto npu = read_npu_file(file, model.string());
   if (npu.kind != NpuFileKind::TFLITE) throw InputError(model.string() + ": not a .tflite model");
   const VelaModel& vm = *npu.model;
-  if (!vm.cpu_operators.empty()) {
-    std::string list;
-    for (const auto& op : vm.cpu_operators)
-      list += (list.empty() ? "" : ", ") + op.name + " (operator " + std::to_string(op.operator_index) +
-              " of subgraph " + std::to_string(op.subgraph) + ")";
-    throw InputError(model.string() + ": the graph has operators that run on the CPU, which the simulator cannot run: " +
-                     list + ". Run the NPU part as a raw stream with its regions instead.");
-  }
+  // CPU operators the firmware runs (DEQUANTIZE, detection post-processing) run after the job (host/cpu_ops.h).
+  if (!vm.cpu_operators.empty()) check_cpu_operators(vm, model.string());
   if (vm.ethosu_operators.size() != 1)
     throw InputError(model.string() + ": expected one ethos-u operator, found " +
                      std::to_string(vm.ethosu_operators.size()));

@@ -63,7 +63,8 @@ Job job_from_stream(const std::filesystem::path& stream, const std::vector<Regio
 
 // A Vela-compiled .tflite whose graph is one ethos-u operator: region 0 = flash, 1 = arena (scratch),
 // 2 = scratch_fast; inputs placed at their offline-planned arena offsets (files in input order; missing
-// inputs are zero). A model with CPU operators or several NPU subgraphs throws InputError naming them.
+// inputs are zero). CPU operators other than those host/cpu_ops.h runs after the job, or several NPU
+// subgraphs, throw InputError naming them.
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::filesystem::path>& inputs);
 
 }  // namespace ethosu::host

@@ -7,8 +7,10 @@
 #include "host/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
+#include "host/cpu_ops.h"
 #include "host/file_io.h"
 #include "host/job.h"
+#include "host/payload.h"
 #include "host/report.h"
 #include "host/run_job.h"
 #include "host/sim_config.h"
@@ -39,7 +41,10 @@ const char* const kRunHelp =
     "  --dump R:OFFSET:SIZE=FILE  write SIZE bytes of region R at OFFSET to FILE after the run\n"
     "MODEL      a Vela-compiled .tflite whose graph is one ethos-u operator: region 0 = flash tensor,\n"
     "           1 = arena, 2 = fast scratch; --input files (in input order) are placed at their\n"
-    "           offline-planned arena offsets; outputs go to --out as output<k>.bin.\n"
+    "           offline-planned arena offsets; outputs go to --out as output<k>.bin. CPU operators\n"
+    "           after it that NXP's firmware runs (DEQUANTIZE, TFLite_Detection_PostProcess: SSD-style\n"
+    "           models) then run on the host, and the graph's outputs go to --out as graph_output<k>.bin;\n"
+    "           any other CPU operator is an error naming it.\n"
     "\n"
     "  --out DIR       where output<k>.bin files go (created if needed)\n"
     "\n"
@@ -92,6 +97,31 @@ std::vector<std::string> split_list(const std::string& s) {
       start = i + 1;
     }
   return out;
+}
+
+// A model whose NPU part is followed by CPU operators the firmware runs (host/cpu_ops.h): runs them on the arena
+// the job left and writes each graph output as graph_output<k>.bin (float32 for detection post-processing).
+void write_graph_outputs(const std::filesystem::path& model, const host::Job& job, const std::filesystem::path& out_dir) {
+  const host::NpuFile file = host::read_npu_file(host::read_file(model.string()), model.string());
+  const host::VelaModel& vm = *file.model;
+  if (vm.cpu_operators.empty()) return;
+  std::vector<uint8_t> arena = job.regions[1];
+  arena.resize(host::arena_bytes(vm));
+  host::run_cpu_operators(vm, arena, model.string());
+  const host::TfliteSubgraph& sg = vm.model.subgraphs.at(vm.ethosu_operators.front().subgraph);
+  std::cout << "CPU operators:";
+  for (const auto& op : vm.cpu_operators) std::cout << " " << op.name;
+  std::cout << "\n";
+  for (size_t k = 0; k < sg.outputs.size(); ++k) {
+    const auto index = static_cast<uint32_t>(sg.outputs[k]);
+    const host::TfliteTensor& t = sg.tensors.at(index);
+    const auto offset = host::arena_offset(vm, index);
+    const uint64_t bytes = host::tflite_tensor_bytes(t, model.string());
+    if (!offset) throw InputError(model.string() + ": graph output '" + t.name + "' has no place in the arena");
+    const std::filesystem::path path = out_dir / ("graph_output" + std::to_string(k) + ".bin");
+    host::write_file(path.string(), std::vector<uint8_t>(arena.begin() + *offset, arena.begin() + *offset + bytes));
+    std::cout << "graph output " << k << " (" << t.name << "): " << bytes << " bytes -> " << path.string() << "\n";
+  }
 }
 
 }  // namespace
@@ -250,6 +280,7 @@ int run_run(const std::vector<std::string>& argv) {
     }
     std::cout << "\n";
   }
+  if (is_tflite) write_graph_outputs(target, job, out_dir);
   return all_match ? 0 : 1;
 }
 

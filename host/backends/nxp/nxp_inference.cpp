@@ -6,6 +6,7 @@
 #include <exception>
 #include <map>
 
+#include "host/cpu_ops.h"
 #include "host/payload.h"
 #include "host/run_job.h"
 #include "host/sim_config.h"
@@ -31,30 +32,33 @@ struct Tensor {
 // A Vela model as the firmware's TFLM interpreter sees it: the NPU operator and the graph's inputs and outputs
 // with their arena offsets.
 struct ModelPlan {
+  host::VelaModel model;
   host::EthosuOperator op;
+  uint64_t arena_bytes = 0;  // the NPU's scratch and what the CPU operators exchange (host/cpu_ops.h)
   std::vector<Tensor> inputs, outputs;
+  // Variable (state) tensors in the arena and the byte TFLM's AllocateTensors() resets them to: the zero point
+  // for int8, 0 otherwise (tflite::ResetVariableTensor).
+  std::vector<std::pair<Tensor, uint8_t>> variables;
 };
 
 ModelPlan plan_model(const std::vector<uint8_t>& network) {
-  const host::NpuFile file = host::read_npu_file(network, "network buffer");
+  host::NpuFile file = host::read_npu_file(network, "network buffer");
   if (file.kind != host::NpuFileKind::TFLITE) throw InputError("network buffer: not a .tflite model");
-  const host::VelaModel& vm = *file.model;
-  if (!vm.cpu_operators.empty())
-    throw InputError("network buffer: the model has operators for the CPU (first: " + vm.cpu_operators.front().name +
-                     "), which the simulator cannot run; only models that are one ethos-u operator run in MODEL mode");
-  if (vm.ethosu_operators.size() != 1)
-    throw InputError("network buffer: expected one ethos-u operator, found " +
-                     std::to_string(vm.ethosu_operators.size()));
-  if (!vm.offline_plan) throw InputError("network buffer: no OfflineMemoryAllocation metadata (not a Vela model)");
   ModelPlan plan;
+  plan.model = std::move(*file.model);
+  const host::VelaModel& vm = plan.model;
+  // The firmware's resolver: ethos-u, DEQUANTIZE and detection post-processing; any other operator fails.
+  host::check_cpu_operators(vm, "network buffer");
+  if (!vm.offline_plan) throw InputError("network buffer: no OfflineMemoryAllocation metadata (not a Vela model)");
   plan.op = vm.ethosu_operators.front();
+  plan.arena_bytes = host::arena_bytes(vm);
   const host::TfliteSubgraph& sg = vm.model.subgraphs.at(plan.op.subgraph);
   auto describe = [&](const std::vector<int32_t>& indices, const char* what) {
     std::vector<Tensor> out;
     for (int32_t i : indices) {
       if (i < 0 || static_cast<size_t>(i) >= sg.tensors.size())
         throw InputError(std::string("network buffer: graph ") + what + " tensor index out of range");
-      const auto offset = vm.offline_plan->offset_of(vm.model, plan.op.subgraph, static_cast<uint32_t>(i));
+      const auto offset = host::arena_offset(vm, static_cast<uint32_t>(i));
       if (!offset)
         throw InputError(std::string("network buffer: graph ") + what + " '" + sg.tensors[i].name +
                          "' has no offline-planned arena offset");
@@ -64,6 +68,15 @@ ModelPlan plan_model(const std::vector<uint8_t>& network) {
   };
   plan.inputs = describe(sg.inputs, "input");
   plan.outputs = describe(sg.outputs, "output");
+  for (size_t i = 0; i < sg.tensors.size(); ++i) {
+    const host::TfliteTensor& t = sg.tensors[i];
+    if (!t.is_variable) continue;
+    const auto offset = vm.offline_plan->offset_of(vm.model, plan.op.subgraph, static_cast<uint32_t>(i));
+    if (!offset) continue;  // planned by the interpreter, outside what the NPU sees
+    const bool int8 = t.type == static_cast<int>(host::TfliteType::INT8);
+    const auto value = static_cast<uint8_t>(int8 && !t.zero_point.empty() ? t.zero_point.front() : 0);
+    plan.variables.push_back({{host::tflite_tensor_bytes(t, "network buffer"), *offset}, value});
+  }
   return plan;
 }
 
@@ -103,6 +116,7 @@ void place(std::vector<uint8_t>& arena, const Tensor& t, const std::vector<uint8
 
 struct Prepared {
   host::Job job;
+  std::optional<host::VelaModel> cpu_model;  // MODEL: CPU operators to run on the arena after the job
   bool arena_in_ifm = false;        // ifm[0] holds the arena (region 1) and gets it back
   std::vector<Tensor> outputs;      // MODEL: copied into the OFM buffers
   bool profiling = false;           // OP: ofm[0] receives a QreadEvent
@@ -133,17 +147,24 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
   for (size_t i = 0; per_input && i < ifms.size(); ++i) per_input = ifms[i].size() == plan.inputs[i].size_bytes;
   size_t first_input_ifm = 0;
   if (per_input || ifms.empty()) {
-    p.job.regions[1] = firmware_memory(plan.op.scratch_bytes, kFirmwareArena, "tensor arena");
+    p.job.regions[1] = firmware_memory(plan.arena_bytes, kFirmwareArena, "tensor arena");
   } else {
     if (ifms.size() != 1 && ifms.size() != plan.inputs.size() + 1)
       throw InputError(std::to_string(ifms.size()) + " IFM buffers for a model with " +
                        std::to_string(plan.inputs.size()) + " input(s): give one per input, or the arena first");
-    if (ifms[0].size() < plan.op.scratch_bytes)
+    if (ifms[0].size() < plan.arena_bytes)
       throw InputError("arena buffer (ifm[0]) has " + bytes_text(ifms[0].size()) + ", the model needs " +
-                       bytes_text(plan.op.scratch_bytes));
+                       bytes_text(plan.arena_bytes));
     p.job.regions[1] = ifms[0];
     p.arena_in_ifm = true;
     first_input_ifm = 1;
+  }
+  // The firmware builds a new interpreter for every inference: its variable tensors start from their reset value,
+  // whatever the arena held before.
+  for (const auto& [t, value] : plan.variables) {
+    if (t.arena_offset + t.size_bytes > p.job.regions[1].size())
+      throw InputError("variable tensor at arena offset " + std::to_string(t.arena_offset) + " lies outside the arena");
+    std::fill_n(p.job.regions[1].begin() + t.arena_offset, t.size_bytes, value);
   }
   for (size_t i = first_input_ifm; i < ifms.size(); ++i)
     place(p.job.regions[1], plan.inputs[i - first_input_ifm], ifms[i], "ifm[" + std::to_string(i) + "]");
@@ -158,6 +179,7 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
       throw InputError("output " + std::to_string(i) + " lies outside the arena");
   }
   p.outputs = r.ofm_free_bytes.empty() ? std::vector<Tensor>{} : plan.outputs;
+  if (!plan.model.cpu_operators.empty()) p.cpu_model = std::move(plan.model);
   return p;
 }
 
@@ -227,7 +249,9 @@ Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array
 
 InferenceResult run_inference(const InferenceRequest& r, const host::ShimSettings& settings) {
   InferenceResult res;
+  // The kernel's message to the firmware carries each event number as a u8: 257 counts, and reports, event 1.
   res.pmu_config = r.pmu;
+  for (uint32_t& event : res.pmu_config.events) event = static_cast<uint8_t>(event);
   res.ifms_after.resize(r.ifms.size());
   res.ofm_appended.resize(r.ofm_free_bytes.size());
   try {
@@ -239,8 +263,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     // Driver-API event indices to the hardware ids the firmware programs; an unknown index counts nothing.
     std::array<uint16_t, 4> hw{};
     for (size_t i = 0; i < kPmuEventMax; ++i) {
-      const isa::PmuEventInfo* e = r.pmu.events[i] > 0xFFFF ? nullptr
-                                   : isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(r.pmu.events[i]));
+      const isa::PmuEventInfo* e = isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(res.pmu_config.events[i]));
       hw[i] = e ? e->hw_id : 0;
     }
     host::Capture cap;
@@ -265,6 +288,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
       res.message = "NPU fault: " + ran.fault;
       return res;
     }
+    if (p.cpu_model) host::run_cpu_operators(*p.cpu_model, p.job.regions[1], "network buffer");
     if (p.arena_in_ifm) res.ifms_after[0] = p.job.regions[1];
     const std::vector<uint8_t>& arena = p.job.regions[1];
     for (size_t i = 0; i < p.outputs.size(); ++i) {
@@ -279,13 +303,14 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
       e.cycle_count = ran.cycles;
       e.qread = static_cast<uint32_t>(p.job.stream.size());
       e.status = ran.status_reg;
-      for (size_t i = 0; i < kPmuEventMax; ++i) e.pmu[i] = {r.pmu.events[i], res.pmu_count.events[i]};
+      for (size_t i = 0; i < kPmuEventMax; ++i) e.pmu[i] = {res.pmu_config.events[i], res.pmu_count.events[i]};
       const auto* bytes = reinterpret_cast<const uint8_t*>(&e);
       res.ofm_appended[0].assign(bytes, bytes + sizeof e);
     }
     res.status = STATUS_OK;
   } catch (const std::exception& e) {  // InputError, or anything the run throws: the firmware reports ERROR
     res.message = e.what();
+    res.pmu_count = {};
     res.ifms_after.assign(r.ifms.size(), std::nullopt);
     res.ofm_appended.assign(r.ofm_free_bytes.size(), {});
   }
@@ -300,8 +325,20 @@ std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
     const host::VelaModel& vm = *file.model;
     const host::TfliteSubgraph& sg = vm.model.subgraphs.front();
     if (sg.inputs.size() > kFdMax || sg.outputs.size() > kFdMax) return std::nullopt;
+    // Where the tensor is in the arena: as the firmware lays it out for a model it runs, else Vela's plan.
+    const bool runnable = vm.ethosu_operators.size() == 1 && [&] {
+      try {
+        host::check_cpu_operators(vm, "network buffer");
+        return true;
+      } catch (const InputError&) {
+        return false;
+      }
+    }();
+    const auto arena_offset = [&](uint32_t t) {
+      return (runnable ? host::arena_offset(vm, t) : vm.offline_plan->offset_of(vm.model, 0, t)).value_or(0);
+    };
     NetworkInfoV2 info{};
-    std::snprintf(info.desc, sizeof info.desc, "%s", sg.name.c_str());
+    std::snprintf(info.desc, sizeof info.desc, "%s", vm.model.description.c_str());  // the firmware's answer
     info.is_vela = vm.ethosu_operators.empty() ? 0 : 1;
     auto fill = [&](const std::vector<int32_t>& indices, uint32_t& count, uint32_t* size, uint32_t* type,
                     uint32_t* offset, uint32_t* dims, uint32_t (*shape)[kDimMax]) {
@@ -314,8 +351,7 @@ std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
         if (bytes > UINT32_MAX) throw InputError("tensor too large");
         size[k] = static_cast<uint32_t>(bytes);
         type[k] = static_cast<uint32_t>(tensor.type);
-        if (vm.offline_plan)
-          offset[k] = vm.offline_plan->offset_of(vm.model, 0, static_cast<uint32_t>(t)).value_or(0);
+        if (vm.offline_plan) offset[k] = arena_offset(static_cast<uint32_t>(t));
         dims[k] = static_cast<uint32_t>(std::min<size_t>(tensor.shape.size(), kDimMax));
         for (size_t d = 0; d < dims[k]; ++d) shape[k][d] = static_cast<uint32_t>(tensor.shape[d]);
       }

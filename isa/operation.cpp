@@ -104,6 +104,89 @@ bool Operation::reads_scales() const {
   return (kind == OpKind::CONV || kind == OpKind::DEPTHWISE) && ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL;
 }
 
+namespace {
+
+// Whether every output position along one axis has a kernel tap inside the IFM extent (upscaled space).
+bool every_window_reaches_ifm(uint32_t outputs, uint32_t stride, uint32_t taps, uint32_t dilation, uint32_t pad,
+                              int64_t extent) {
+  if (extent <= 0) return false;
+  for (uint32_t o = 0; o < outputs; ++o) {
+    const int64_t first = int64_t{o} * stride - pad;  // position of tap 0
+    const int64_t lo = first >= 0 ? 0 : (-first + dilation - 1) / dilation;
+    const int64_t hi = std::min<int64_t>(taps - 1, extent - 1 - first < 0 ? -1 : (extent - 1 - first) / dilation);
+    if (hi < lo) return false;
+  }
+  return true;
+}
+
+std::string scale_text(const Scale& s) {
+  return "scale " + std::to_string(s.scale) + ", shift " + std::to_string(s.shift);
+}
+
+std::optional<std::string> unknown_pool_behaviour(const Operation& op) {
+  using P = enums::pooling_mode;
+  const bool per_channel = op.ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL;
+  const bool padded = op.padding.top || op.padding.left || op.padding.bottom || op.padding.right;
+  if (op.upscale == enums::ifm_upscale_mode::ZEROS)
+    return std::string("NPU_OP_POOL with IFM_UPSCALE ZEROS: whether the inserted zeros enter a maximum or an "
+                       "average's element count is not known (no compiler pools a zero-inserted IFM)");
+  if (op.pooling_mode == P::REDUCE_SUM) {
+    if (per_channel)
+      return std::string("REDUCE_SUM in per-channel OFM scale mode: the scale it would apply is not known (both "
+                         "Vela cores program global mode with OFM_SCALE)");
+    return std::nullopt;
+  }
+  const Kernel& k = op.kernel;
+  if (!every_window_reaches_ifm(op.ofm.width, k.stride_x, k.width, k.dilation_x, op.padding.left,
+                                op.ifm_upscaled_width) ||
+      !every_window_reaches_ifm(op.ofm.height, k.stride_y, k.height, k.dilation_y, op.padding.top,
+                                op.ifm_upscaled_height))
+    return std::string("a pooling window with no kernel tap inside the IFM (padding as large as the kernel): its "
+                       "maximum or average is not known");
+  if (op.pooling_mode != P::AVERAGE) return std::nullopt;
+  if (padded && (k.width > 8 || k.height > 8))
+    return "AVERAGE pooling with padding and a " + std::to_string(k.width) + "x" + std::to_string(k.height) +
+           " kernel: the hardware's scaling of padded averages is known for kernels up to 8x8 only (both Vela "
+           "cores refuse larger ones)";
+  if (padded && !per_channel && !(op.ofm_scale.shift < 32 && op.ofm_scale.scale == uint32_t{1} << op.ofm_scale.shift))
+    return "AVERAGE pooling with padding and a global OFM_SCALE other than 1 (" + scale_text(op.ofm_scale) +
+           "): the hardware divides padded averages itself, and how it combines that with OFM_SCALE is not "
+           "known (Vela 5 programs 1, Vela 3.10 per-channel mode)";
+  if (!padded && per_channel)
+    return std::string("AVERAGE pooling without padding in per-channel OFM scale mode: the scale it would apply "
+                       "is not known (both Vela cores program global mode with the kernel's OFM_SCALE)");
+  return std::nullopt;
+}
+
+std::optional<std::string> unknown_elementwise_behaviour(const Operation& op) {
+  if (!op.uses_ifm2() || op.ifm.element.precision == op.ifm2.element.precision) return std::nullopt;
+  using M = enums::elementwise_mode;
+  const bool wide = op.ifm.element.bits() == 32 || op.ifm2.element.bits() == 32;
+  const bool operand_shift = (op.elementwise_mode == M::ADD || op.elementwise_mode == M::SUB) &&
+                             op.ifm_scale_mode != enums::ifm_scale_mode::OPA_OPB_16;
+  if (wide)
+    return "IFM of " + std::to_string(op.ifm.element.bits()) + " bits with an IFM2 of " +
+           std::to_string(op.ifm2.element.bits()) +
+           " bits: which width selects the 32-bit scaling rules is not known (compilers mix 8- and 16-bit "
+           "operands only)";
+  if (operand_shift)
+    return std::string("ADD/SUB of 8- and 16-bit operands in a 32-bit operand scale mode: the pre-shift of the "
+                       "unscaled operand (20 or 15) depends on a width the operands do not share");
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> unknown_behaviour(const Operation& op) {
+  if (!op.is_kernel()) return std::nullopt;
+  if (op.acc_format == enums::acc_format::F16)
+    return std::string("ACC_FORMAT F16: the FP16 accumulator arithmetic is not described publicly and no compiler "
+                       "emits it");
+  if (op.kind == OpKind::POOL) return unknown_pool_behaviour(op);
+  if (op.kind == OpKind::ELEMENTWISE) return unknown_elementwise_behaviour(op);
+  return std::nullopt;
+}
+
 bool starts_operation(Cmd c) {
   return c == Cmd::NPU_OP_CONV || c == Cmd::NPU_OP_DEPTHWISE || c == Cmd::NPU_OP_POOL ||
          c == Cmd::NPU_OP_ELEMENTWISE || c == Cmd::NPU_OP_DMA_START;

@@ -2,6 +2,8 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include "host/job.h"
+#include "host/sim_config.h"
 #include "python/src/bindings.h"
 #include "python/src/native_job.h"
 
@@ -67,6 +69,13 @@ void bind_job(py::module_& m) {
   m.def("load_case", &load_case, py::arg("path"));
   m.def("load_tflite", &load_tflite, py::arg("path"));
   m.def("load_stream", &load_stream, py::arg("path"), py::arg("regions"), py::arg("dumps"));
+  // The driver's payload header check for a run of `job` under `request` (host::check_payload_header).
+  m.def(
+      "payload_header_warning",
+      [](const NativeJob& n, const host::ConfigRequest& request) {
+        return host::check_payload_header(n.job, host::resolve_config(request, n.job.variant));
+      },
+      py::arg("job"), py::arg("request"));
 }
 
 }  // namespace ethosu::python

@@ -186,6 +186,12 @@ int run_run(const std::vector<std::string>& argv) {
   if (!request.system && (request.memory_mode || !request.vela_ini.empty()))
     throw UsageError("--memory-mode and --vela-ini go with --system");
   const sim::Config config = host::resolve_config(request, job.variant);
+  if (request.system && !request.vela_ini.empty()) {
+    host::VelaIni ini;
+    for (const auto& f : request.vela_ini) ini.add_file(f);
+    for (const auto& w : ini.ignored_keys(*request.system, request.memory_mode.value_or("Dedicated_Sram")))
+      std::cerr << "ethosu-sim run: warning: " << w << "\n";
+  }
   job.variant = config.param("npu.variant").as_string();
   if (const auto warning = host::check_payload_header(job, config))
     std::cerr << "ethosu-sim run: warning: " << *warning << "\n";

@@ -1,9 +1,11 @@
-// NativeJob for Python: the three loaders, tensor descriptions as dicts, byte access to regions.
+// NativeJob for Python: the three loaders, tensor descriptions as dicts, byte access to regions; and the checks
+// a run makes before it starts (the payload header, the vela.ini keys it ignores).
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include "host/job.h"
 #include "host/sim_config.h"
+#include "host/system_config.h"
 #include "python/src/bindings.h"
 #include "python/src/native_job.h"
 
@@ -76,6 +78,14 @@ void bind_job(py::module_& m) {
         return host::check_payload_header(n.job, host::resolve_config(request, n.job.variant));
       },
       py::arg("job"), py::arg("request"));
+  m.def(
+      "vela_ini_ignored_keys",
+      [](const std::vector<std::string>& files, const std::string& system, const std::string& memory_mode) {
+        host::VelaIni ini;
+        for (const auto& f : files) ini.add_file(f);
+        return ini.ignored_keys(system, memory_mode);
+      },
+      py::arg("files"), py::arg("system"), py::arg("memory_mode"));
 }
 
 }  // namespace ethosu::python

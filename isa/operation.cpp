@@ -119,6 +119,13 @@ bool every_window_reaches_ifm(uint32_t outputs, uint32_t stride, uint32_t taps, 
   return true;
 }
 
+template <typename E>
+std::string name_of(EnumId id, E value) {
+  return std::string(enum_value_name(id, static_cast<uint32_t>(value)));
+}
+
+bool unit_scale(const Scale& s) { return s.shift < 32 && s.scale == uint32_t{1} << s.shift; }
+
 std::string scale_text(const Scale& s) {
   return "scale " + std::to_string(s.scale) + ", shift " + std::to_string(s.shift);
 }
@@ -130,6 +137,9 @@ std::optional<std::string> unknown_pool_behaviour(const Operation& op) {
   if (op.upscale == enums::ifm_upscale_mode::ZEROS)
     return std::string("NPU_OP_POOL with IFM_UPSCALE ZEROS: whether the inserted zeros enter a maximum or an "
                        "average's element count is not known (no compiler pools a zero-inserted IFM)");
+  if (op.kernel.dilation_x > 1 || op.kernel.dilation_y > 1)
+    return std::string("NPU_OP_POOL with dilation: no compiler dilates a pooling window, and whether the hardware "
+                       "does is not known");
   if (op.pooling_mode == P::REDUCE_SUM) {
     if (per_channel)
       return std::string("REDUCE_SUM in per-channel OFM scale mode: the scale it would apply is not known (both "
@@ -148,7 +158,7 @@ std::optional<std::string> unknown_pool_behaviour(const Operation& op) {
     return "AVERAGE pooling with padding and a " + std::to_string(k.width) + "x" + std::to_string(k.height) +
            " kernel: the hardware's scaling of padded averages is known for kernels up to 8x8 only (both Vela "
            "cores refuse larger ones)";
-  if (padded && !per_channel && !(op.ofm_scale.shift < 32 && op.ofm_scale.scale == uint32_t{1} << op.ofm_scale.shift))
+  if (padded && !per_channel && !unit_scale(op.ofm_scale))
     return "AVERAGE pooling with padding and a global OFM_SCALE other than 1 (" + scale_text(op.ofm_scale) +
            "): the hardware divides padded averages itself, and how it combines that with OFM_SCALE is not "
            "known (Vela 5 programs 1, Vela 3.10 per-channel mode)";
@@ -159,6 +169,10 @@ std::optional<std::string> unknown_pool_behaviour(const Operation& op) {
 }
 
 std::optional<std::string> unknown_elementwise_behaviour(const Operation& op) {
+  if (op.ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL && !unit_scale(op.ofm_scale))
+    return "NPU_OP_ELEMENTWISE in per-channel OFM scale mode with OFM_SCALE " + scale_text(op.ofm_scale) +
+           ": whether it applies OFM_SCALE, a scale stream or nothing is not known (Vela programs per-channel "
+           "mode only with OFM_SCALE 1)";
   if (!op.uses_ifm2() || op.ifm.element.precision == op.ifm2.element.precision) return std::nullopt;
   using M = enums::elementwise_mode;
   const bool wide = op.ifm.element.bits() == 32 || op.ifm2.element.bits() == 32;
@@ -175,6 +189,39 @@ std::optional<std::string> unknown_elementwise_behaviour(const Operation& op) {
   return std::nullopt;
 }
 
+// Element types the model cannot read or write as the hardware would: 64-bit (the U65 has no such feature
+// maps) and unsigned 32-bit (encodable, unused by compilers; whether it differs from signed is not known).
+std::optional<std::string> unknown_element_type(const char* name, const ElementType& e) {
+  if (e.precision == enums::activation_precision::B64)
+    return std::string(name) + " precision B64: the U65 has no 64-bit feature maps (spec 01 section 5)";
+  if (e.bits() == 32 && !e.is_signed())
+    return std::string(name) + " of unsigned 32-bit elements: encodable but never emitted; its arithmetic is not "
+                               "known";
+  return std::nullopt;
+}
+
+// The activation stage: TANH/SIGMOID are the int16 fixed functions, and a forced clip range only selects the
+// index range of a table that range fits.
+std::optional<std::string> unknown_activation(const Operation& op) {
+  using F = enums::activation_function;
+  using C = enums::activation_clip_range;
+  const F f = op.activation.function;
+  const unsigned ofm_bits = op.ofm.element.bits();
+  if ((f == F::TANH || f == F::SIGMOID) && ofm_bits != 16)
+    return "NPU_SET_ACTIVATION " + name_of(EnumId::activation_function, f) + " with a " + std::to_string(ofm_bits) +
+           "-bit OFM: the fixed function is known for int16 only (Vela uses tables for 8 bits)";
+  const C clip = op.activation.clip_range;
+  if (clip == C::OFM_PRECISION) return std::nullopt;
+  const bool table = static_cast<unsigned>(f) >= static_cast<unsigned>(F::TABLE_0);
+  const bool fits = table && (clip == C::FORCE_INT8 || clip == C::FORCE_UINT8) && ofm_bits != 16;
+  if (!fits)
+    return "activation_clip_range " + name_of(EnumId::activation_clip_range, clip) + " with " +
+           name_of(EnumId::activation_function, f) + " and a " +
+           std::to_string(ofm_bits) + "-bit OFM: a forced clip range is known only as the index range of a " +
+           "256-entry table (Vela: FORCE_INT8 with softmax's 32-bit table)";
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> unknown_behaviour(const Operation& op) {
@@ -182,6 +229,20 @@ std::optional<std::string> unknown_behaviour(const Operation& op) {
   if (op.acc_format == enums::acc_format::F16)
     return std::string("ACC_FORMAT F16: the FP16 accumulator arithmetic is not described publicly and no compiler "
                        "emits it");
+  for (const auto& [name, fm] : {std::pair{"IFM", &op.ifm}, std::pair{"OFM", &op.ofm}})
+    if (auto why = unknown_element_type(name, fm->element)) return why;
+  if (op.uses_ifm2())
+    if (auto why = unknown_element_type("IFM2", op.ifm2.element)) return why;
+  if (auto why = unknown_activation(op)) return why;
+  if (op.uses_kernel() && (op.kernel.stride_x > 3 || op.kernel.stride_y > 3))
+    return "stride " + std::to_string(op.kernel.stride_x) + "x" + std::to_string(op.kernel.stride_y) +
+           ": 4 is encodable but beyond the supported 1..3 (spec 05 section 1)";
+  if (op.reads_weights() && op.kernel.decomposition == enums::kernel_decomposition::D4X4)
+    return std::string("4x4 kernel decomposition: the weight order it implies is not described (Vela emits 8x8 "
+                       "for the U65)");
+  if (op.reads_weights() && op.ofm_scale_mode == enums::ofm_scale_mode::GLOBAL)
+    return std::string("NPU_OP_CONV/DEPTHWISE in global OFM scale mode: whether the bias comes from the scale "
+                       "stream is not known (compilers program per-channel mode)");
   if (op.kind == OpKind::POOL) return unknown_pool_behaviour(op);
   if (op.kind == OpKind::ELEMENTWISE) return unknown_elementwise_behaviour(op);
   return std::nullopt;

@@ -436,6 +436,18 @@ TEST(CcEngine, OperationsOverTheWorkLimitAreRefusedBeforeRunning) {
   EXPECT_EQ(m.bytes[1], before);
 }
 
+TEST(CcEngine, OperationsOfUnknownBehaviourAreRefusedNamingTheFields) {
+  // isa::unknown_behaviour: the model faults rather than guess, before the operation writes anything.
+  Memory m;
+  const std::string text = with(pool_copy(0, 0x200), "NPU_OP_POOL", "NPU_SET_ACC_FORMAT acc_format=F16\nNPU_OP_POOL");
+  const auto before = m.bytes[1];
+  const RunResult r = run(text + kStop, m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::LIMIT);
+  EXPECT_NE(r.fault->message.find("NPU_OP_POOL: not modelled: ACC_FORMAT F16"), std::string::npos) << r.fault->message;
+  EXPECT_EQ(m.bytes[1], before);
+}
+
 // ---- With a scripted timeline -------------------------------------------------------------------------
 
 // A timeline whose answers the test sets: each DMA is done `dma_cycles` after it is issued, each kernel

@@ -339,13 +339,16 @@ TEST(UnknownBehaviour, PoolWindowsWithoutAnIfmTap) {
   op.kernel.width = op.kernel.dilated_width = 1;
   op.ifm_upscaled_width = 2;
   EXPECT_TRUE(names(unknown_behaviour(op), "no kernel tap inside the IFM"));
-  // Dilation 2 straddling a one-row IFM: taps at -1 and +1 both miss it.
+  // A 1-row kernel over a one-row IFM with a row of padding below: the second output row is all padding.
   op = padded_average();
-  op.kernel.height = 2, op.kernel.dilation_y = 2, op.kernel.dilated_height = 3;
-  op.ofm.height = 1, op.ifm_upscaled_height = 1;
+  op.kernel.height = op.kernel.dilated_height = 1;
+  op.padding.top = 0;
+  op.ofm.height = 2, op.ifm_upscaled_height = 1;
   EXPECT_TRUE(names(unknown_behaviour(op), "no kernel tap inside the IFM"));
-  op.ifm_upscaled_height = 2;  // tap +1 now lands on row 1
+  op.ifm_upscaled_height = 2;  // row 1 exists
   EXPECT_FALSE(unknown_behaviour(op));
+  op.kernel.dilation_y = 2, op.kernel.dilated_height = 1;
+  EXPECT_TRUE(names(unknown_behaviour(op), "NPU_OP_POOL with dilation"));
 }
 
 TEST(UnknownBehaviour, AccumulatorFormatAndMixedOperandWidths) {
@@ -359,7 +362,12 @@ TEST(UnknownBehaviour, AccumulatorFormatAndMixedOperandWidths) {
   ew.elementwise_mode = enums::elementwise_mode::MUL;
   ew.ifm.element.precision = enums::activation_precision::B16;
   ew.ifm.element.type = enums::activation_type::SIGNED;
-  EXPECT_FALSE(unknown_behaviour(ew));  // int16 x uint8
+  EXPECT_TRUE(names(unknown_behaviour(ew), "per-channel OFM scale mode with OFM_SCALE scale 0, shift 0"));
+  ew.ofm_scale = {1, 0};  // Vela's MIN/MAX/SHR/SHL/CLZ: per-channel mode, OFM_SCALE 1
+  EXPECT_FALSE(unknown_behaviour(ew));
+  ew.ofm_scale_mode = enums::ofm_scale_mode::GLOBAL;
+  ew.ofm_scale = {3, 1};
+  EXPECT_FALSE(unknown_behaviour(ew));  // int16 x uint8 in global mode
   ew.elementwise_mode = enums::elementwise_mode::ADD;
   ew.ifm_scale_mode = enums::ifm_scale_mode::OPB_32;
   EXPECT_TRUE(names(unknown_behaviour(ew), "pre-shift"));
@@ -367,7 +375,49 @@ TEST(UnknownBehaviour, AccumulatorFormatAndMixedOperandWidths) {
   EXPECT_FALSE(unknown_behaviour(ew));
   ew.elementwise_mode = enums::elementwise_mode::MAX;
   ew.ifm2.element.precision = enums::activation_precision::B32;
+  EXPECT_TRUE(names(unknown_behaviour(ew), "IFM2 of unsigned 32-bit elements"));
+  ew.ifm2.element.type = enums::activation_type::SIGNED;
   EXPECT_TRUE(names(unknown_behaviour(ew), "IFM of 16 bits with an IFM2 of 32 bits"));
+}
+
+TEST(UnknownBehaviour, ElementTypesActivationsStridesAndConvScaleModes) {
+  Operation conv;
+  conv.kind = OpKind::CONV;
+  conv.ofm.element.precision = enums::activation_precision::B64;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "OFM precision B64"));
+  conv.ofm.element.precision = enums::activation_precision::B32;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "OFM of unsigned 32-bit elements"));
+  conv.ofm.element.type = enums::activation_type::SIGNED;
+  EXPECT_FALSE(unknown_behaviour(conv));
+  conv.ofm.element = {};
+  conv.activation.function = enums::activation_function::TANH;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "TANH with a 8-bit OFM"));
+  conv.ofm.element.precision = enums::activation_precision::B16;
+  EXPECT_FALSE(unknown_behaviour(conv));  // Vela's int16 tanh
+  conv.activation.clip_range = enums::activation_clip_range::FORCE_INT8;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "activation_clip_range FORCE_INT8 with TANH"));
+  conv.activation.function = enums::activation_function::TABLE_2;
+  conv.ofm.element.precision = enums::activation_precision::B32;
+  conv.ofm.element.type = enums::activation_type::SIGNED;
+  EXPECT_FALSE(unknown_behaviour(conv));  // softmax's 32-bit table
+  conv.activation.clip_range = enums::activation_clip_range::FORCE_INT16;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "FORCE_INT16 with TABLE_2 and a 32-bit OFM"));
+  conv.activation = {};
+  conv.ofm.element = {};
+  conv.kernel.stride_y = 4;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "stride 1x4"));
+  conv.kernel.stride_y = 3;
+  conv.kernel.decomposition = enums::kernel_decomposition::D4X4;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "4x4 kernel decomposition"));
+  conv.kernel.decomposition = enums::kernel_decomposition::D8X8;
+  conv.ofm_scale_mode = enums::ofm_scale_mode::GLOBAL;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "global OFM scale mode"));
+  conv.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  EXPECT_FALSE(unknown_behaviour(conv));
+  Operation dma;
+  dma.kind = OpKind::DMA;
+  dma.acc_format = enums::acc_format::F16;  // DMAs use no accumulators
+  EXPECT_FALSE(unknown_behaviour(dma));
 }
 
 }  // namespace

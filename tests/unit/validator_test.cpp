@@ -235,6 +235,7 @@ TEST(Validator, ElementwiseBroadcastAndScalar) {
   b.shram(8, 4, 16, 46, 46);
   b.emit(Cmd::NPU_SET_IFM2_IB_START, {{Field::NPU_SET_IFM2_IB_START_ib_start, 10}});
   b.emit(Cmd::NPU_SET_IFM2_BROADCAST, {{Field::NPU_SET_IFM2_BROADCAST_broadcast_h, 1}});
+  b.emit(Cmd::NPU_SET_OFM_SCALE, {{Field::NPU_SET_OFM_SCALE_scale, 1}});
   b.emit(Cmd::NPU_OP_ELEMENTWISE, {{Field::NPU_OP_ELEMENTWISE_elementwise_mode, 1}});
   const Report row = validate(b.finish());
   expect_extent(row, 1, Access::IFM, 0, 8 * 4 * 16);
@@ -489,7 +490,7 @@ TEST(Validator, AccumulatorsHoldTheBlockClippedToTheOfm) {
 // An elementwise op of a 16-bit IFM and an 8-bit IFM2 in the project's assembler text; `mode` and
 // `scale_mode` pick the operation.
 std::string mixed_elementwise(const std::string& mode, const std::string& scale_mode,
-                              const std::string& ifm2_precision) {
+                              const std::string& ifm2_precision, const std::string& ifm2_type = "UNSIGNED") {
   return R"(
 NPU_SET_IFM_REGION region=1
 NPU_SET_IFM_BASE0 addr=0
@@ -509,7 +510,7 @@ NPU_SET_IFM2_HEIGHT1_M1 height_m1=0
 NPU_SET_IFM2_STRIDE_C stride=1
 NPU_SET_IFM2_STRIDE_Y stride=16
 NPU_SET_IFM2_STRIDE_X stride=4
-NPU_SET_IFM2_PRECISION activation_type=UNSIGNED activation_precision=)" + ifm2_precision + R"(
+NPU_SET_IFM2_PRECISION activation_type=)" + ifm2_type + R"( activation_precision=)" + ifm2_precision + R"(
 NPU_SET_IFM2_BROADCAST
 NPU_SET_OFM_REGION region=1
 NPU_SET_OFM_BASE0 addr=0x200
@@ -541,7 +542,7 @@ TEST(Validator, TypeRulesAreTheOnesTheModelRuns) {
   EXPECT_TRUE(mul.ok()) << render(mul);
   // What the model refuses, validate names: a 32-bit operand mixed with a narrower one, or the
   // operand pre-shift of a 32-bit ADD scale mode between 8- and 16-bit operands.
-  const Report wide = validate_text(mixed_elementwise("MUL", "OPA_OPB_16", "B32"));
+  const Report wide = validate_text(mixed_elementwise("MUL", "OPA_OPB_16", "B32", "SIGNED"));
   EXPECT_EQ(count(wide, Category::UNSUPPORTED, Severity::WARNING), 1u) << render(wide);
   EXPECT_NE(render(wide).find("IFM of 16 bits with an IFM2 of 32 bits"), std::string::npos) << render(wide);
   const Report add = validate_text(mixed_elementwise("ADD", "OPA_32", "B8"));

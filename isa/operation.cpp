@@ -189,14 +189,20 @@ std::optional<std::string> unknown_elementwise_behaviour(const Operation& op) {
   return std::nullopt;
 }
 
-// Element types the model cannot read or write as the hardware would: 64-bit (the U65 has no such feature
-// maps) and unsigned 32-bit (encodable, unused by compilers; whether it differs from signed is not known).
-std::optional<std::string> unknown_element_type(const char* name, const ElementType& e) {
+// Feature maps the model cannot read or write as the hardware would: 64-bit elements (the U65 has no such
+// feature maps), unsigned 32-bit ones (encodable, unused by compilers; whether they differ from signed is not
+// known), and NHWC with a STRIDE_C other than the element size (compilers program the element size; whether the
+// hardware steps channels by STRIDE_C in NHWC is not known, spec 03 section 12).
+std::optional<std::string> unknown_feature_map(const char* name, const FeatureMap& fm) {
+  const ElementType& e = fm.element;
   if (e.precision == enums::activation_precision::B64)
     return std::string(name) + " precision B64: the U65 has no 64-bit feature maps (spec 01 section 5)";
   if (e.bits() == 32 && !e.is_signed())
     return std::string(name) + " of unsigned 32-bit elements: encodable but never emitted; its arithmetic is not "
                                "known";
+  if (!e.nhcwb16() && fm.depth > 1 && fm.stride_c != static_cast<int64_t>(e.bytes()))
+    return std::string(name) + " in NHWC with STRIDE_C " + std::to_string(fm.stride_c) + " for " +
+           std::to_string(e.bytes()) + "-byte elements: whether NHWC channels follow STRIDE_C is not known";
   return std::nullopt;
 }
 
@@ -230,9 +236,12 @@ std::optional<std::string> unknown_behaviour(const Operation& op) {
     return std::string("ACC_FORMAT F16: the FP16 accumulator arithmetic is not described publicly and no compiler "
                        "emits it");
   for (const auto& [name, fm] : {std::pair{"IFM", &op.ifm}, std::pair{"OFM", &op.ofm}})
-    if (auto why = unknown_element_type(name, fm->element)) return why;
-  if (op.uses_ifm2())
-    if (auto why = unknown_element_type("IFM2", op.ifm2.element)) return why;
+    if (auto why = unknown_feature_map(name, *fm)) return why;
+  if (op.uses_ifm2()) {
+    FeatureMap ifm2 = op.ifm2;
+    if (!op.reads_ifm2()) ifm2.depth = 1;  // a scalar: only the element type matters
+    if (auto why = unknown_feature_map("IFM2", ifm2)) return why;
+  }
   if (auto why = unknown_activation(op)) return why;
   if (op.uses_kernel() && (op.kernel.stride_x > 3 || op.kernel.stride_y > 3))
     return "stride " + std::to_string(op.kernel.stride_x) + "x" + std::to_string(op.kernel.stride_y) +

@@ -289,6 +289,7 @@ Operation padded_average() {
   op.pooling_mode = enums::pooling_mode::AVERAGE;
   op.ofm.width = op.ofm.height = 4;
   op.ofm.depth = op.ifm.depth = 8;
+  op.ofm.stride_c = op.ifm.stride_c = 1;
   op.kernel.width = op.kernel.height = op.kernel.dilated_width = op.kernel.dilated_height = 3;
   op.padding = {1, 1, 1, 1};
   op.ifm_upscaled_width = op.ifm_upscaled_height = 4;
@@ -347,6 +348,9 @@ TEST(UnknownBehaviour, PoolWindowsWithoutAnIfmTap) {
   EXPECT_TRUE(names(unknown_behaviour(op), "no kernel tap inside the IFM"));
   op.ifm_upscaled_height = 2;  // row 1 exists
   EXPECT_FALSE(unknown_behaviour(op));
+  op.ifm.stride_c = 8;  // NHWC channels 8 bytes apart
+  EXPECT_TRUE(names(unknown_behaviour(op), "IFM in NHWC with STRIDE_C 8 for 1-byte elements"));
+  op.ifm.stride_c = 1;
   op.kernel.dilation_y = 2, op.kernel.dilated_height = 1;
   EXPECT_TRUE(names(unknown_behaviour(op), "NPU_OP_POOL with dilation"));
 }

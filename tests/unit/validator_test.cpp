@@ -507,7 +507,7 @@ NPU_SET_IFM2_BASE0 addr=0x100
 NPU_SET_IFM2_WIDTH0_M1 width_m1=3
 NPU_SET_IFM2_HEIGHT0_M1 height_m1=0
 NPU_SET_IFM2_HEIGHT1_M1 height_m1=0
-NPU_SET_IFM2_STRIDE_C stride=1
+NPU_SET_IFM2_STRIDE_C stride=)" + std::to_string(ifm2_precision == "B32" ? 4 : 1) + R"(
 NPU_SET_IFM2_STRIDE_Y stride=16
 NPU_SET_IFM2_STRIDE_X stride=4
 NPU_SET_IFM2_PRECISION activation_type=)" + ifm2_type + R"( activation_precision=)" + ifm2_precision + R"(

@@ -11,9 +11,11 @@
 
 #include "host/file_io.h"
 #include "host/payload.h"
+#include "host/run_job.h"
 #include "host/sim_config.h"
 #include "sim/error.h"
 #include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/io_models.h"
 
 namespace ethosu::host {
 namespace {
@@ -39,34 +41,6 @@ class JobFiles : public ::testing::Test {
   fs::path dir_;
 };
 
-// Two 4-byte inputs "a" and "b" and an 8-byte output "y". The graph lists a then b; the ethos-u operator takes
-// b then a (Vela reorders operands). Offsets: a 0x40, b 0x80, y 0 in the arena, or a 0, b 4, y 0 in the input and
-// output regions when the payload is COP2 with separate I/O regions.
-tb::Bytes two_input_model(const tb::Bytes& payload, bool separate) {
-  tb::ModelSpec m;
-  m.opcodes = {{32, "ethos-u", false}};
-  tb::SubgraphSpec s;
-  s.tensors = {
-      {"cs", 3, {static_cast<int32_t>(payload.size())}, 1, {}, {}, 0, false},
-      {"flash", 3, {16}, 0, {}, {}, 0, false},
-      {"scratch", 3, {256}, 0, {}, {}, 0, false},
-      {"scratch_fast", 3, {0}, 0, {}, {}, 0, false},
-      {"a", 9, {1, 1, 1, 4}, 0, {}, {}, 0, false},
-      {"b", 9, {1, 1, 1, 4}, 0, {}, {}, 0, false},
-      {"y", 9, {1, 1, 1, 8}, 0, {}, {}, 0, false},
-  };
-  s.operators = {{0, {0, 1, 2, 3, 5, 4}, {6}, {1, 4, 1}}};
-  s.inputs = {4, 5};
-  s.outputs = {6};
-  m.subgraphs = {s};
-  const uint32_t none = static_cast<uint32_t>(-1);
-  const tb::Bytes plan = separate ? tb::words_to_bytes({0, 1, 7, none, none, 0, none, 0, 4, 0})
-                                  : tb::words_to_bytes({0, 1, 7, none, none, 0, none, 0x40, 0x80, 0});
-  m.buffers = {{{}, false}, {payload, false}, {plan, false}};
-  m.metadata = {{"OfflineMemoryAllocation", 2}};
-  return tb::build_model(m);
-}
-
 tb::Bytes cop1() {
   return make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP1, 0x10003008, kVelaIdWord);
 }
@@ -86,7 +60,7 @@ std::string input_error(F&& f) {
 }
 
 TEST_F(JobFiles, InputsFollowTheModelsGraphOrderAndNames) {
-  const std::string model = file("m.tflite", two_input_model(cop1(), false));
+  const std::string model = file("m.tflite", tb::two_input_model(cop1(), false));
   const std::string a = file("a.bin", {1, 2, 3, 4}), b = file("b.bin", {5, 6, 7, 8});
   const Job by_order = job_from_tflite(model, {a, b});
   EXPECT_EQ(bytes_at(by_order.regions[1], 0x40, 4), (std::vector<uint8_t>{1, 2, 3, 4}));
@@ -113,7 +87,7 @@ TEST_F(JobFiles, InputsFollowTheModelsGraphOrderAndNames) {
 TEST_F(JobFiles, SeparateIoRegionsPlaceInputsAndOutputsInRegions3And4) {
   const tb::Bytes payload =
       make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP2, 0x10003008, kVelaIdWord, true);
-  const std::string model = file("m.tflite", two_input_model(payload, true));
+  const std::string model = file("m.tflite", tb::two_input_model(payload, true));
   const Job job = job_from_tflite(model, {file("a.bin", {1, 2, 3, 4}), file("b.bin", {5, 6, 7, 8})});
   EXPECT_EQ(job.regions[3], (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
   EXPECT_EQ(job.regions[4].size(), 8u);
@@ -121,6 +95,16 @@ TEST_F(JobFiles, SeparateIoRegionsPlaceInputsAndOutputsInRegions3And4) {
   ASSERT_EQ(job.outputs.size(), 1u);
   EXPECT_EQ(job.outputs[0].region, 4u);
   EXPECT_EQ(job.stream, tb::words_to_bytes(kStream));
+
+  // A stream that copies the input region into the output region runs, and the output comes back from region 4.
+  const tb::Bytes copying = make_driver_payload(tb::copy_inputs_to_output(), PayloadFormat::COP2, 0x10003008, kVelaIdWord, true);
+  Job run = job_from_tflite(file("c.tflite", tb::two_input_model(copying, true)),
+                            {file("a.bin", {1, 2, 3, 4}), file("b.bin", {5, 6, 7, 8})});
+  RunOptions functional;
+  functional.timed = false;
+  const RunOutcome outcome = run_job(run, functional);
+  ASSERT_FALSE(outcome.fault) << *outcome.fault;
+  EXPECT_EQ(run.output_bytes(run.outputs[0]), (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
 TEST_F(JobFiles, OldPayloadHeadersRunOnlyOnAVariantTheUserNames) {

@@ -25,7 +25,7 @@ const char* const kRunHelp =
     "usage: ethosu-sim run CASE_DIR [--out DIR]\n"
     "       ethosu-sim run STREAM --region N=FILE[:SIZE] ... [--input R:OFFSET=FILE ...]\n"
     "                             [--dump R:OFFSET:SIZE=FILE ...]\n"
-    "       ethosu-sim run MODEL_vela.tflite [--input FILE ...] [--out DIR]\n"
+    "       ethosu-sim run MODEL_vela.tflite [--input [NAME=]FILE ...] [--out DIR]\n"
     "\n"
     "Runs a command stream on the simulated NPU and writes what it leaves in memory.\n"
     "\n"
@@ -34,23 +34,27 @@ const char* const kRunHelp =
     "           run, and output<k>.bin written to --out (default: the current folder) in the order of the\n"
     "           manifest's outputs. When expected outputs exist they are compared: exact, or the number\n"
     "           and largest difference of mismatching bytes.\n"
-    "STREAM     a bare command stream or a COP1 payload, with:\n"
+    "STREAM     a bare command stream or a COP1/COP2 driver payload, with:\n"
     "  --region N=FILE[:SIZE]   region N (0-7) loaded from FILE, optionally enlarged to SIZE bytes;\n"
     "  --region N=:SIZE         or SIZE zero bytes (K, M, G suffixes allowed)\n"
     "  --input R:OFFSET=FILE    copy FILE into region R at byte OFFSET before the run\n"
     "  --dump R:OFFSET:SIZE=FILE  write SIZE bytes of region R at OFFSET to FILE after the run\n"
     "MODEL      a Vela-compiled .tflite whose graph is one ethos-u operator: region 0 = flash tensor,\n"
-    "           1 = arena, 2 = fast scratch; --input files (in input order) are placed at their\n"
-    "           offline-planned arena offsets; outputs go to --out as output<k>.bin. CPU operators\n"
-    "           after it that NXP's firmware runs (DEQUANTIZE, TFLite_Detection_PostProcess: SSD-style\n"
-    "           models) then run on the host, and the graph's outputs go to --out as graph_output<k>.bin;\n"
-    "           any other CPU operator is an error naming it.\n"
+    "           1 = arena, 2 = fast scratch (3 = inputs, 4 = outputs when compiled with\n"
+    "           --separate-io-regions). --input FILE fills the next input in the model's graph-input order\n"
+    "           (as TFLite takes them), --input NAME=FILE the input tensor NAME; each input is placed at its\n"
+    "           offline-planned offset and the mapping is printed. Outputs go to --out as output<k>.bin in\n"
+    "           the model's output order, each listed with its tensor name. CPU operators after it that\n"
+    "           NXP's firmware runs (DEQUANTIZE, TFLite_Detection_PostProcess: SSD-style models) then run on\n"
+    "           the host, and the graph's outputs go to --out as graph_output<k>.bin; any other CPU\n"
+    "           operator is an error naming it.\n"
     "\n"
     "  --out DIR       where output<k>.bin files go (created if needed)\n"
     "\n"
     "The job runs on the cycle-level SystemC platform, driven through the NPU's registers the way the\n"
     "Linux and Arm core drivers do, and prints a table of cycles per operation. Machine:\n"
-    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for)\n"
+    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for;\n"
+    "                       needed for payloads of Vela 3.2 and older, whose header names an Ethos-U55)\n"
     "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a vela.ini\n"
     "                       system config (Ethos_U65_High_End, ... or one from --vela-ini)\n"
     "  --memory-mode NAME   vela.ini memory mode with --system (default Dedicated_Sram)\n"
@@ -163,9 +167,8 @@ int run_run(const std::vector<std::string>& argv) {
   } else if (is_tflite) {
     if (!a.values("--region").empty() || !a.values("--dump").empty())
       throw UsageError("--region and --dump are for raw streams; a .tflite brings its own regions");
-    std::vector<std::filesystem::path> inputs;
-    for (const auto& in : a.values("--input")) inputs.emplace_back(in);
-    job = host::job_from_tflite(target, inputs);
+    job = host::job_from_tflite(target, a.values("--input"));
+    for (const auto& line : job.input_mapping) std::cout << line << "\n";
   } else {
     if (a.value("--out")) throw UsageError("--out is for case folders and models; raw streams use --dump");
     std::vector<host::RegionArg> regions;
@@ -213,7 +216,15 @@ int run_run(const std::vector<std::string>& argv) {
   if (!request.system && (request.memory_mode || !request.vela_ini.empty()))
     throw UsageError("--memory-mode and --vela-ini go with --system");
   const sim::Config config = host::resolve_config(request, job.variant);
+  if (request.system && !request.vela_ini.empty()) {
+    host::VelaIni ini;
+    for (const auto& f : request.vela_ini) ini.add_file(f);
+    for (const auto& w : ini.ignored_keys(*request.system, request.memory_mode.value_or("Dedicated_Sram")))
+      std::cerr << "ethosu-sim run: warning: " << w << "\n";
+  }
   job.variant = config.param("npu.variant").as_string();
+  if (const auto warning = host::check_payload_header(job, config))
+    std::cerr << "ethosu-sim run: warning: " << *warning << "\n";
   options.config = host::platform_config(config);
   options.regioncfg = host::regioncfg(config);
   if (auto pmu = a.value("--pmu")) {

@@ -217,6 +217,10 @@ class Run {
       host_seconds(t0);
       fault({FaultKind::WD_FAULT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
       return false;
+    } catch (const functional::UnknownBehaviour& e) {
+      host_seconds(t0);
+      fault({FaultKind::LIMIT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
+      return false;
     }
     host_seconds(t0);
     result_.stats.macs += macs;

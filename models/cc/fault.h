@@ -12,8 +12,8 @@
 
 namespace ethosu::cc {
 
-// LIMIT is the simulator's own refusal (see Limits), not a hardware fault; STATUS shows it as a command
-// parse error so that a driver sees the job fail.
+// LIMIT is the simulator's own refusal (see Limits, or an operation it does not model), not a hardware
+// fault; STATUS shows it as a command parse error so that a driver sees the job fail.
 enum class FaultKind : uint8_t { CMD_PARSE_ERROR, BUS_ERROR, WD_FAULT, LIMIT };
 const char* fault_name(FaultKind k);
 

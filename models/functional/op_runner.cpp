@@ -312,6 +312,7 @@ uint64_t OpRunner::elementwise(const Operation& op) {
 }
 
 uint64_t OpRunner::execute(const Operation& op) {
+  if (const auto why = isa::unknown_behaviour(op)) throw UnknownBehaviour("not modelled: " + *why);
   switch (op.kind) {
     case OpKind::CONV:
     case OpKind::DEPTHWISE: return conv(op);

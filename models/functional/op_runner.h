@@ -24,6 +24,13 @@ class WeightFault : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An operation using a field value whose hardware behaviour is not known (isa::unknown_behaviour): the
+// simulator refuses it rather than guess.
+class UnknownBehaviour : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // One memory access of an operation: the bytes it reads or writes in a region.
 struct AccessRange {
   isa::Access access;
@@ -51,7 +58,8 @@ OpCost cost(const isa::Operation& op);
 class OpRunner {
  public:
   OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram);
-  // Executes op (bounds already checked); returns the multiply-accumulates performed.
+  // Executes op (bounds already checked); returns the multiply-accumulates performed. Throws WeightFault
+  // for a stream the weight decoder rejects, UnknownBehaviour for an operation the model cannot run.
   uint64_t execute(const isa::Operation& op);
 
  private:

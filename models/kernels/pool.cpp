@@ -5,7 +5,7 @@
 namespace ethosu::kernels {
 namespace {
 
-// Taps of one axis that land inside the IFM (padding excluded; ZEROS-upscaling zeros count) [I].
+// Taps of one axis that land inside the IFM (padding excluded).
 int valid_taps(int o, int stride, int taps, int dilation, int pad, int extent) {
   int n = 0;
   for (int k = 0; k < taps; ++k) {
@@ -15,12 +15,16 @@ int valid_taps(int o, int stride, int taps, int dilation, int pad, int extent) {
   return n;
 }
 
-// TFLite's integer average: the quotient rounded half away from zero.
-int64_t divide_round_away(int64_t sum, int64_t count) {
-  return sum >= 0 ? (sum + count / 2) / count : -((-sum + count / 2) / count);
-}
+bool padded(const KernelGeometry& k) { return k.pad_top || k.pad_left || k.pad_bottom || k.pad_right; }
 
 }  // namespace
+
+Reciprocal average_reciprocal(int taps) {
+  int k = 0;  // the exponent of frexp(taps - 1)
+  while ((taps - 1) >> k) ++k;
+  const int shift = 31 + k;
+  return {static_cast<uint32_t>(((int64_t{1} << shift) + (int64_t{1} << k)) / taps), shift};
+}
 
 void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
@@ -39,20 +43,21 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
 
   const OutputStage& os = p.output;
   const bool ifm32 = p.ifm.layout.type == DataType::Int32;
+  const bool hardware_average = p.mode == PoolMode::Average && padded(k);
   const FastFinish fin(os);
   s.tile64.resize(static_cast<size_t>(nc));
   for (int oy = b.y0; oy < b.y1; ++oy) {
     const int vy = valid_taps(oy, k.stride_y, k.height, k.dilation_y, k.pad_top, win.height);
     for (int ox = b.x0; ox < b.x1; ++ox) {
       const int count = vy * valid_taps(ox, k.stride_x, k.width, k.dilation_x, k.pad_left, win.width);
+      // Windows without a tap inside the IFM (count 0) are refused before the kernel runs.
+      const Reciprocal inv = hardware_average ? average_reciprocal(std::max(count, 1)) : Reciprocal{1, 0};
       const int32_t* a = s.ifm32.data() + ((oy - b.y0) * k.stride_y * win.cols + (ox - b.x0) * k.stride_x) * nc;
       int64_t* r = s.tile64.data();
       if (p.mode == PoolMode::Max) {
         std::fill(r, r + nc, int64_t{INT32_MIN});
         for (int32_t t : s.taps)
           for (int c = 0; c < nc; ++c) r[c] = std::max<int64_t>(r[c], a[t + c]);
-        // A window entirely in padding has no maximum; 0 is a choice [I].
-        if (count == 0) std::fill(r, r + nc, 0);
       } else {
         std::fill(r, r + nc, 0);
         for (int32_t t : s.taps)
@@ -64,10 +69,10 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
       uint8_t* out = p.ofm.region + p.ofm.layout.pixel_offset(ox, oy);
       for (int c = b.c0; c < c_end; ++c) {
         int64_t x = r[c - b.c0];
-        if (!os.per_channel)
+        if (hardware_average)
+          x = rounded_scale(x, inv.multiplier, inv.shift, os.round_mode);
+        else if (!os.per_channel)
           x = scale(os, x, os.multiplier, os.shift, ifm32);
-        else if (p.mode == PoolMode::Average)
-          x = count > 0 ? divide_round_away(x, count) : 0;
         store_element(out + p.ofm.layout.channel_offset(c), os.ofm_type, fin(x));
       }
     }

@@ -1,7 +1,7 @@
 """Jobs: a submission loaded once, with inputs set from numpy arrays, run any number of times.
 
 A Job comes from a conformance-case folder (manifest.json layout), a Vela-compiled .tflite whose graph is
-one ethos-u operator, or a raw command stream (bare or COP1) with region files or sizes. Each run works on
+one ethos-u operator, or a raw command stream (bare, COP1 or COP2) with region files or sizes. Each run works on
 a copy, so the Job keeps its inputs between runs. Jobs pickle as their source (absolute paths) plus the
 bytes written into them, so that sweeps can send them to worker processes and rebuild them there; workers
 on other machines need the same files at the same paths.
@@ -58,7 +58,7 @@ class Job:
 
     @classmethod
     def from_stream(cls, path, regions, outputs=None):
-        """A raw stream (bare or COP1).
+        """A raw stream (bare, COP1 or COP2).
 
         regions: {index: file | size | (file, size)}: contents from a file, zeros of a size, or a file in a
             larger region.

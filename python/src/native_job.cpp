@@ -80,10 +80,10 @@ NativeJob load_tflite(const std::filesystem::path& model) {
   // job_from_tflite accepted the model, so it has exactly one ethos-u operator with planned offsets.
   const auto npu = host::read_npu_file(host::read_file(model.string()), model.string());
   const host::EthosuOperator& op = npu.model->ethosu_operators.front();
-  for (const auto& t : op.inputs)
-    n.inputs.push_back({t.name, 1, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
-  for (const auto& t : op.outputs)
-    n.outputs.push_back({t.name, 1, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
+  for (const auto& t : op.model_inputs)
+    n.inputs.push_back({t.name, t.region, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
+  for (const auto& t : op.model_outputs)
+    n.outputs.push_back({t.name, t.region, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
   return n;
 }
 

@@ -335,11 +335,30 @@ void model_tests(int dev, const Case& c, int& exact) {
   close(net);
 }
 
-// OP mode as NXP's delegate submits one ethos-u operator. A payload compiled for the other U65 variant than the
-// simulated one (foreign) must be rejected, as the core driver checks the optimizer configuration.
-void op_tests(int dev, const Case& c, int& exact, bool foreign = false) {
-  const std::string name = c.dir.parent_path().filename().string() + "/" + c.dir.filename().string();
-  const auto payload = read_file(c.file(c.m["driver_payload"]["file"].get<std::string>()));
+// The COP1 payload's stream in Vela 5's COP2 layout (Regor's CreateDriverPayload2): a 16-byte header, the
+// COMMAND_STREAM entry with its VEUM metadata (the COP1 payload's CONFIG and ID words, network-wide addressing)
+// and 0xFF padding to byte 64.
+std::vector<uint8_t> as_cop2(const std::vector<uint8_t>& cop1) {
+  const uint32_t stream = static_cast<uint32_t>(cop1.size() - 32);
+  uint32_t config = 0, id = 0;
+  std::memcpy(&config, cop1.data() + 8, 4);
+  std::memcpy(&id, cop1.data() + 12, 4);
+  const uint32_t words[16] = {0x32504F43, 1, 48 + stream, 0, 1, 40 + stream, 36, 0x4D554556, 1, 20, config, id, 1, 0,
+                              0, 0xFFFFFFFF};
+  std::vector<uint8_t> out(sizeof words);
+  std::memcpy(out.data(), words, sizeof words);
+  out.insert(out.end(), cop1.begin() + 32, cop1.end());
+  return out;
+}
+
+// OP mode as NXP's delegate submits one ethos-u operator (its COP1 payload, or with cop2 the same stream as Vela 5's
+// --cop-format COP2 writes it). A payload compiled for the other U65 variant than the simulated one (foreign) must
+// be rejected, as the core driver checks the optimizer configuration.
+void op_tests(int dev, const Case& c, int& exact, bool foreign = false, bool cop2 = false) {
+  const std::string name = c.dir.parent_path().filename().string() + "/" + c.dir.filename().string() +
+                           (cop2 ? " (COP2)" : "");
+  const auto cop1 = read_file(c.file(c.m["driver_payload"]["file"].get<std::string>()));
+  const auto payload = cop2 ? as_cop2(cop1) : cop1;
   const auto flash = read_file(c.file(c.m["regions"]["0"]["file"].get<std::string>()));
   const auto& ins = c.m["npu_inputs"];
   const auto& outs = c.m["npu_outputs"];
@@ -387,7 +406,7 @@ void op_tests(int dev, const Case& c, int& exact, bool foreign = false) {
   if (prof_bytes.size() == sizeof last) std::memcpy(&last, prof_bytes.data(), sizeof last);
   check(prof.get().size == sizeof(QreadEvent) && last.cycle_count == st.pmu_count.cycle_count &&
             last.pmu[0].event_config == pmu.events[0] && last.pmu[0].event_count == st.pmu_count.events[0] &&
-            last.qread + 32 == payload.size(),
+            last.qread + (cop2 ? 64 : 32) == payload.size(),
         name + ": the profiling buffer holds the end-of-job sample");
   bool all = st.status == STATUS_OK;
   for (const auto& o : outs) {
@@ -700,6 +719,9 @@ int main(int argc, char** argv) {
     model_tests(dev, c, model_exact);
     op_tests(dev, c, op_exact);
   }
+  int cop2_exact = 0;
+  for (size_t k = 0; k < cases.size() && k < 3; ++k) op_tests(dev, cases[k], cop2_exact, false, true);
+  check(cop2_exact == static_cast<int>(std::min<size_t>(cases.size(), 3)), "COP2 payloads run bit-exact in OP mode");
   for (const Case& c : cases) {
     const fs::path other = u65_512 ? c.dir.parent_path() : c.dir / "u65_512";
     if (!fs::is_regular_file(other / "manifest.json")) continue;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "models/kernels/elementwise.h"
@@ -51,6 +52,31 @@ TEST(Elementwise, AddOpa32ScalesOperandAAndPreShiftsB) {
   p.scale_mode = OperandScaleMode::Opb32;
   elementwise(p);
   EXPECT_EQ(o.get(0, 0, 0), 44);
+}
+
+TEST(Elementwise, OperandScalingRoundsWithTheIfmRoundMode) {
+  // A' = -42 * 2^30 / 2^32 = -10.5; B = 0 and OFM_SCALE 1 show A' itself. DBL (shift > 31) rounds the tie
+  // down, NATURAL up, TRUNCATE toward zero.
+  TestMap a(1, 1, 1, DataType::Int8, Layout::NHWC), b(1, 1, 1, DataType::Int8, Layout::NHWC),
+      o(1, 1, 1, DataType::Int8, Layout::NHWC);
+  a.set(0, 0, 0, -42), b.set(0, 0, 0, 0);
+  ElementwiseParams p = params(ElementwiseOp::Add, a, &b, o);
+  p.scale_mode = OperandScaleMode::Opa32;
+  p.opa_scale = 1u << 30, p.opa_shift = 32;
+  p.output.multiplier = 1, p.output.shift = 0;
+  const std::pair<RoundMode, int> cases[] = {{RoundMode::Dbl, -11}, {RoundMode::Natural, -10}, {RoundMode::Truncate, -10}};
+  for (const auto& [mode, want] : cases) {
+    p.ifm_round_mode = mode;
+    elementwise(p);
+    EXPECT_EQ(o.get(0, 0, 0), want) << static_cast<int>(mode);
+  }
+  a.set(0, 0, 0, 42);  // +10.5: DBL and NATURAL 11, TRUNCATE 10
+  p.ifm_round_mode = RoundMode::Truncate;
+  elementwise(p);
+  EXPECT_EQ(o.get(0, 0, 0), 10);
+  p.ifm_round_mode = RoundMode::Natural;
+  elementwise(p);
+  EXPECT_EQ(o.get(0, 0, 0), 11);
 }
 
 TEST(Elementwise, SubOperandOrderSwapsOperands) {

@@ -26,7 +26,8 @@ std::string bytes_text(uint64_t n) { return std::to_string(n) + " bytes"; }
 
 struct Tensor {
   uint64_t size_bytes = 0;
-  uint32_t arena_offset = 0;
+  uint32_t arena_offset = 0;  // in `region`
+  uint32_t region = 1;        // the arena, or the input / output region of a --separate-io-regions model
 };
 
 // A Vela model as the firmware's TFLM interpreter sees it: the NPU operator and the graph's inputs and outputs
@@ -53,7 +54,8 @@ ModelPlan plan_model(const std::vector<uint8_t>& network) {
   plan.op = vm.ethosu_operators.front();
   plan.arena_bytes = host::arena_bytes(vm);
   const host::TfliteSubgraph& sg = vm.model.subgraphs.at(plan.op.subgraph);
-  auto describe = [&](const std::vector<int32_t>& indices, const char* what) {
+  const bool separate = plan.op.payload.separate_io_regions;
+  auto describe = [&](const std::vector<int32_t>& indices, const char* what, uint32_t separate_region) {
     std::vector<Tensor> out;
     for (int32_t i : indices) {
       if (i < 0 || static_cast<size_t>(i) >= sg.tensors.size())
@@ -62,12 +64,12 @@ ModelPlan plan_model(const std::vector<uint8_t>& network) {
       if (!offset)
         throw InputError(std::string("network buffer: graph ") + what + " '" + sg.tensors[i].name +
                          "' has no offline-planned arena offset");
-      out.push_back({host::tflite_tensor_bytes(sg.tensors[i], "network buffer"), *offset});
+      out.push_back({host::tflite_tensor_bytes(sg.tensors[i], "network buffer"), *offset, separate ? separate_region : 1});
     }
     return out;
   };
-  plan.inputs = describe(sg.inputs, "input");
-  plan.outputs = describe(sg.outputs, "output");
+  plan.inputs = describe(sg.inputs, "input", host::kSeparateInputRegion);
+  plan.outputs = describe(sg.outputs, "output", host::kSeparateOutputRegion);
   for (size_t i = 0; i < sg.tensors.size(); ++i) {
     const host::TfliteTensor& t = sg.tensors[i];
     if (!t.is_variable) continue;
@@ -146,6 +148,15 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
   bool per_input = ifms.size() == plan.inputs.size() && !ifms.empty() && !r.ofm_free_bytes.empty();
   for (size_t i = 0; per_input && i < ifms.size(); ++i) per_input = ifms[i].size() == plan.inputs[i].size_bytes;
   size_t first_input_ifm = 0;
+  if (plan.op.payload.separate_io_regions) {
+    if (!per_input && !ifms.empty())
+      throw InputError("the model keeps its inputs and outputs in regions of their own (--separate-io-regions), "
+                       "not in the arena: give one IFM buffer per input and OFM buffers for the outputs");
+    p.job.regions[host::kSeparateInputRegion] =
+        firmware_memory(plan.op.input_region_bytes, kFirmwareArena, "input region");
+    p.job.regions[host::kSeparateOutputRegion] =
+        firmware_memory(plan.op.output_region_bytes, kFirmwareArena, "output region");
+  }
   if (per_input || ifms.empty()) {
     p.job.regions[1] = firmware_memory(plan.arena_bytes, kFirmwareArena, "tensor arena");
   } else {
@@ -167,7 +178,8 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
     std::fill_n(p.job.regions[1].begin() + t.arena_offset, t.size_bytes, value);
   }
   for (size_t i = first_input_ifm; i < ifms.size(); ++i)
-    place(p.job.regions[1], plan.inputs[i - first_input_ifm], ifms[i], "ifm[" + std::to_string(i) + "]");
+    place(p.job.regions[plan.inputs[i - first_input_ifm].region], plan.inputs[i - first_input_ifm], ifms[i],
+          "ifm[" + std::to_string(i) + "]");
   if (!r.ofm_free_bytes.empty() && r.ofm_free_bytes.size() != plan.outputs.size())
     throw InputError(std::to_string(r.ofm_free_bytes.size()) + " OFM buffers for a model with " +
                      std::to_string(plan.outputs.size()) + " output(s)");
@@ -175,7 +187,7 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
     if (r.ofm_free_bytes[i] < plan.outputs[i].size_bytes)
       throw InputError("ofm[" + std::to_string(i) + "] has room for " + bytes_text(r.ofm_free_bytes[i]) +
                        ", the output has " + bytes_text(plan.outputs[i].size_bytes));
-    if (plan.outputs[i].arena_offset + plan.outputs[i].size_bytes > p.job.regions[1].size())
+    if (plan.outputs[i].arena_offset + plan.outputs[i].size_bytes > p.job.regions[plan.outputs[i].region].size())
       throw InputError("output " + std::to_string(i) + " lies outside the arena");
   }
   p.outputs = r.ofm_free_bytes.empty() ? std::vector<Tensor>{} : plan.outputs;
@@ -184,7 +196,7 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
 }
 
 Prepared prepare_op(const InferenceRequest& r, const host::ShimSettings& settings) {
-  const host::DriverPayload payload = host::parse_cop1(r.network, "network buffer (COP1 payload)");
+  const host::DriverPayload payload = host::parse_driver_payload(r.network, "network buffer (driver payload)");
   if (r.ifms.size() < 2 || r.ifms.size() > 3)
     throw InputError("OP mode takes 2 or 3 IFM buffers (arena, layout, optional flash), got " +
                      std::to_string(r.ifms.size()));
@@ -280,6 +292,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     cap.parameters = ran.parameters;
     cap.regions_after[1] = p.job.regions[1];
     cap.regions_after[2] = p.job.regions[2];
+    cap.regions_after[host::kSeparateOutputRegion] = p.job.regions[host::kSeparateOutputRegion];
     cap.status = ran.status_reg;
     cap.cycle_counter = ran.cycles;
     cap.event_counters = ran.events;
@@ -290,9 +303,8 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     }
     if (p.cpu_model) host::run_cpu_operators(*p.cpu_model, p.job.regions[1], "network buffer");
     if (p.arena_in_ifm) res.ifms_after[0] = p.job.regions[1];
-    const std::vector<uint8_t>& arena = p.job.regions[1];
     for (size_t i = 0; i < p.outputs.size(); ++i) {
-      const auto begin = arena.begin() + p.outputs[i].arena_offset;
+      const auto begin = p.job.regions[p.outputs[i].region].begin() + p.outputs[i].arena_offset;
       res.ofm_appended[i].assign(begin, begin + static_cast<std::ptrdiff_t>(p.outputs[i].size_bytes));
     }
     for (size_t i = 0; i < kPmuEventMax; ++i) res.pmu_count.events[i] = hw[i] ? ran.events[i] : 0;
@@ -320,7 +332,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
 std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
   try {
     const host::NpuFile file = host::read_npu_file(network, "network buffer");
-    if (file.kind == host::NpuFileKind::COP1_PAYLOAD) return NetworkInfoV2{};
+    if (file.kind == host::NpuFileKind::DRIVER_PAYLOAD) return NetworkInfoV2{};
     if (file.kind != host::NpuFileKind::TFLITE || file.model->model.subgraphs.empty()) return std::nullopt;
     const host::VelaModel& vm = *file.model;
     const host::TfliteSubgraph& sg = vm.model.subgraphs.front();

@@ -7,39 +7,73 @@
 
 namespace ethosu::kernels {
 
+ConvWeights::ConvWeights(int ofm_depth, int height, int width, int ifm_depth)
+    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth), pairs_((ifm_depth + 1) / 2) {}
+
 ConvWeights::ConvWeights(const int32_t* dense, int ofm_depth, int height, int width, int ifm_depth)
-    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth),
-      dense_(dense, dense + static_cast<size_t>(ofm_depth) * height * width * ifm_depth) {
-  pack();
+    : ConvWeights(ofm_depth, height, width, ifm_depth) {
+  pack(dense);
 }
 
 ConvWeights::ConvWeights(const int16_t* dense, int ofm_depth, int height, int width, int ifm_depth)
-    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth),
-      dense_(dense, dense + static_cast<size_t>(ofm_depth) * height * width * ifm_depth) {
-  pack();
+    : ConvWeights(ofm_depth, height, width, ifm_depth) {
+  pack(dense);
 }
 
-void ConvWeights::pack() {
-  max_abs_ = 0;
-  for (int32_t v : dense_) max_abs_ = std::max(max_abs_, v == INT32_MIN ? INT32_MAX : std::abs(v));
-  fits_int16_ = max_abs_ <= 32767;
-  if (!fits_int16_) return;
+ConvWeights ConvWeights::zeros(int ofm_depth, int height, int width, int ifm_depth) {
+  ConvWeights w(ofm_depth, height, width, ifm_depth);
+  w.fits_int16_ = true;
+  w.grouped_.assign(static_cast<size_t>((ofm_depth + 15) / 16) * w.group_size(), 0);
+  return w;
+}
+
+weights::PackedLayout ConvWeights::packing() {
+  weights::PackedLayout l;
+  l.base = grouped_.data();
+  l.ofm_group_stride = group_size();
+  l.ofm_lane_stride = 2;
+  l.tap_stride = static_cast<size_t>(pairs_) * 32;
+  l.ifm_pair_stride = 32;
+  return l;
+}
+
+void ConvWeights::seal() {
+  int32_t m = 0;
+  for (int16_t v : grouped_) m = std::max(m, std::abs(int32_t{v}));
+  max_abs_ = m;
+  if (ifm_depth_ != 1) return;
   const int taps = height_ * width_;
-  pairs_ = (ifm_depth_ + 1) / 2;
-  const int groups = (ofm_depth_ + 15) / 16;
-  const size_t group_size = static_cast<size_t>(taps) * pairs_ * 32;
-  grouped_.assign(groups * group_size, 0);
-  for (int oc = 0; oc < ofm_depth_; ++oc)
-    for (int t = 0; t < taps; ++t)
-      for (int ic = 0; ic < ifm_depth_; ++ic)
-        grouped_[(oc / 16) * group_size + (static_cast<size_t>(t) * pairs_ + ic / 2) * 32 + (oc % 16) * 2 + ic % 2] =
-            static_cast<int16_t>(dense_[(static_cast<size_t>(oc) * taps + t) * ifm_depth_ + ic]);
-  if (ifm_depth_ == 1) {
-    by_tap_.assign(static_cast<size_t>(taps) * ofm_depth_, 0);
+  by_tap_.assign(static_cast<size_t>(taps) * ofm_depth_, 0);
+  for (int t = 0; t < taps; ++t)
     for (int c = 0; c < ofm_depth_; ++c)
-      for (int t = 0; t < taps; ++t)
-        by_tap_[static_cast<size_t>(t) * ofm_depth_ + c] = static_cast<int16_t>(dense_[static_cast<size_t>(c) * taps + t]);
+      by_tap_[static_cast<size_t>(t) * ofm_depth_ + c] = static_cast<int16_t>(weight(c, t, 0));
+}
+
+size_t ConvWeights::size_bytes() const {
+  return sizeof(*this) + dense_.capacity() * sizeof(int32_t) + (grouped_.capacity() + by_tap_.capacity()) * sizeof(int16_t);
+}
+
+template <typename T>
+void ConvWeights::pack(const T* dense) {
+  const size_t n = static_cast<size_t>(ofm_depth_) * height_ * width_ * ifm_depth_;
+  int64_t m = 0;
+  for (size_t i = 0; i < n; ++i) m = std::max<int64_t>(m, std::abs(int64_t{dense[i]}));
+  if (m > 32767) {
+    fits_int16_ = false;
+    max_abs_ = static_cast<int32_t>(std::min<int64_t>(m, INT32_MAX));
+    dense_.assign(dense, dense + n);
+    return;
   }
+  *this = zeros(ofm_depth_, height_, width_, ifm_depth_);
+  const int taps = height_ * width_;
+  const weights::PackedLayout l = packing();
+  for (int oc = 0; oc < ofm_depth_; ++oc)
+    for (int t = 0; t < taps; ++t) {
+      const T* src = dense + (static_cast<size_t>(oc) * taps + t) * ifm_depth_;
+      int16_t* dst = l.base + (oc / 16) * l.ofm_group_stride + (oc % 16) * l.ofm_lane_stride + t * l.tap_stride;
+      for (int ic = 0; ic < ifm_depth_; ++ic) dst[(ic / 2) * l.ifm_pair_stride + ic % 2] = static_cast<int16_t>(src[ic]);
+    }
+  seal();
 }
 
 namespace {
@@ -49,6 +83,10 @@ namespace {
 int64_t max_abs_ifm(DataType t, int32_t zp) {
   return std::max(std::abs(type_min(t) - zp), std::abs(type_max(t) - zp));
 }
+
+// Whether every IFM - zero point fits an int16 buffer. With |weights| <= 32767 a pair of products then
+// stays below 2^31 (vpmaddwd cannot wrap); the sums are bounded by splitting the reduction.
+bool ifm_fits_int16(DataType t, int32_t zp) { return type_min(t) - zp >= INT16_MIN && type_max(t) - zp <= INT16_MAX; }
 
 struct Window {
   IfmWindow w;
@@ -204,7 +242,7 @@ ETHOSU_SIMD_CLONES void mac_i16(int32_t* acc, const int16_t* a, const int16_t* w
 struct ConvKernels {
   static void conv(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
-    if (w.fits_int16_ && ifm_bound <= 32767)
+    if (w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point))
       conv_fast(p, w, b, s, ifm_bound);
     else
       conv_exact(p, w, b, s);
@@ -287,10 +325,9 @@ struct ConvKernels {
         const int32_t* a = s.ifm32.data() + ((oy - b.y0) * win.sy * win.w.cols + (ox - b.x0) * win.sx) * p.ifm_depth;
         for (int oc = b.c0; oc < b.c1; ++oc) {
           int64_t sum = 0;
-          const int32_t* wo = w.dense_.data() + static_cast<size_t>(oc) * ntaps * p.ifm_depth;
           for (size_t t = 0; t < ntaps; ++t)
             for (int ic = 0; ic < p.ifm_depth; ++ic)
-              sum += int64_t{a[s.taps[t] + ic]} * wo[t * p.ifm_depth + ic];
+              sum += int64_t{a[s.taps[t] + ic]} * w.weight(oc, static_cast<int>(t), ic);
           sums[static_cast<size_t>(oc - b.c0)] = sum;
         }
         out.pixel(ox, oy, b.c0, b.c1, sums.data());
@@ -302,7 +339,8 @@ struct ConvKernels {
     const int ntaps = w.height_ * w.width_;
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
     // int16 buffers and int32 sums are exact when every tap product and their sum fit.
-    const bool fast = w.fits_int16_ && ifm_bound <= 32767 && int64_t{ntaps} * ifm_bound * w.max_abs_ <= INT32_MAX;
+    const bool fast = w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point) &&
+                      int64_t{ntaps} * ifm_bound * w.max_abs_ <= INT32_MAX;
     const Window win = conv_window(p, b, b.c0, nc, nc);
     tap_offsets(p.kernel, win.w.cols, nc, s.taps);
     const Writer out(p, s, b.c0, b.c1);
@@ -328,7 +366,7 @@ struct ConvKernels {
         for (int c = 0; c < nc; ++c) {
           int64_t sum = 0;
           for (int t = 0; t < ntaps; ++t)
-            sum += int64_t{a[s.taps[static_cast<size_t>(t)] + c]} * w.dense_[static_cast<size_t>(b.c0 + c) * ntaps + t];
+            sum += int64_t{a[s.taps[static_cast<size_t>(t)] + c]} * w.weight(b.c0 + c, t, 0);
           s.tile64[static_cast<size_t>(c)] = sum;
         }
         out.pixel(ox, oy, b.c0, b.c1, s.tile64.data());

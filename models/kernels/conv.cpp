@@ -109,18 +109,6 @@ enum ChannelArray { kBias, kMult, kShift, kMask, kRoundPos, kRoundNeg, kArrays }
 // The 32-bit path's 64-bit constants, each an array over channel pairs (see Requantize32).
 enum PairArray { kEvenRpos, kEvenRneg, kOddRpos, kOddRneg, kEvenShift, kOddShift, kEvenSub, kOddSub, kPairArrays };
 
-// The per-channel rounding addend r such that round(p / 2^s) = (p >> s) + ((p mod 2^s) + r) >> s.
-int64_t round_addend(RoundMode mode, int shift, bool negative) {
-  if (shift == 0) return 0;
-  const int64_t half = int64_t{1} << (shift - 1);
-  switch (mode) {
-    case RoundMode::Dbl: return shift > 31 ? half + (negative ? -(int64_t{1} << 30) : (int64_t{1} << 30)) : half;
-    case RoundMode::Truncate: return negative ? (int64_t{1} << shift) - 1 : 0;
-    case RoundMode::Natural: return half;
-  }
-  return 0;
-}
-
 // Channel c's bias and scale: its own in per-channel mode, else the global scale (with its bias, if any).
 ScaleBias channel_scale(const OutputStage& os, int c) {
   if (os.per_channel) return os.channels[c];

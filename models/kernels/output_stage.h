@@ -52,6 +52,19 @@ inline int64_t rounded_scale(int64_t x, uint32_t m, int shift, RoundMode mode) {
   return 0;
 }
 
+// The rounding addend r such that rounded_scale(x, m, shift, mode) = (p >> shift) + ((p mod 2^shift) + r) >> shift
+// for p = x * m (x < 0 takes the `negative` one); for the SIMD paths, which cannot shift 128 bits.
+inline int64_t round_addend(RoundMode mode, int shift, bool negative) {
+  if (shift == 0) return 0;
+  const int64_t half = int64_t{1} << (shift - 1);
+  switch (mode) {
+    case RoundMode::Dbl: return shift > 31 ? half + (negative ? -(int64_t{1} << 30) : (int64_t{1} << 30)) : half;
+    case RoundMode::Truncate: return negative ? (int64_t{1} << shift) - 1 : 0;
+    case RoundMode::Natural: return half;
+  }
+  return 0;
+}
+
 // The output-stage registers of one operation.
 struct OutputStage {
   DataType ofm_type = DataType::Int8;

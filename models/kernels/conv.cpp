@@ -119,17 +119,16 @@ ScaleBias channel_scale(const OutputStage& os, int c) {
   return e;
 }
 
-// Per-block output constants and OFM channel byte offsets. The arrays are padded to whole SIMD vectors
+// Per-block output constants. The arrays are padded to whole SIMD vectors
 // (requantize_tile reads that far). Returns whether the vector output path applies: every shift <= 61 (the
 // split rounding above then cannot overflow) and no function or LUT after the clamp; `fast32` whether the
 // 32-bit path (Requantize32) does too, for OFM zero point `zp`.
-bool prepare_channels(const OutputStage& os, const FeatureMap& ofm, int c0, int c1, int64_t zp, KernelScratch& s,
+bool prepare_channels(const OutputStage& os, int c0, int c1, int64_t zp, KernelScratch& s,
                       bool& fast32) {
   const size_t n = static_cast<size_t>(c1 - c0);
   const size_t padded = round_up_lanes(n), half = padded / 2;
   s.channel_params.assign(kArrays * padded + kPairArrays * half, 0);
   s.channel_params32.assign(2 * padded, 0);
-  s.channel_offsets.resize(n);
   bool vector_ok = os.function == ActivationFunction::None;
   fast32 = zp >= -(int64_t{1} << 30) && zp <= (int64_t{1} << 30);
   int64_t* cp = s.channel_params.data();
@@ -144,7 +143,6 @@ bool prepare_channels(const OutputStage& os, const FeatureMap& ofm, int c0, int 
     cp[kRoundPos * padded + i] = round_addend(os.round_mode, e.shift, false);
     cp[kRoundNeg * padded + i] = round_addend(os.round_mode, e.shift, true);
     vector_ok = vector_ok && e.shift <= 61;
-    s.channel_offsets[i] = ofm.layout.channel_offset(c);
 
     fast32 = fast32 && e.bias >= INT32_MIN && e.bias <= INT32_MAX && e.multiplier <= uint32_t{INT32_MAX} &&
              e.shift >= 32 && e.shift <= 61;
@@ -176,7 +174,7 @@ struct Writer {
     const OutputStage& os = p.output;
     // A 32-bit OFM (no LUT here) stores x saturated: no zero point, no activation clamp.
     const bool ofm32 = os.ofm_type == DataType::Int32;
-    vector_ok = prepare_channels(os, p.ofm, first_channel, end_channel, ofm32 ? 0 : os.ofm_zero_point, s, fast32);
+    vector_ok = prepare_channels(os, first_channel, end_channel, ofm32 ? 0 : os.ofm_zero_point, s, fast32);
     const int64_t acc_hi = p.acc_format == AccFormat::Int32 ? INT32_MAX : (int64_t{1} << 39) - 1;
     auto to_type = [&](int64_t v) { return std::min(std::max(v, type_min(os.ofm_type)), type_max(os.ofm_type)); };
     const int64_t* cp = s.channel_params.data();
@@ -234,23 +232,7 @@ struct Writer {
     store(x, y, ca, cb, s.values.data());
   }
 
-  void store(int x, int y, int ca, int cb, const int32_t* v) const {
-    uint8_t* base = p.ofm.region + p.ofm.layout.pixel_offset(x, y);
-    const DataType t = p.output.ofm_type;
-    if (element_size_bytes(t) == 1) {
-      // Runs of contiguous channels: the whole pixel (NHWC) or up to the end of a 16-channel brick.
-      const bool nhwc = p.ofm.layout.layout == Layout::NHWC;
-      for (int c = ca; c < cb;) {
-        const int run = nhwc ? cb - c : std::min(cb - c, 16 - c % 16);
-        uint8_t* o = base + s.channel_offsets[static_cast<size_t>(c - c0)];
-        const int32_t* vc = v + (c - ca);
-        for (int i = 0; i < run; ++i) o[i] = static_cast<uint8_t>(vc[i]);
-        c += run;
-      }
-      return;
-    }
-    for (int i = 0; i < cb - ca; ++i) store_element(base + s.channel_offsets[static_cast<size_t>(ca - c0 + i)], t, v[i]);
-  }
+  void store(int x, int y, int ca, int cb, const int32_t* v) const { store_channels(p.ofm, x, y, ca, cb - ca, v); }
 };
 
 }  // namespace

@@ -102,23 +102,6 @@ void read_pixel(const FeatureMap& f, int x, int y, int c0, int n, int32_t zp, in
   }
 }
 
-void write_pixel(const FeatureMap& f, int x, int y, int c0, int n, const int32_t* v) {
-  const FeatureMapLayout& l = f.layout;
-  uint8_t* pix = f.region + l.pixel_offset(x, y);
-  const int es = element_size_bytes(l.type);
-  for (int c = 0; c < n;) {
-    const int cc = c0 + c;
-    const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
-    uint8_t* dst = pix + l.channel_offset(cc);
-    if (es == 1) {
-      for (int k = 0; k < run; ++k) dst[k] = static_cast<uint8_t>(v[c + k]);
-    } else {
-      for (int k = 0; k < run; ++k) store_element(dst + k * es, l.type, v[c + k]);
-    }
-    c += run;
-  }
-}
-
 // One pixel at a time: operands read by runs, the operation over the pixel's channels in plain loops,
 // the output scale in SIMD (requantize_tile), then the zero point, activation or LUT. The whole pixel is
 // read before it is written, so an OFM may still alias its IFM exactly.
@@ -186,7 +169,7 @@ void elementwise_vector(const ElementwiseParams& p, const OfmBlock& blk) {
       } else {
         for (int i = 0; i < n; ++i) scaled[i] = fin(scale(os, v[i], os.multiplier, os.shift, false));
       }
-      write_pixel(p.ofm, x, y, blk.c0, n, scaled.data());
+      store_channels(p.ofm, x, y, blk.c0, n, scaled.data());
     }
 }
 

@@ -62,11 +62,23 @@ inline void tap_offsets(const KernelGeometry& k, int cols, int channel_stride, s
 
 namespace detail {
 
+// read_channels() in int64 whatever the type.
+template <DataType DT, typename T>
+void read_channels_wide(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int c0, int n, int32_t zp,
+                        T* dst) {
+  for (int c = 0; c < n; ++c)
+    dst[c] = static_cast<T>(int64_t{load_element(region + l.byte_offset(x, y, c0 + c), DT)} - zp);
+}
+
 template <DataType DT, typename T>
 void read_channels(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int c0, int n, int32_t zp,
                    T* dst) {
   constexpr int es = element_size_bytes(DT);
-  // Narrow types cannot overflow int32 when the zero point is subtracted: plain loops that vectorise.
+  // Narrow types minus a 16-bit zero point (the register's width) fit int32: plain loops that vectorise.
+  if (es < 4 && (zp < -65536 || zp > 65536)) {
+    read_channels_wide<DT>(region, l, x, y, c0, n, zp, dst);
+    return;
+  }
   using Wide = std::conditional_t<(es < 4), int32_t, int64_t>;
   const int64_t pix = l.pixel_offset(x, y);
   int c = 0;

@@ -135,7 +135,8 @@ TEST(PoolRandom, MatchesDirectReference) {
     p.ifm_zero_point = pick(-20, 20);
     p.output.ofm_zero_point = pick(-20, 20);
     p.output.per_channel = pick(0, 1);
-    p.output.multiplier = static_cast<uint32_t>(pick(1, 1 << 30)), p.output.shift = static_cast<uint8_t>(pick(28, 34));
+    p.output.multiplier = static_cast<uint32_t>(pick(1, 1 << 30)), p.output.shift = static_cast<uint8_t>(pick(0, 40));
+    p.output.round_mode = static_cast<RoundMode>(pick(0, 2));
     TestMap want = ofm;
     for (int oy = 0; oy < oh; ++oy)
       for (int ox = 0; ox < ow; ++ox)

@@ -1,4 +1,39 @@
-// Compiled once per Highway target (foreach_target.h) and dispatched at run time.
+// Compiled once per Highway target (foreach_target.h) and dispatched at run time by our own table: Highway's
+// HWY_DYNAMIC_DISPATCH needs libhwy.so, whose load-time initialisation calibrates a timer for ~5 ms of CPU
+// in every process, more than a small job's whole simulation. Only Highway's headers are used.
+#ifndef ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
+#define ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/simd_loops.h"
+
+namespace ethosu::kernels {
+namespace {
+
+// One target's compiled loops.
+struct SimdLoops {
+  int64_t target;
+  bool (*requantize)(const int32_t*, ptrdiff_t, int, int, const RequantizeParams&, int32_t*, ptrdiff_t);
+  void (*depthwise)(const int16_t*, ptrdiff_t, const int32_t*, int, const int16_t*, ptrdiff_t, int, int, int32_t*,
+                    ptrdiff_t);
+};
+
+std::vector<SimdLoops>& registry() {
+  static std::vector<SimdLoops> loops;
+  return loops;
+}
+
+bool register_loops(const SimdLoops& loops) {
+  registry().push_back(loops);
+  return true;
+}
+
+}  // namespace
+}  // namespace ethosu::kernels
+#endif
+
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "models/kernels/simd_loops.cpp"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -146,30 +181,101 @@ void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, 
     }
 }
 
-int64_t Target() { return HWY_TARGET; }
+const bool registered = register_loops({HWY_TARGET, &RequantizeTile, &DepthwiseSums});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::kernels
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace ethosu::kernels {
+#include <algorithm>
+#include <atomic>
 
-HWY_EXPORT(RequantizeTile);
-HWY_EXPORT(DepthwiseSums);
-HWY_EXPORT(Target);
+#if HWY_ARCH_X86
+#include <cpuid.h>
+#endif
+
+namespace ethosu::kernels {
+namespace {
+
+// Whether this CPU runs a target's code: the instruction sets Highway compiles each x86 target for
+// (HWY_TARGET_STR_*). On Arm, NEON is the aarch64 baseline; the SVE targets are not selected.
+bool cpu_runs(int64_t target) {
+#if HWY_ARCH_X86
+  __builtin_cpu_init();
+  const bool ssse3 = __builtin_cpu_supports("ssse3");
+  const bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+                    __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("aes");
+  const bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
+                    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+                    __builtin_cpu_supports("f16c");
+  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+  switch (target) {
+    case HWY_SSSE3: return ssse3;
+    case HWY_SSE4: return sse4;
+    case HWY_AVX2: return avx2;
+    case HWY_AVX3: return avx3;
+    default: break;
+  }
+#elif HWY_ARCH_ARM_A64
+  if (target == HWY_NEON) return true;
+#endif
+  return target == HWY_SCALAR || target == HWY_EMU128;
+}
+
+// The targets this CPU runs, best first (Highway numbers better targets lower).
+std::vector<SimdLoops> runnable() {
+  std::vector<SimdLoops> out;
+  for (const SimdLoops& l : registry())
+    if (cpu_runs(l.target)) out.push_back(l);
+  std::sort(out.begin(), out.end(), [](const SimdLoops& a, const SimdLoops& b) { return a.target < b.target; });
+  return out;
+}
+
+const std::vector<SimdLoops>& available() {
+  static const std::vector<SimdLoops> loops = runnable();
+  return loops;
+}
+
+std::atomic<const SimdLoops*> chosen{nullptr};
+
+const SimdLoops& loops() {
+  const SimdLoops* l = chosen.load(std::memory_order_relaxed);
+  if (!l) {
+    l = &available().front();
+    chosen.store(l, std::memory_order_relaxed);
+  }
+  return *l;
+}
+
+}  // namespace
 
 bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
                      int32_t* out, ptrdiff_t out_stride) {
-  return HWY_DYNAMIC_DISPATCH(RequantizeTile)(sums, sum_stride, rows, channels, p, out, out_stride);
+  return loops().requantize(sums, sum_stride, rows, channels, p, out, out_stride);
 }
 
 void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
                     ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
-  HWY_DYNAMIC_DISPATCH(DepthwiseSums)(a, pix_stride, taps, ntaps, w, w_tap_stride, channels, pixels, acc, acc_stride);
+  loops().depthwise(a, pix_stride, taps, ntaps, w, w_tap_stride, channels, pixels, acc, acc_stride);
 }
 
-const char* simd_target_name() { return hwy::TargetName(HWY_DYNAMIC_DISPATCH(Target)()); }
+std::vector<int64_t> available_simd_targets() {
+  std::vector<int64_t> targets;
+  for (const SimdLoops& l : available()) targets.push_back(l.target);
+  return targets;
+}
+
+void select_simd_target(int64_t target) {
+  for (const SimdLoops& l : available())
+    if (target == 0 || l.target == target) {
+      chosen.store(&l, std::memory_order_relaxed);
+      return;
+    }
+}
+
+const char* simd_target_name() { return hwy::TargetName(loops().target); }
 
 }  // namespace ethosu::kernels
 #endif

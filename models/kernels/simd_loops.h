@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace ethosu::kernels {
 
@@ -46,7 +47,11 @@ bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int ch
 void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
                     ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride);
 
-// The name of the Highway target the dispatched kernels run on (for tests and benchmarks).
+// The Highway targets (HWY_AVX2, ...) this host runs and the build holds, best first; the loops run on the
+// first unless select_simd_target() picks another (0: the best again). For tests and benchmarks.
+std::vector<int64_t> available_simd_targets();
+void select_simd_target(int64_t target);
+// The name of the target the loops run on.
 const char* simd_target_name();
 
 }  // namespace ethosu::kernels

@@ -5,9 +5,6 @@
 
 #include <iostream>
 
-#include <hwy/highway.h>
-#include <hwy/targets.h>
-
 #include "corpus/corpus_paths.h"
 #include "host/job.h"
 #include "host/run_job.h"
@@ -25,7 +22,7 @@ class SimdTargets : public ::testing::TestWithParam<fs::path> {
     if (GetParam().empty()) GTEST_SKIP() << test::skip_message();
   }
   void TearDown() override {
-    hwy::SetSupportedTargetsForTest(0);
+    kernels::select_simd_target(0);
     kernels::set_simd_level_limit(kernels::SimdLevel::Avx512Vnni);
   }
 };
@@ -44,15 +41,14 @@ std::vector<std::vector<uint8_t>> outputs(const fs::path& dir) {
 TEST_P(SimdTargets, EveryTargetGivesTheSameBytes) {
   const auto best = outputs(GetParam());
   ASSERT_FALSE(best.empty());
-  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  const std::vector<int64_t> targets = kernels::available_simd_targets();
   ASSERT_GE(targets.size(), 2u) << "the build should include the scalar target besides the host's best";
   for (const int64_t target : targets) {
-    hwy::SetSupportedTargetsForTest(target);
-    std::cout << "[ target   ] " << hwy::TargetName(target) << "\n";
-    EXPECT_EQ(outputs(GetParam()), best) << "Highway target " << hwy::TargetName(target) << " ("
-                                         << kernels::simd_target_name() << ")";
+    kernels::select_simd_target(target);
+    std::cout << "[ target   ] " << kernels::simd_target_name() << "\n";
+    EXPECT_EQ(outputs(GetParam()), best) << "Highway target " << kernels::simd_target_name();
   }
-  hwy::SetSupportedTargetsForTest(0);
+  kernels::select_simd_target(0);
   for (auto level : {kernels::SimdLevel::Generic, kernels::SimdLevel::Avx2}) {
     if (level > kernels::best_simd_level()) continue;
     kernels::set_simd_level_limit(level);

@@ -150,11 +150,11 @@ void elementwise_vector(const ElementwiseParams& p, const OfmBlock& blk) {
             }
             case OperandScaleMode::Opa32:
               for (int i = 0; i < n; ++i)
-                v[i] = rounded_scale_small(A[i], p.opa_scale, p.opa_shift, p.ifm_round_mode) + sign * (int64_t{B[i]} << pre_shift);
+                v[i] = rounded_scale_small(A[i], p.opa_scale, p.opa_shift, p.ifm_round_mode) + sign * (int64_t{B[i]} * (int64_t{1} << pre_shift));
               break;
             case OperandScaleMode::Opb32:
               for (int i = 0; i < n; ++i)
-                v[i] = (int64_t{A[i]} << pre_shift) + sign * rounded_scale_small(B[i], p.opa_scale, p.opa_shift, p.ifm_round_mode);
+                v[i] = int64_t{A[i]} * (int64_t{1} << pre_shift) + sign * rounded_scale_small(B[i], p.opa_scale, p.opa_shift, p.ifm_round_mode);
               break;
           }
         }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -62,13 +63,20 @@ class OpRunner {
   // for a stream the weight decoder rejects, UnknownBehaviour for an operation the model cannot run.
   uint64_t execute(const isa::Operation& op);
 
+  // Host time this runner has spent since it was made: getting the packed weights (decoding, or the
+  // content lookup in the process's weight cache; scale streams too) and in the kernels. For speed reports.
+  struct HostSeconds {
+    double weight_decode = 0, kernels = 0;
+  };
+  const HostSeconds& host_seconds() const { return host_seconds_; }
+
  private:
   kernels::FeatureMap feature_map(const isa::FeatureMap& fm) const;
   template <typename Params>
   void windowed(const isa::Operation& op, Params& p) const;
   kernels::OutputStage output_stage(const isa::Operation& op);
   const uint8_t* stream_bytes(unsigned region, const isa::StreamRef& s) const;
-  void decode_weights(const isa::Operation& op);
+  std::shared_ptr<const kernels::ConvWeights> decode_weights(const isa::Operation& op);
   void decode_scales(const isa::Operation& op);
   uint64_t conv(const isa::Operation& op);
   uint64_t pool(const isa::Operation& op);
@@ -76,9 +84,10 @@ class OpRunner {
 
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;
-  weights::DenseWeights dense_;
   std::vector<kernels::ScaleBias> scales_;
+  std::vector<int16_t> stream_scratch_;
   kernels::KernelScratch scratch_;
+  HostSeconds host_seconds_;
 };
 
 }  // namespace ethosu::functional

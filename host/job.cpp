@@ -8,6 +8,7 @@
 #include "host/payload.h"
 #include "isa/variant.h"
 #include "sim/error.h"
+#include "sim/text.h"
 
 namespace ethosu::host {
 namespace {
@@ -39,12 +40,7 @@ void size_region(Job& job, uint32_t index, uint64_t size, const std::string& wha
   job.regions[index].assign(size, 0);
 }
 
-std::string hex_word(uint32_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s = "0x";
-  for (int shift = 28; shift >= 0; shift -= 4) s += kDigits[(v >> shift) & 0xF];
-  return s;
-}
+using sim::hex_word;
 
 // The variant a payload was compiled for, from its header.
 void take_payload_variant(Job& job, const DriverPayload& payload) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ethosu_sim/config.h"
 #include "models/platform/platform.h"
 #include "sim/config.h"
 
@@ -52,3 +53,14 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names);
 bool pmu_event_modelled(uint16_t hw_id);
 
 }  // namespace ethosu::host
+
+namespace ethosu_sim {
+
+// The public Config (include/ethosu_sim/config.h) is this registry.
+class Config::Impl {
+ public:
+  explicit Impl(ethosu::sim::Config p) : params(std::move(p)) {}
+  ethosu::sim::Config params;
+};
+
+}  // namespace ethosu_sim

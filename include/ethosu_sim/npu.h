@@ -5,7 +5,8 @@
 //  * apb: the register file (target). 32-bit aligned reads and writes at offsets 0x000-0xFFF, with
 //    b_transport (nb_transport is converted); anything else answers TLM_BURST_ERROR_RESPONSE. A register
 //    access brings the model to the access time (it calls wait() with the annotated delay), so time-dependent
-//    registers (STATUS, QREAD, the PMU) read as at that time.
+//    registers (STATUS, QREAD, the PMU) read as at that time. Debug transport (transport_dbg) reads a
+//    register at the current time without waiting and writes nothing.
 //  * axi0, axi1: the AXI master ports M0 and M1 (initiators) carrying tlm_generic_payload. The NPU reaches
 //    memory through them at the addresses the driver gives it (QBASE, BASEPn) and REGIONCFG's port choice.
 //    Data moves through DMI where the target grants it (get_direct_mem_ptr, read and write), else by

@@ -33,7 +33,8 @@ void Memory::unmap_all() {
 
 void Memory::set_dmi_enabled(bool on) {
   dmi_enabled_ = on;
-  if (!on) socket->invalidate_direct_mem_ptr(0, std::numeric_limits<sc_dt::uint64>::max());
+  // Grants end when it goes off, refusals when it comes on: initiators ask again either way.
+  socket->invalidate_direct_mem_ptr(0, std::numeric_limits<sc_dt::uint64>::max());
 }
 
 int Memory::find(uint64_t addr) const {

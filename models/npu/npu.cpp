@@ -61,6 +61,7 @@ NpuCore::NpuCore(ethosu_sim::Npu& top)
       dma_("dma", stats_),
       cc_("cc", CcBlocks{ctrl_, mirror_, axi0_, axi1_, dma_, shram_, wd_, mac_, ao_, pmu_, stats_}) {
   apb_.register_b_transport(this, &NpuCore::b_transport);
+  apb_.register_transport_dbg(this, &NpuCore::transport_dbg);
   top.apb.bind(apb_);
   axi0_.socket.bind(top.axi0);
   axi1_.socket.bind(top.axi1);
@@ -123,6 +124,15 @@ void NpuCore::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
     write_register(static_cast<uint16_t>(addr), v);
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// Debuggers read registers as the host would, at the current time and without waiting; they write nothing.
+unsigned int NpuCore::transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  if (!gp.is_read() || gp.get_data_length() != 4 || (addr & 3) || addr >= 0x1000) return 0;
+  const uint32_t v = read_register(static_cast<uint16_t>(addr));
+  std::memcpy(gp.get_data_ptr(), &v, 4);
+  return 4;
 }
 
 uint32_t NpuCore::read_register(uint16_t offset) {

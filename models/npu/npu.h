@@ -85,6 +85,7 @@ class NpuCore {
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   uint32_t read_register(uint16_t offset);
   void write_register(uint16_t offset, uint32_t value);
   void soft_reset();

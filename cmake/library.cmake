@@ -44,6 +44,25 @@ ethosu_public_library(ethosu-sim-platform platform
   PARTS ethosu_platform ethosu_host_formats ethosu_host
   LINK ethosu-sim-npu)
 
+# Every public header compiles on its own, with nothing but the installed include folder and SystemC on the
+# include path: it includes what it needs and nothing private. Built with the tree (a failure fails the
+# build); skipped in sanitizer and fuzzer builds, which would only repeat it.
+if(ETHOSU_SIM_TESTS AND NOT ETHOSU_SIM_SANITIZERS AND NOT ETHOSU_SIM_FUZZERS)
+  file(GLOB public_headers RELATIVE ${PROJECT_SOURCE_DIR}/include/ethosu_sim CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/include/ethosu_sim/*.h)
+  list(APPEND public_headers version.h)
+  set(header_sources)
+  foreach(h IN LISTS public_headers)
+    string(REPLACE ".h" ".cpp" source ${PROJECT_BINARY_DIR}/public_headers/${h})
+    file(CONFIGURE OUTPUT ${source} CONTENT "#include <ethosu_sim/${h}>\n")
+    list(APPEND header_sources ${source})
+  endforeach()
+  add_library(public_headers_compile_alone OBJECT ${header_sources})
+  target_include_directories(public_headers_compile_alone PRIVATE ${PROJECT_SOURCE_DIR}/include
+                             ${PROJECT_BINARY_DIR}/include)
+  target_link_libraries(public_headers_compile_alone PRIVATE PkgConfig::SYSTEMC ethosu_sim_flags)
+endif()
+
 # In-tree clients (CLI, Python module) link the shared libraries and also use internal headers.
 add_library(ethosu_internal_headers INTERFACE)
 target_include_directories(ethosu_internal_headers INTERFACE ${PROJECT_SOURCE_DIR})

@@ -190,7 +190,10 @@ void Cc::map_regions() {
 
 void Cc::stage_regions(const isa::Stream& stream) {
   if (std::none_of(staged_.begin(), staged_.end(), [](const Staged& s) { return s.needed; })) return;
-  const isa::Report extents = isa::validate(stream);
+  // Walked as on two cores, which reach every byte one core would (and the second core's weights).
+  isa::ValidatorOptions both_cores;
+  both_cores.variant = isa::Variant::U65_512;
+  const isa::Report extents = isa::validate(stream, both_cores);
   for (unsigned r = 0; r < regions_.size(); ++r) {
     Staged& st = staged_[r];
     const isa::Extent used = extents.region_extent(r);

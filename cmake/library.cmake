@@ -98,7 +98,7 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/ethosu-sim.pc.in ${PROJECT_BINARY_DIR
 install(FILES ${PROJECT_BINARY_DIR}/ethosu-sim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples USE_SOURCE_PERMISSIONS)
 
 # The Debian package: `cpack` in the build folder makes ethosu-sim_<version>_<arch>.deb. Its dependencies are
 # Debian's runtime packages: dpkg-shlibdeps finds the libraries' (libsystemc, libstdc++...), the Python

@@ -78,6 +78,11 @@ endif()
 
 install(TARGETS ethosu-sim-isa ethosu-sim-functional ethosu-sim-npu ethosu-sim-platform EXPORT EthosuSimTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(TARGET _ethosu_sim)
+  # `cmake --install <build> --component python` installs the Python package with the libraries it loads.
+  install(TARGETS ethosu-sim-isa ethosu-sim-functional ethosu-sim-npu ethosu-sim-platform
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_SKIP COMPONENT python EXCLUDE_FROM_ALL)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ethosu_sim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/ethosu_sim/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ethosu_sim)

@@ -16,12 +16,7 @@ namespace {
 
 ConfigRequest config_request(const MachineRequest& r) {
   ConfigRequest c;
-  c.variant = r.variant;
-  c.system = r.system;
-  c.memory_mode = r.memory_mode;
-  c.vela_ini = r.vela_ini;
-  c.config_file = r.config_file;
-  c.assignments = r.assignments;
+  static_cast<MachineRequest&>(c) = r;
   c.origin = "assignment";
   return c;
 }
@@ -31,22 +26,15 @@ ConfigRequest config_request(const MachineRequest& r) {
 Config::Config() : Config(MachineRequest{}) {}
 
 Config::Config(const MachineRequest& request, const std::string& job_variant)
-    : impl_(std::make_unique<Impl>(ethosu::host::resolve_config(config_request(request), job_variant))) {}
-
-Config::Config(const Config& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
-Config::Config(Config&& other) noexcept = default;
-Config& Config::operator=(const Config& other) {
-  if (this != &other) impl_ = std::make_unique<Impl>(*other.impl_);
-  return *this;
-}
-Config& Config::operator=(Config&& other) noexcept = default;
-Config::~Config() = default;
+    : impl_(std::make_shared<Impl>(ethosu::host::resolve_config(config_request(request), job_variant))) {}
 
 void Config::set(const std::string& name, const std::string& value) {
-  ethosu::sim::Config& p = impl_->params;
+  auto own = std::make_shared<Impl>(*impl_);  // copy on write: other Configs keep their values
+  ethosu::sim::Config& p = own->params;
   p.set(name, value, ethosu::sim::Source::CLI, "set");
   // A variant brings its cores, MACs and SHRAM, as --variant does.
   if (name == "npu.variant") ethosu::host::apply_variant(p, value, ethosu::sim::Source::CLI, "set");
+  impl_ = std::move(own);
 }
 
 std::string Config::get(const std::string& name) const { return impl_->params.param(name).value_text(); }

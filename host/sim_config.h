@@ -28,14 +28,9 @@ uint32_t regioncfg(const sim::Config& c);
 // What a user asks of the machine, from any front end (CLI options, driver-shim environment variables,
 // Python keyword arguments). Applied in this order: the job's variant, the system (a preset, or a vela.ini
 // system config with its memory mode), the config file, the assignments, the variant asked for.
-struct ConfigRequest {
-  std::optional<std::string> variant;               // ethos-u65-256 or ethos-u65-512
-  std::optional<std::string> system;                // preset name or vela.ini system config
-  std::optional<std::string> memory_mode;           // vela.ini memory mode (with a vela.ini system)
-  std::vector<std::filesystem::path> vela_ini;      // extra vela.ini files
-  std::optional<std::filesystem::path> config_file; // 'name = value' lines
-  std::vector<std::string> assignments;             // 'name=value'
-  std::string origin = "--set";                     // how the assignments are named in the report
+// The fields are the public MachineRequest's (include/ethosu_sim/config.h).
+struct ConfigRequest : ethosu_sim::MachineRequest {
+  std::string origin = "--set";  // how the assignments are named in the report
 };
 // The resolved configuration for a job compiled for job_variant; throws InputError for unknown systems,
 // memory modes, parameters and values, naming them.

@@ -45,11 +45,6 @@ class Config {
   Config();
   // The machine `request` describes for a job compiled for `job_variant`.
   explicit Config(const MachineRequest& request, const std::string& job_variant = "ethos-u65-256");
-  Config(const Config& other);
-  Config(Config&& other) noexcept;
-  Config& operator=(const Config& other);
-  Config& operator=(Config&& other) noexcept;
-  ~Config();
 
   // One parameter, as `--set name=value` does (a later set wins over presets and files).
   void set(const std::string& name, const std::string& value);
@@ -67,7 +62,7 @@ class Config {
   const Impl& impl() const { return *impl_; }
 
  private:
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<const Impl> impl_;  // copies share it until one of them is set()
 };
 
 }  // namespace ethosu_sim

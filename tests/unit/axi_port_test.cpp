@@ -16,6 +16,7 @@
 #include "models/mem/axi_port.h"
 #include "models/mem/memory.h"
 #include "sim/error.h"
+#include "tests/unit/delay_bus.h"
 
 // libsystemc's own main() is unused (GoogleTest's runs the tests) but the library needs the symbol.
 int sc_main(int, char**) { return 0; }
@@ -53,36 +54,7 @@ SC_MODULE(Stimulus) {
   }
 };
 
-// A bus between the port and the memory that adds `latency` to every access: annotated on b_transport
-// (or waited for, with `waits`), added to DMI grants' read and write latencies.
-SC_MODULE(Bus) {
-  tlm_utils::simple_target_socket<Bus> in;
-  tlm_utils::simple_initiator_socket<Bus> out;
-  sc_time latency = sc_core::SC_ZERO_TIME;
-  bool waits = false;
-
-  SC_CTOR(Bus) : in("in"), out("out") {
-    in.register_b_transport(this, &Bus::b_transport);
-    in.register_get_direct_mem_ptr(this, &Bus::get_direct_mem_ptr);
-    out.register_invalidate_direct_mem_ptr(this, &Bus::invalidate);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
-    if (waits) {
-      sc_core::wait(delay + latency);
-      delay = sc_core::SC_ZERO_TIME;
-    } else {
-      delay += latency;
-    }
-    out->b_transport(gp, delay);
-  }
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
-    const bool ok = out->get_direct_mem_ptr(gp, dmi);
-    dmi.set_read_latency(dmi.get_read_latency() + latency);
-    dmi.set_write_latency(dmi.get_write_latency() + latency);
-    return ok;
-  }
-  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { in->invalidate_direct_mem_ptr(start, end); }
-};
+using Bus = test::DelayBus;
 
 struct Platform {
   Memory mem{"mem"};
@@ -119,8 +91,7 @@ class AxiPortTest : public ::testing::Test {
     Platform& p = Platform::get();
     p.mem.unmap_all();
     p.mem.set_dmi_enabled(true);
-    p.bus.latency = sc_core::SC_ZERO_TIME;
-    p.bus.waits = false;
+    p.bus.set(sc_core::SC_ZERO_TIME, true);
     p.port.configure(AxiPortParams{}, kPeriod);
     p.port.timing().reset();
     buf.resize(64 * 1024);
@@ -161,14 +132,13 @@ TEST_F(AxiPortTest, ReadMovesDataAfterLatencyPlusTransferViaDmiAndBTransport) {
 // latency, as annotated time or as time the bus waited.
 TEST_F(AxiPortTest, LatencyTheTargetAddsLengthensTheAccess) {
   Platform& p = Platform::get();
-  p.bus.latency = sc_time(5.5, SC_NS);
   const struct {
     bool dmi, waits;
   } paths[] = {{true, false}, {false, false}, {false, true}};
   for (const auto& path : paths) {
     SCOPED_TRACE("dmi " + std::to_string(path.dmi) + " waits " + std::to_string(path.waits));
     p.mem.set_dmi_enabled(path.dmi);
-    p.bus.waits = path.waits;
+    p.bus.set(sc_time(5.5, SC_NS), true, path.waits);
     p.port.timing().reset();
     std::vector<uint8_t> dst(4096);
     sc_time read_done, write_response;

@@ -9,8 +9,6 @@
 #include <random>
 
 #include <gtest/gtest.h>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "ethosu_sim/driver.h"
 #include "ethosu_sim/memory.h"
@@ -19,6 +17,7 @@
 #include "host/sim_config.h"
 #include "isa/assembler.h"
 #include "isa/registers.h"
+#include "tests/unit/delay_bus.h"
 #include "tests/unit/npu_streams.h"
 
 namespace ethosu_sim {
@@ -27,43 +26,7 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-// A bus of the user's: adds `latency` to every access (annotated time, and DMI grants' latencies) and
-// grants DMI only when `dmi` is set.
-SC_MODULE(Bus) {
-  tlm_utils::simple_target_socket<Bus> in;
-  tlm_utils::simple_initiator_socket<Bus> out;
-  sc_time latency = sc_core::SC_ZERO_TIME;
-  bool dmi = true;
-
-  SC_CTOR(Bus) : in("in"), out("out") {
-    in.register_b_transport(this, &Bus::b_transport);
-    in.register_get_direct_mem_ptr(this, &Bus::get_direct_mem_ptr);
-    out.register_invalidate_direct_mem_ptr(this, &Bus::invalidate);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
-    delay += latency;
-    out->b_transport(gp, delay);
-    if (!dmi) gp.set_dmi_allowed(false);
-  }
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) {
-    if (!dmi) {
-      d.set_start_address(0);
-      d.set_end_address(~sc_dt::uint64{0});
-      d.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_NONE);
-      return false;
-    }
-    const bool ok = out->get_direct_mem_ptr(gp, d);
-    d.set_read_latency(d.get_read_latency() + latency);
-    d.set_write_latency(d.get_write_latency() + latency);
-    return ok;
-  }
-  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { in->invalidate_direct_mem_ptr(start, end); }
-  void set(sc_time l, bool with_dmi) {
-    latency = l;
-    dmi = with_dmi;
-    in->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0});  // the NPU asks for grants again
-  }
-};
+using Bus = ethosu::test::DelayBus;  // a bus of the user's
 
 // Addresses of the user's own memory map (not the ready platform's).
 constexpr uint64_t kSram = 0x3000'0000, kDram = 0x1'4000'0000, kStream = kDram + 0x10'0000;

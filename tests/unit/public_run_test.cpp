@@ -93,11 +93,13 @@ TEST(PublicRun, TimedAndFunctionalRunsOfAStream) {
   EXPECT_EQ(functional.region(2), timed.region(2));
   EXPECT_EQ(f.status, t.status);
   EXPECT_TRUE(compare_outputs(functional).empty());  // a raw stream names no outputs
-  EXPECT_NE(error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }), "");
-  EXPECT_NE(error_of([] { pmu_events({"NO_SUCH_EVENT"}); }).find("NO_SUCH_EVENT"), std::string::npos);
 }
 
+// Exceptions are thrown before SystemC runs in the process (ASan misreads a throw after SystemC's
+// coroutine stacks have run).
 TEST(PublicRun, BadInputIsAnInputError) {
+  EXPECT_NE(error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }), "");
+  EXPECT_NE(error_of([] { pmu_events({"NO_SUCH_EVENT"}); }).find("NO_SUCH_EVENT"), std::string::npos);
   EXPECT_NE(error_of([] { Job::from_case("/nonexistent/case"); }), "");
   EXPECT_NE(error_of([] { Job::from_stream({1, 2, 3}, {}); }), "");
   EXPECT_NE(error_of([] { Job::from_stream(assemble(ethosu::npu::test::kStop), {}, "ethos-u99"); }).find("ethos-u99"),

@@ -8,9 +8,10 @@ find_package(nlohmann_json 3 REQUIRED)
 
 set(ETHOSU_SIM_SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})  # 0.x: a minor release may break the ABI
 
-# ethosu_public_library(NAME EXPORT_NAME PARTS static-libs... LINK public-deps...)
+# ethosu_public_library(NAME EXPORT_NAME PARTS static-libs... [LINK public-deps...] [PRIVATE private-deps...])
+# PRIVATE names the external libraries the parts link privately (their objects need them).
 function(ethosu_public_library name export_name)
-  cmake_parse_arguments(A "" "" "PARTS;LINK" ${ARGN})
+  cmake_parse_arguments(A "" "" "PARTS;LINK;PRIVATE" ${ARGN})
   set(objects)
   foreach(part IN LISTS A_PARTS)
     list(APPEND objects $<TARGET_OBJECTS:${part}>)
@@ -23,7 +24,7 @@ function(ethosu_public_library name export_name)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_compile_features(${name} INTERFACE cxx_std_17)
-  target_link_libraries(${name} PUBLIC ${A_LINK} PRIVATE $<BUILD_INTERFACE:ethosu_sim_flags>)
+  target_link_libraries(${name} PUBLIC ${A_LINK} PRIVATE ${A_PRIVATE} $<BUILD_INTERFACE:ethosu_sim_flags>)
   # Every object is in exactly one library: symbols of another part must come from that part's library.
   if(NOT ETHOSU_SIM_SANITIZERS AND NOT ETHOSU_SIM_FUZZERS)  # the sanitizer runtime comes with the program
     target_link_options(${name} PRIVATE -Wl,--no-undefined -Wl,-Bsymbolic-functions)
@@ -34,7 +35,7 @@ endfunction()
 ethosu_public_library(ethosu-sim-isa isa PARTS ethosu_simcore ethosu_isa)
 ethosu_public_library(ethosu-sim-functional functional
   PARTS ethosu_kernels ethosu_weights ethosu_functional ethosu_timing ethosu_cc ethosu_npu_regs
-  LINK ethosu-sim-isa)
+  LINK ethosu-sim-isa PRIVATE PkgConfig::XXHASH)
 # libsystemc's main() calls sc_main: the library defines one, so programs with their own main() need none
 # (a program's own sc_main takes precedence).
 ethosu_public_library(ethosu-sim-npu npu

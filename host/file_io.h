@@ -1,18 +1,21 @@
-// Whole-file reads and writes with errors that name the file (ethosu::InputError).
+// Whole-file reads and writes with errors that name the file (ethosu::InputError): the host's names for
+// the safe file primitives of sim/files.h.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sim/files.h"
+
 namespace ethosu::host {
 
-// Refuses directories, unreadable and over-large files (max_bytes) with an InputError naming the path.
-std::vector<uint8_t> read_file(const std::string& path, uint64_t max_bytes = uint64_t{1} << 32);
-void write_file(const std::string& path, const uint8_t* data, size_t size);
+using sim::read_file;
+using sim::read_text_file;
+using sim::write_file;
+using sim::write_text_file;
 inline void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
-  write_file(path, bytes.data(), bytes.size());
+  sim::write_file(path, bytes.data(), bytes.size());
 }
-void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace ethosu::host

@@ -1,15 +1,22 @@
 #include "host/job.h"
 
+#include <algorithm>
+
 #include "host/case.h"
+#include "host/cpu_ops.h"
 #include "host/file_io.h"
 #include "host/payload.h"
+#include "isa/variant.h"
 #include "sim/error.h"
+#include "sim/text.h"
 
 namespace ethosu::host {
 namespace {
 
-// Regions are host buffers; keep a single region within what a 64-bit host can sensibly allocate.
+// Regions are host buffers; keep a region, and a job's regions together, within what a host can sensibly
+// allocate.
 constexpr uint64_t kMaxRegionBytes = uint64_t{4} << 30;
+constexpr uint64_t kMaxJobRegionBytes = uint64_t{8} << 30;
 
 void place(std::vector<uint8_t>& region, uint32_t index, uint64_t offset, const std::vector<uint8_t>& data,
            const std::string& what) {
@@ -20,10 +27,33 @@ void place(std::vector<uint8_t>& region, uint32_t index, uint64_t offset, const 
   std::copy(data.begin(), data.end(), region.begin() + static_cast<std::ptrdiff_t>(offset));
 }
 
-std::vector<uint8_t> sized_region(uint64_t size, const std::string& what) {
+// Region `index` of the job as `size` zero bytes, checked against both limits before anything is allocated.
+void size_region(Job& job, uint32_t index, uint64_t size, const std::string& what) {
   if (size > kMaxRegionBytes)
     throw InputError(what + ": region size " + std::to_string(size) + " bytes is over the 4 GiB limit");
-  return std::vector<uint8_t>(size, 0);
+  uint64_t others = 0;
+  for (uint32_t r = 0; r < kRegions; ++r)
+    if (r != index) others += job.regions[r].size();
+  if (others + size > kMaxJobRegionBytes)
+    throw InputError(what + ": the job's regions would hold " + std::to_string(others + size) +
+                     " bytes, over the 8 GiB limit per job");
+  job.regions[index].assign(size, 0);
+}
+
+using sim::hex_word;
+
+// The variant a payload was compiled for, from its header.
+void take_payload_variant(Job& job, const DriverPayload& payload) {
+  if (!payload.config) return;
+  const OptimizerConfig& c = *payload.config;
+  const std::string named = c.accelerator();
+  if (isa::parse_variant(named)) {
+    job.variant = named;
+    return;
+  }
+  job.header_variant = named + " (CONFIG word " + hex_word(c.config_word) + ", product " + std::to_string(c.product) + ")";
+  const std::string same_macs = "ethos-u65-" + std::to_string(uint32_t{1} << c.macs_per_cc_log2);
+  if (isa::parse_variant(same_macs)) job.variant = same_macs;
 }
 
 }  // namespace
@@ -36,8 +66,19 @@ std::vector<uint8_t> Job::output_bytes(const OutputSpec& o) const {
           r.begin() + static_cast<std::ptrdiff_t>(o.offset + o.size_bytes)};
 }
 
-Job job_from_case(const std::filesystem::path& dir) {
-  const CorpusCase c = load_case(dir);
+std::optional<std::string> check_payload_header(const Job& job, const sim::Config& resolved) {
+  if (!job.header_variant) return std::nullopt;
+  const sim::Param& v = resolved.param("npu.variant");
+  const std::string what = job.name + ": the payload header names " + *job.header_variant +
+                           ", as Vela 3.2 and older write it for every target; Arm's core driver refuses such a "
+                           "payload on an Ethos-U65 (its product check)";
+  if (v.source() <= sim::Source::PRESET)
+    throw InputError(what + ". Name the NPU to run it anyway: --variant ethos-u65-256 or ethos-u65-512");
+  return what + "; running it on " + v.as_string() + " (set by " + v.origin() + ")";
+}
+
+Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
+  const CorpusCase c = load_case(dir, allow_outside);
   Job job;
   job.name = c.name;
   if (!c.accelerator.empty()) job.variant = c.accelerator;
@@ -45,9 +86,8 @@ Job job_from_case(const std::filesystem::path& dir) {
   for (const auto& r : c.regions) {
     const std::string what = c.manifest.string() + ": region " + std::to_string(r.index);
     if (r.index >= kRegions) throw InputError(what + ": region index over 7");
-    auto& buf = job.regions[r.index];
-    buf = sized_region(r.size_bytes, what);
-    if (r.file) place(buf, r.index, 0, read_file(r.file->string()), r.file->string());
+    size_region(job, r.index, r.size_bytes, what);
+    if (r.file) place(job.regions[r.index], r.index, 0, read_file(r.file->string()), r.file->string());
   }
   for (const auto& in : c.inputs) {
     if (in.region >= kRegions || !in.file) throw InputError(c.manifest.string() + ": input '" + in.name + "' invalid");
@@ -69,14 +109,20 @@ Job job_from_case(const std::filesystem::path& dir) {
 
 Job job_from_stream(const std::filesystem::path& stream, const std::vector<RegionArg>& regions,
                     const std::vector<PlacementArg>& inputs, const std::vector<PlacementArg>& dumps) {
+  return job_from_stream_bytes(stream.filename().string(), read_file(stream.string()), stream.string(), regions,
+                               inputs, dumps);
+}
+
+Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& file, const std::string& what_file,
+                          const std::vector<RegionArg>& regions, const std::vector<PlacementArg>& inputs,
+                          const std::vector<PlacementArg>& dumps) {
   Job job;
-  job.name = stream.filename().string();
-  const auto file = read_file(stream.string());
-  const auto npu = read_npu_file(file, stream.string());
+  job.name = name;
+  const auto npu = read_npu_file(file, what_file);
   if (npu.kind == NpuFileKind::TFLITE)
-    throw InputError(stream.string() + ": is a .tflite model; run it without --region options");
+    throw InputError(what_file + ": is a .tflite model; run it without --region options");
   job.stream = npu.command_stream;
-  if (npu.payload && npu.payload->config) job.variant = npu.payload->config->accelerator();
+  if (npu.payload) take_payload_variant(job, *npu.payload);
   for (const auto& r : regions) {
     const std::string what = "--region " + std::to_string(r.region);
     if (r.region >= kRegions) throw InputError(what + ": region must be 0-7");
@@ -86,7 +132,7 @@ Job job_from_stream(const std::filesystem::path& stream, const std::vector<Regio
     if (size < data.size())
       throw InputError(what + ": size " + std::to_string(size) + " is smaller than " + r.file->string() + " (" +
                        std::to_string(data.size()) + " bytes)");
-    job.regions[r.region] = sized_region(size, what);
+    size_region(job, r.region, size, what);
     place(job.regions[r.region], r.region, 0, data, what);
   }
   for (const auto& in : inputs) {
@@ -105,19 +151,13 @@ Job job_from_stream(const std::filesystem::path& stream, const std::vector<Regio
   return job;
 }
 
-Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::filesystem::path>& inputs) {
+Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {
   const auto file = read_file(model.string());
   const auto npu = read_npu_file(file, model.string());
   if (npu.kind != NpuFileKind::TFLITE) throw InputError(model.string() + ": not a .tflite model");
   const VelaModel& vm = *npu.model;
-  if (!vm.cpu_operators.empty()) {
-    std::string list;
-    for (const auto& op : vm.cpu_operators)
-      list += (list.empty() ? "" : ", ") + op.name + " (operator " + std::to_string(op.operator_index) +
-              " of subgraph " + std::to_string(op.subgraph) + ")";
-    throw InputError(model.string() + ": the graph has operators that run on the CPU, which the simulator cannot run: " +
-                     list + ". Run the NPU part as a raw stream with its regions instead.");
-  }
+  // CPU operators the firmware runs (DEQUANTIZE, detection post-processing) run after the job (host/cpu_ops.h).
+  if (!vm.cpu_operators.empty()) check_cpu_operators(vm, model.string());
   if (vm.ethosu_operators.size() != 1)
     throw InputError(model.string() + ": expected one ethos-u operator, found " +
                      std::to_string(vm.ethosu_operators.size()));
@@ -125,28 +165,66 @@ Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::f
   Job job;
   job.name = model.filename().string();
   job.stream = op.payload.command_stream;
-  if (op.payload.config) job.variant = op.payload.config->accelerator();
+  take_payload_variant(job, op.payload);
   job.regions[0] = op.flash;
-  job.regions[1] = sized_region(op.scratch_bytes, model.string() + ": scratch tensor");
-  job.regions[2] = sized_region(op.scratch_fast_bytes, model.string() + ": scratch_fast tensor");
-  if (inputs.size() > op.inputs.size())
-    throw InputError(model.string() + ": " + std::to_string(inputs.size()) + " input files given, the model has " +
-                     std::to_string(op.inputs.size()) + " input(s)");
-  for (size_t i = 0; i < op.inputs.size(); ++i) {
-    const NpuTensor& t = op.inputs[i];
-    if (!t.arena_offset)
-      throw InputError(model.string() + ": input '" + t.name + "' has no offline-planned arena offset");
-    if (i >= inputs.size()) continue;
-    const auto data = read_file(inputs[i].string());
-    if (data.size() != t.size_bytes)
-      throw InputError(inputs[i].string() + ": " + std::to_string(data.size()) + " bytes, input '" + t.name +
-                       "' has " + std::to_string(t.size_bytes));
-    place(job.regions[1], 1, *t.arena_offset, data, inputs[i].string());
+  size_region(job, 1, op.scratch_bytes, model.string() + ": scratch tensor");
+  size_region(job, 2, op.scratch_fast_bytes, model.string() + ": scratch_fast tensor");
+  if (op.payload.separate_io_regions) {
+    size_region(job, kSeparateInputRegion, op.input_region_bytes, model.string() + ": input region");
+    size_region(job, kSeparateOutputRegion, op.output_region_bytes, model.string() + ": output region");
   }
-  for (const auto& t : op.outputs) {
+  for (const NpuTensor& t : op.model_inputs)
     if (!t.arena_offset)
-      throw InputError(model.string() + ": output '" + t.name + "' has no offline-planned arena offset");
-    OutputSpec o{t.name, 1, *t.arena_offset, t.size_bytes, std::nullopt, ""};
+      throw InputError(model.string() + ": input '" + t.name + "' has no offline-planned offset");
+
+  // NAME=FILE goes to the tensor NAME (names may hold '=': the longest known prefix wins), the other files to the
+  // remaining inputs in the model's order.
+  std::vector<std::optional<std::string>> files(op.model_inputs.size());
+  std::vector<std::string> unnamed;
+  for (const std::string& text : inputs) {
+    std::optional<size_t> named;
+    for (size_t i = 0; i < op.model_inputs.size(); ++i) {
+      const std::string& n = op.model_inputs[i].name;
+      if (text.size() > n.size() && text.compare(0, n.size(), n) == 0 && text[n.size()] == '=' &&
+          (!named || n.size() > op.model_inputs[*named].name.size()))
+        named = i;
+    }
+    if (!named) {
+      unnamed.push_back(text);
+      continue;
+    }
+    if (files[*named]) throw InputError(model.string() + ": input '" + op.model_inputs[*named].name + "' given twice");
+    files[*named] = text.substr(op.model_inputs[*named].name.size() + 1);
+  }
+  size_t next = 0;
+  for (const std::string& unnamed_file : unnamed) {
+    while (next < files.size() && files[next]) ++next;
+    if (next == files.size())
+      throw InputError(model.string() + ": more input files than the model's " + std::to_string(files.size()) +
+                       " input(s)");
+    files[next] = unnamed_file;
+  }
+  for (size_t i = 0; i < op.model_inputs.size(); ++i) {
+    const NpuTensor& t = op.model_inputs[i];
+    const std::string where = "input " + std::to_string(i) + " '" + t.name + "' (region " + std::to_string(t.region) +
+                              ", offset " + std::to_string(*t.arena_offset) + ", " + std::to_string(t.size_bytes) +
+                              " bytes) <- ";
+    if (!files[i]) {
+      job.input_mapping.push_back(where + "zeros");
+      continue;
+    }
+    const std::string& name = *files[i];
+    const auto data = read_file(name);
+    if (data.size() != t.size_bytes)
+      throw InputError(name + ": " + std::to_string(data.size()) + " bytes, input '" + t.name + "' has " +
+                       std::to_string(t.size_bytes));
+    place(job.regions[t.region], t.region, *t.arena_offset, data, name);
+    job.input_mapping.push_back(where + name);
+  }
+  for (const auto& t : op.model_outputs) {
+    if (!t.arena_offset)
+      throw InputError(model.string() + ": output '" + t.name + "' has no offline-planned offset");
+    OutputSpec o{t.name, t.region, *t.arena_offset, t.size_bytes, std::nullopt, ""};
     const auto bits = tflite_type_bits(t.type);
     if (bits && (*bits == 16 || *bits == 32)) o.element_bytes = *bits / 8;
     o.element_signed = t.type != static_cast<int>(TfliteType::UINT8) && t.type != static_cast<int>(TfliteType::UINT16);

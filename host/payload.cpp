@@ -1,15 +1,22 @@
 #include "host/payload.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
 
 #include "sim/error.h"
+#include "sim/text.h"
 
 namespace ethosu::host {
 namespace {
 
 constexpr uint32_t kCop1FourCC = 0x31504F43;  // "COP1" read as a little-endian word
+constexpr uint32_t kCop2FourCC = 0x32504F43;  // "COP2"
+constexpr uint32_t kVeumFourCC = 0x4D554556;  // "VEUM", COP2's command-stream metadata
+constexpr uint32_t kCop2CommandStreamEntry = 1;
+constexpr uint32_t kCop2NetworkWideAddressing = 1;
+constexpr uint32_t kCop2LocalAddressing = 2;
 constexpr char kEthosuCustomCode[] = "ethos-u";
 
 // The CONFIG and ID layouts come from the register table, the one description of the register map.
@@ -44,15 +51,18 @@ constexpr RegisterField kIdArchMajor = register_field("ID", "arch_major_rev");
 constexpr RegisterField kIdArchMinor = register_field("ID", "arch_minor_rev");
 constexpr RegisterField kIdArchPatch = register_field("ID", "arch_patch_rev");
 
-std::string hex(uint32_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s = "0x";
-  for (int shift = 28; shift >= 0; shift -= 4) s += kDigits[(v >> shift) & 0xF];
-  return s;
-}
+using sim::hex_word;
 
 uint32_t word_at(const std::vector<uint8_t>& b, uint64_t pos) {
   return uint32_t{b[pos]} | uint32_t{b[pos + 1]} << 8 | uint32_t{b[pos + 2]} << 16 | uint32_t{b[pos + 3]} << 24;
+}
+
+uint64_t dword_at(const std::vector<uint8_t>& b, uint64_t pos) {
+  return uint64_t{word_at(b, pos)} | uint64_t{word_at(b, pos + 4)} << 32;
+}
+
+void put_word(std::vector<uint8_t>& b, uint32_t w) {
+  for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(w >> (8 * i)));
 }
 
 OptimizerConfig decode_config(uint32_t param, uint32_t config_word, uint32_t id_word) {
@@ -92,14 +102,14 @@ EthosuOperator describe_ethosu(const VelaModel& vm, uint32_t sg_index, uint32_t 
   e.operator_index = op_index;
   const TfliteTensor& cs = sg.tensors[static_cast<size_t>(op.inputs[0])];
   e.payload_bytes = vm.model.buffer(cs.buffer);
-  e.payload = parse_cop1(e.payload_bytes, where + " input 0, " + tensor_label(sg, op.inputs[0]));
+  e.payload = parse_driver_payload(e.payload_bytes, where + " input 0, " + tensor_label(sg, op.inputs[0]));
   if (op.inputs[1] >= 0) e.flash = vm.model.buffer(sg.tensors[static_cast<size_t>(op.inputs[1])].buffer);
   if (op.inputs[2] >= 0) e.scratch_bytes = tflite_tensor_bytes(sg.tensors[static_cast<size_t>(op.inputs[2])], where);
   if (op.inputs[3] >= 0) {
     e.scratch_fast_bytes = tflite_tensor_bytes(sg.tensors[static_cast<size_t>(op.inputs[3])], where);
   }
 
-  const auto io_tensor = [&](int32_t index, const char* role, size_t position) {
+  const auto io_tensor = [&](int32_t index, const char* role, size_t position, uint32_t region) {
     if (index < 0) throw InputError(where + ": " + role + " " + std::to_string(position) + " is omitted");
     const TfliteTensor& t = sg.tensors[static_cast<size_t>(index)];
     NpuTensor n;
@@ -109,10 +119,31 @@ EthosuOperator describe_ethosu(const VelaModel& vm, uint32_t sg_index, uint32_t 
     n.shape = t.shape;
     n.size_bytes = tflite_tensor_bytes(t, where);
     if (vm.offline_plan) n.arena_offset = vm.offline_plan->offset_of(vm.model, sg_index, static_cast<uint32_t>(index));
+    n.region = region;
     return n;
   };
-  for (size_t i = 4; i < op.inputs.size(); ++i) e.inputs.push_back(io_tensor(op.inputs[i], "input", i));
-  for (size_t i = 0; i < op.outputs.size(); ++i) e.outputs.push_back(io_tensor(op.outputs[i], "output", i));
+  // With separate I/O regions the offsets count from the start of the input and output regions.
+  const bool separate = e.payload.separate_io_regions;
+  const uint32_t in_region = separate ? kSeparateInputRegion : 1, out_region = separate ? kSeparateOutputRegion : 1;
+  for (size_t i = 4; i < op.inputs.size(); ++i) e.inputs.push_back(io_tensor(op.inputs[i], "input", i, in_region));
+  for (size_t i = 0; i < op.outputs.size(); ++i) e.outputs.push_back(io_tensor(op.outputs[i], "output", i, out_region));
+  const auto region_end = [](const std::vector<NpuTensor>& ts) {
+    uint64_t end = 0;
+    for (const NpuTensor& t : ts) end = std::max(end, t.arena_offset.value_or(0) + t.size_bytes);
+    return end;
+  };
+  if (separate) e.input_region_bytes = region_end(e.inputs), e.output_region_bytes = region_end(e.outputs);
+  const auto in_model_order = [](const std::vector<NpuTensor>& ts, const std::vector<int32_t>& graph) {
+    std::vector<NpuTensor> out;
+    for (int32_t g : graph)
+      for (const NpuTensor& t : ts)
+        if (t.tensor_index == g) out.push_back(t);
+    for (const NpuTensor& t : ts)
+      if (std::find(graph.begin(), graph.end(), t.tensor_index) == graph.end()) out.push_back(t);
+    return out;
+  };
+  e.model_inputs = in_model_order(e.inputs, sg.inputs);
+  e.model_outputs = in_model_order(e.outputs, sg.outputs);
   return e;
 }
 
@@ -123,15 +154,14 @@ std::string OptimizerConfig::accelerator() const {
   switch (product) {
     case 0: return "ethos-u55-" + macs;
     case 1: return "ethos-u65-" + macs;
-    default: throw InputError("OPTIMIZER_CONFIG: CONFIG word " + hex(config_word) + " names unknown product " +
+    default: throw InputError("OPTIMIZER_CONFIG: CONFIG word " + hex_word(config_word) + " names unknown product " +
                               std::to_string(product));
   }
 }
 
+namespace {
+
 DriverPayload parse_cop1(const std::vector<uint8_t>& payload, const std::string& what) {
-  if (payload.size() < 4 || word_at(payload, 0) != kCop1FourCC) {
-    throw InputError(what + ": byte 0: does not start with the COP1 driver payload FourCC");
-  }
   if (payload.size() % 4 != 0) {
     throw InputError(what + ": " + std::to_string(payload.size()) + " bytes is not a whole number of 32-bit words");
   }
@@ -144,7 +174,7 @@ DriverPayload parse_cop1(const std::vector<uint8_t>& payload, const std::string&
     a.tag = word_at(payload, pos);
     a.param = a.tag >> 16;
     const uint32_t command = a.tag & 0xFF;
-    const std::string at = what + ": driver action at byte " + std::to_string(pos) + " (tag " + hex(a.tag) + ")";
+    const std::string at = what + ": driver action at byte " + std::to_string(pos) + " (tag " + hex_word(a.tag) + ")";
     switch (command) {
       case static_cast<uint32_t>(DriverActionType::OPTIMIZER_CONFIG):
         if (payload.size() - pos < 12) throw InputError(at + ": OPTIMIZER_CONFIG needs 2 more words; the payload ends");
@@ -189,14 +219,131 @@ DriverPayload parse_cop1(const std::vector<uint8_t>& payload, const std::string&
   return out;
 }
 
+DriverPayload parse_cop2(const std::vector<uint8_t>& payload, const std::string& what) {
+  if (payload.size() < 16) throw InputError(what + ": COP2 payload of " + std::to_string(payload.size()) +
+                                            " bytes is shorter than its 16-byte header");
+  const uint32_t version = word_at(payload, 4);
+  if ((version & 0xFFFF) != 1)
+    throw InputError(what + ": byte 4: COP2 version " + std::to_string(version & 0xFFFF) + "." +
+                     std::to_string(version >> 16) + " (only 1.x is known)");
+  const uint64_t length = dword_at(payload, 8);
+  if (length > payload.size() - 16)
+    throw InputError(what + ": byte 8: COP2 entries of " + std::to_string(length) + " bytes run past the payload end (" +
+                     std::to_string(payload.size()) + " bytes)");
+  DriverPayload out;
+  out.format = PayloadFormat::COP2;
+  bool have_stream = false;
+  const uint64_t end = 16 + length;
+  for (uint64_t pos = 16; pos < end;) {
+    const std::string at = what + ": COP2 entry at byte " + std::to_string(pos);
+    if (end - pos < 8) throw InputError(at + ": entry header runs past the entries' end");
+    const uint32_t type = word_at(payload, pos), size = word_at(payload, pos + 4);
+    const uint64_t data = pos + 8;
+    if (size > end - data)
+      throw InputError(at + ": " + std::to_string(size) + " bytes of data run past the entries' end (byte " +
+                       std::to_string(end) + ")");
+    if (type != kCop2CommandStreamEntry)
+      throw InputError(at + ": unknown entry type " + std::to_string(type) + " (only COMMAND_STREAM, 1, is known)");
+    if (have_stream) throw InputError(at + ": second COMMAND_STREAM (only one stream per payload is supported)");
+    if (size < 4 + 16) throw InputError(at + ": COMMAND_STREAM entry of " + std::to_string(size) +
+                                        " bytes has no room for its metadata");
+    const uint64_t meta_length = word_at(payload, data);
+    const uint64_t meta = data + 4;
+    if (meta_length < 16 || meta_length > size - 4)
+      throw InputError(at + ": metadata length " + std::to_string(meta_length) + " outside the entry (" +
+                       std::to_string(size) + " bytes)");
+    if (word_at(payload, meta) != kVeumFourCC)
+      throw InputError(what + ": byte " + std::to_string(meta) + ": command-stream metadata without the VEUM FourCC");
+    const uint32_t meta_version = word_at(payload, meta + 4);
+    if ((meta_version & 0xFFFF) != 1)
+      throw InputError(what + ": byte " + std::to_string(meta + 4) + ": VEUM version " +
+                       std::to_string(meta_version & 0xFFFF) + " (only 1.x is known)");
+    const uint64_t fields = word_at(payload, meta + 8);
+    if (fields < 12 || fields > meta_length - 12)
+      throw InputError(what + ": byte " + std::to_string(meta + 8) + ": VEUM data of " + std::to_string(fields) +
+                       " bytes, needs 12 to " + std::to_string(meta_length - 12));
+    out.config = decode_config(0, word_at(payload, meta + 12), word_at(payload, meta + 16));
+    const uint32_t addressing = word_at(payload, meta + 20);
+    if (addressing != kCop2NetworkWideAddressing && addressing != kCop2LocalAddressing)
+      throw InputError(what + ": byte " + std::to_string(meta + 20) + ": unknown addressing mode " +
+                       std::to_string(addressing));
+    out.separate_io_regions = addressing == kCop2LocalAddressing;
+    if (fields >= 20) out.staging_bytes = dword_at(payload, meta + 24);
+    out.command_stream_offset_bytes = meta + meta_length;
+    out.command_stream_length_bytes = data + size - out.command_stream_offset_bytes;
+    if (out.command_stream_length_bytes == 0 || out.command_stream_length_bytes % 4)
+      throw InputError(at + ": command stream of " + std::to_string(out.command_stream_length_bytes) +
+                       " bytes is not a non-empty whole number of 32-bit words");
+    out.command_stream.assign(payload.begin() + static_cast<std::ptrdiff_t>(out.command_stream_offset_bytes),
+                              payload.begin() + static_cast<std::ptrdiff_t>(data + size));
+    have_stream = true;
+    pos = data + size;
+  }
+  if (!have_stream) throw InputError(what + ": COP2 payload has no COMMAND_STREAM entry");
+  return out;
+}
+
+}  // namespace
+
+DriverPayload parse_driver_payload(const std::vector<uint8_t>& payload, const std::string& what) {
+  const uint32_t fourcc = payload.size() >= 4 ? word_at(payload, 0) : 0;
+  if (fourcc == kCop1FourCC) return parse_cop1(payload, what);
+  if (fourcc == kCop2FourCC) return parse_cop2(payload, what);
+  throw InputError(what + ": byte 0: does not start with a driver payload FourCC (COP1 or COP2)");
+}
+
+std::vector<uint8_t> make_driver_payload(const std::vector<uint8_t>& stream, PayloadFormat format,
+                                         uint32_t config_word, uint32_t id_word, bool separate_io_regions,
+                                         uint64_t staging_bytes) {
+  const uint64_t words = stream.size() / 4;
+  std::vector<uint8_t> p;
+  if (format == PayloadFormat::COP1) {
+    put_word(p, kCop1FourCC);
+    put_word(p, 0x00100001);  // OPTIMIZER_CONFIG, release 0 patch 1
+    put_word(p, config_word);
+    put_word(p, id_word);
+    while ((p.size() + 4) % 16) put_word(p, static_cast<uint32_t>(DriverActionType::NOP));
+    put_word(p, static_cast<uint32_t>(DriverActionType::COMMAND_STREAM) | static_cast<uint32_t>((words >> 16) & 0xFF) << 8 |
+                    static_cast<uint32_t>(words & 0xFFFF) << 16);
+  } else {
+    constexpr uint64_t kStreamStart = 64;  // header 16, entry 8, metadata 4 + 32 (VEUM header and data, padding)
+    const uint64_t length = kStreamStart - 16 + stream.size();
+    put_word(p, kCop2FourCC);
+    put_word(p, 1);  // version 1.0
+    put_word(p, static_cast<uint32_t>(length));
+    put_word(p, static_cast<uint32_t>(length >> 32));
+    put_word(p, kCop2CommandStreamEntry);
+    put_word(p, static_cast<uint32_t>(kStreamStart - 24 + stream.size()));
+    put_word(p, static_cast<uint32_t>(kStreamStart - 28));  // metadata bytes up to the stream
+    put_word(p, kVeumFourCC);
+    put_word(p, 1);   // version 1.0
+    put_word(p, 20);  // CONFIG, ID, addressing, 64-bit staging bytes
+    put_word(p, config_word);
+    put_word(p, id_word);
+    put_word(p, separate_io_regions ? kCop2LocalAddressing : kCop2NetworkWideAddressing);
+    put_word(p, static_cast<uint32_t>(staging_bytes));
+    put_word(p, static_cast<uint32_t>(staging_bytes >> 32));
+    while (p.size() < kStreamStart) p.push_back(0xFF);
+  }
+  p.insert(p.end(), stream.begin(), stream.end());
+  return p;
+}
+
+uint32_t vela_config_word(const std::string& variant) {
+  if (variant == "ethos-u65-256") return 0x10003008;
+  if (variant == "ethos-u65-512") return 0x10006009;
+  throw InputError("unknown NPU variant '" + variant + "' (ethos-u65-256 or ethos-u65-512)");
+}
+
 NpuFileKind classify_npu_file(const std::vector<uint8_t>& file, const std::string& what) {
   if (file.empty()) throw InputError(what + ": file is empty");
-  if (file.size() >= 4 && word_at(file, 0) == kCop1FourCC) return NpuFileKind::COP1_PAYLOAD;
+  if (file.size() >= 4 && (word_at(file, 0) == kCop1FourCC || word_at(file, 0) == kCop2FourCC))
+    return NpuFileKind::DRIVER_PAYLOAD;
   if (file.size() >= 8 && std::memcmp(file.data() + 4, "TFL3", 4) == 0) return NpuFileKind::TFLITE;
   if (file.size() % 4 != 0) {
     throw InputError(what + ": " + std::to_string(file.size()) +
-                     " bytes is not a COP1 payload, not a .tflite model, and not a whole number of 32-bit command "
-                     "words");
+                     " bytes is not a driver payload, not a .tflite model, and not a whole number of 32-bit "
+                     "command words");
   }
   return NpuFileKind::COMMAND_STREAM;
 }
@@ -234,8 +381,8 @@ NpuFile read_npu_file(const std::vector<uint8_t>& file, const std::string& what)
   f.kind = classify_npu_file(file, what);
   switch (f.kind) {
     case NpuFileKind::COMMAND_STREAM: f.command_stream = file; break;
-    case NpuFileKind::COP1_PAYLOAD:
-      f.payload = parse_cop1(file, what);
+    case NpuFileKind::DRIVER_PAYLOAD:
+      f.payload = parse_driver_payload(file, what);
       f.command_stream = f.payload->command_stream;
       break;
     case NpuFileKind::TFLITE: f.model = describe_vela_model(file, what); break;

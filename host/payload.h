@@ -1,10 +1,11 @@
-// Vela's COP1 driver payload and the files a user may hand the simulator.
+// Vela's driver payloads (COP1, and Vela 5's COP2) and the files a user may hand the simulator.
 //
-// Contract: parse_cop1() decodes the driver actions of a COP1 payload (spec 06 §3) and returns the one
-// command stream it carries, with its byte offset and length checked against the payload. read_npu_file()
-// classifies any file as a bare command stream, a COP1 payload or a .tflite model; for a model it
+// Contract: parse_driver_payload() decodes a COP1 payload's driver actions (spec 06 §3) or a COP2 payload's
+// entries and returns the one command stream it carries, with its byte offset and length checked against the
+// payload; make_driver_payload() writes either format around a stream, as Vela does. read_npu_file()
+// classifies any file as a bare command stream, a driver payload or a .tflite model; for a model it
 // describes every `ethos-u` custom operator (payload, flash, scratch sizes, NPU input/output tensors with
-// their offline-planned arena offsets) and every operator left on the CPU. Malformed input throws
+// their offline-planned offsets and regions) and every operator left on the CPU. Malformed input throws
 // ethosu::InputError naming the file, the problem and the byte offset.
 #pragma once
 
@@ -54,22 +55,50 @@ struct DriverAction {
   uint64_t stream_length_bytes = 0;       // COMMAND_STREAM only
 };
 
+// COP1: driver actions after the FourCC (Vela <= 4, and Vela 5 by default). COP2 (Vela 5's
+// --cop-format COP2): a 16-byte header (FourCC, version 1.0, 64-bit length of the entries) and entries of
+// (32-bit type, 32-bit length, data); the COMMAND_STREAM entry (type 1) holds a "VEUM" metadata block
+// (CONFIG and ID words, addressing mode, staging bytes) and then the stream, 16-byte aligned.
+enum class PayloadFormat : uint8_t { COP1, COP2 };
+
+// The regions Vela 5 gives a custom operator's inputs and outputs with --separate-io-regions (its base
+// pointer indices InputTensor and OutputTensor); without it they live in the arena, region 1.
+inline constexpr uint32_t kSeparateInputRegion = 3;
+inline constexpr uint32_t kSeparateOutputRegion = 4;
+
 struct DriverPayload {
-  std::vector<DriverAction> actions;
-  std::optional<OptimizerConfig> config;  // the OPTIMIZER_CONFIG action, when present
+  PayloadFormat format = PayloadFormat::COP1;
+  std::vector<DriverAction> actions;       // COP1 only
+  std::optional<OptimizerConfig> config;  // COP1: the OPTIMIZER_CONFIG action; COP2: the VEUM metadata
+  bool separate_io_regions = false;        // COP2 local addressing: inputs in region 3, outputs in region 4
+  uint64_t staging_bytes = 0;              // COP2: the fast scratch (region 2) the stream uses
   uint64_t command_stream_offset_bytes = 0;
   uint64_t command_stream_length_bytes = 0;
   std::vector<uint8_t> command_stream;  // the payload bytes at that offset and length
 };
 
-// Requires the "COP1" word, a whole number of words, at most one OPTIMIZER_CONFIG and exactly one non-empty
-// COMMAND_STREAM (Vela emits one; the simulator runs one stream per job).
-DriverPayload parse_cop1(const std::vector<uint8_t>& payload, const std::string& what_for_messages);
+// COP1: requires a whole number of words, at most one OPTIMIZER_CONFIG and exactly one non-empty
+// COMMAND_STREAM (Vela emits one; the simulator runs one stream per job). COP2: version 1.x, entries inside the
+// length the header gives, exactly one COMMAND_STREAM entry with VEUM metadata 1.x and a non-empty whole number
+// of stream words; other entry types are refused (their meaning is not public).
+DriverPayload parse_driver_payload(const std::vector<uint8_t>& payload, const std::string& what_for_messages);
 
-enum class NpuFileKind { COMMAND_STREAM, COP1_PAYLOAD, TFLITE };
+// A payload around `stream` (whole 32-bit words) as Vela writes it: COP1 with OPTIMIZER_CONFIG 0.1, NOPs and the
+// COMMAND_STREAM action; COP2 with the VEUM metadata (network-wide or, with separate_io_regions, local
+// addressing) and 0xFF padding to the stream.
+std::vector<uint8_t> make_driver_payload(const std::vector<uint8_t>& stream, PayloadFormat format,
+                                         uint32_t config_word, uint32_t id_word, bool separate_io_regions = false,
+                                         uint64_t staging_bytes = 0);
 
-// COP1 by its first word, .tflite by "TFL3" at bytes 4..7, otherwise a bare command stream, which must be a
-// non-empty whole number of words.
+// The CONFIG word Vela writes for a variant ("ethos-u65-256": product 1, 2^8 MACs, 48 KiB SHRAM; -512: 2^9,
+// 96 KiB), and the ID word of architecture 1.0.6.
+uint32_t vela_config_word(const std::string& variant);
+inline constexpr uint32_t kVelaIdWord = 0x10060000;
+
+enum class NpuFileKind { COMMAND_STREAM, DRIVER_PAYLOAD, TFLITE };
+
+// A driver payload by its first word ("COP1" or "COP2"), .tflite by "TFL3" at bytes 4..7, otherwise a bare
+// command stream, which must be a non-empty whole number of words.
 NpuFileKind classify_npu_file(const std::vector<uint8_t>& file, const std::string& what_for_messages);
 
 struct NpuTensor {
@@ -78,7 +107,9 @@ struct NpuTensor {
   int type = 0;  // TfliteType value
   std::vector<int32_t> shape;
   uint64_t size_bytes = 0;
-  std::optional<uint32_t> arena_offset;  // OfflineMemoryAllocation entry; nullopt when absent or unplanned
+  // OfflineMemoryAllocation entry, an offset in `region`; nullopt when absent or unplanned.
+  std::optional<uint32_t> arena_offset;
+  uint32_t region = 1;  // the arena, or region 3 (inputs) / 4 (outputs) with separate I/O regions
 };
 
 // One `ethos-u` custom operator. Inputs 0..3 are the payload, flash, scratch and scratch_fast tensors;
@@ -93,6 +124,12 @@ struct EthosuOperator {
   uint64_t scratch_fast_bytes = 0;  // region 2: input 3's size
   std::vector<NpuTensor> inputs;    // operator inputs 4..
   std::vector<NpuTensor> outputs;
+  // The same tensors in the order a TFLite user gives and gets them: the subgraph's inputs (outputs) first, in
+  // graph order, then the operator's others (variable state tensors) in operator order.
+  std::vector<NpuTensor> model_inputs;
+  std::vector<NpuTensor> model_outputs;
+  // Bytes regions 3 and 4 need with separate I/O regions: the end of the last input / output.
+  uint64_t input_region_bytes = 0, output_region_bytes = 0;
 };
 
 // An operator that stays on the CPU: any builtin, or a custom operator other than `ethos-u`.
@@ -116,8 +153,8 @@ VelaModel describe_vela_model(const std::vector<uint8_t>& file, const std::strin
 
 struct NpuFile {
   NpuFileKind kind = NpuFileKind::COMMAND_STREAM;
-  std::vector<uint8_t> command_stream;  // the bare stream, or the COP1 payload's stream; empty for .tflite
-  std::optional<DriverPayload> payload;  // COP1 only
+  std::vector<uint8_t> command_stream;  // the bare stream, or the payload's stream; empty for .tflite
+  std::optional<DriverPayload> payload;  // driver payloads only
   std::optional<VelaModel> model;        // .tflite only
 };
 

@@ -64,6 +64,7 @@ nlohmann::json report_json(const timing::JobReport& r, const nlohmann::json& con
           {"time_s", r.clock_hz > 0 ? double(r.total_cycles) / r.clock_hz : 0.0},
           {"status", r.status},
           {"ops", ops},
+          {"ops_not_listed", r.ops_not_listed},
           {"traffic", {{"axi0", traffic_json(r.ports[0])}, {"axi1", traffic_json(r.ports[1])}}},
           {"cc_stall_cycles", cc},
           {"pmu", r.pmu},
@@ -79,10 +80,9 @@ std::string summary_table(const timing::JobReport& r) {
   std::snprintf(line, sizeof line, "%4s %8s  %-22s %-16s %10s %6s  %s\n", "#", "offset", "operation", "OFM HxWxC",
                 "cycles", "MAC%", "largest stall");
   out += line;
-  uint64_t macs = 0;
+  const uint64_t macs = r.stat("npu.mac.macs");
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const auto& op = r.ops[i];
-    macs += op.macs;
     char shape[48] = "";
     if (op.kind != "DMA")
       std::snprintf(shape, sizeof shape, "%ux%ux%u", op.ofm_shape[0], op.ofm_shape[1], op.ofm_shape[2]);
@@ -96,10 +96,16 @@ std::string summary_table(const timing::JobReport& r) {
                   static_cast<unsigned long long>(op.cycles()), util, stall.c_str());
     out += line;
   }
+  if (r.ops_not_listed) out += "(" + std::to_string(r.ops_not_listed) + " more operations not listed)\n";
   const double us = r.clock_hz > 0 ? 1e6 * double(r.total_cycles) / r.clock_hz : 0.0;
-  std::snprintf(line, sizeof line, "total: %llu cycles = %.1f us at %.0f MHz, %llu MACs\n",
-                static_cast<unsigned long long>(r.total_cycles), us, r.clock_hz / 1e6,
-                static_cast<unsigned long long>(macs));
+  // Whole MHz for real NPU clocks; a what-if clock below 1 MHz keeps its significant digits.
+  char clock[32];
+  if (r.clock_hz >= 1e6)
+    std::snprintf(clock, sizeof clock, "%.0f MHz", r.clock_hz / 1e6);
+  else
+    std::snprintf(clock, sizeof clock, "%.6g Hz", r.clock_hz);
+  std::snprintf(line, sizeof line, "total: %llu cycles = %.1f us at %s, %llu MACs\n",
+                static_cast<unsigned long long>(r.total_cycles), us, clock, static_cast<unsigned long long>(macs));
   out += line;
   std::string waits;
   for (size_t k = 0; k < timing::kStallKinds; ++k)

@@ -28,15 +28,10 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
   out.status = t.driver.status;
   out.cycle_counter = t.driver.cycle_counter;
   out.event_counters = t.driver.event_counters;
-  size_t kernel_ops = 0, dmas = 0;
-  uint64_t macs = 0;
-  for (const auto& op : t.report.ops) {
-    (op.kind == "DMA" ? dmas : kernel_ops)++;
-    macs += op.macs;
-  }
-  out.summary = job.name + " on " + job.variant + ": " + std::to_string(kernel_ops) + " kernel operations, " +
-                std::to_string(dmas) + " DMAs, " + std::to_string(macs) + " MACs, " +
-                std::to_string(t.report.total_cycles) + " cycles\n";
+  const timing::JobReport& rep = t.report;
+  out.summary = job.name + " on " + job.variant + ": " + std::to_string(rep.stat("npu.cc.kernel_operations")) +
+                " kernel operations, " + std::to_string(rep.stat("npu.cc.dma_operations")) + " DMAs, " +
+                std::to_string(rep.stat("npu.mac.macs")) + " MACs, " + std::to_string(rep.total_cycles) + " cycles\n";
   for (const auto& h : out.hazards) out.summary += "hazard: " + h + "\n";
   return out;
 }

@@ -56,9 +56,23 @@ TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32
     next[port] = align_up(next[port] + buf.size() + 1);
   }
 
+  if (broken_) throw InputError(*broken_);
   host_.submit(dj);
-  sc_core::sc_start();
-  if (sc_core::sc_get_status() == sc_core::SC_STOPPED) throw InputError("the SystemC kernel was stopped");
+  try {
+    sc_core::sc_start();
+  } catch (const std::exception& e) {
+    // SystemC cannot be restarted in a process: every later job is refused with the reason, never run on a
+    // kernel in an unknown state.
+    broken_ = "the SystemC kernel failed (" + std::string(e.what()) +
+              "); this process cannot run timed jobs any more: restart it (functional runs still work)";
+    platform_.sram.unmap_all();
+    platform_.dram.unmap_all();
+    throw InputError(*broken_);
+  }
+  if (sc_core::sc_get_status() == sc_core::SC_STOPPED) {
+    broken_ = "the SystemC kernel was stopped; this process cannot run timed jobs any more: restart it";
+    throw InputError(*broken_);
+  }
 
   TimedRun out;
   out.driver = host_.result();

@@ -5,7 +5,8 @@
 // REGIONCFG port reaches), places the command stream in DRAM, lets the host program the NPU and run
 // it, and returns the driver's view (STATUS, PMU) and the NPU's report. The job's buffers hold the
 // results afterwards. Configurations may differ from one run to the next. Not thread-safe: SystemC
-// has one kernel per process.
+// has one kernel per process. The NPU contains what goes wrong inside a job (it ends the job with a fault);
+// should the kernel itself fail, this and every later run throw InputError saying so, never run on.
 #pragma once
 
 #include <array>
@@ -42,6 +43,7 @@ class Simulator {
   platform::Platform platform_;
   HostCpu host_;
   std::vector<uint8_t> stream_buffer_;
+  std::optional<std::string> broken_;  // why SystemC can no longer run jobs in this process
 };
 
 }  // namespace ethosu::host

@@ -4,11 +4,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
+#include <tuple>
 
 #include "sim/error.h"
+#include "sim/files.h"
 #include "sim/text.h"
 
 namespace ethosu::host {
@@ -74,7 +74,8 @@ std::vector<std::string> system_keys() {
   for (std::string_view area : kVelaAreaNames) {
     std::string a(area);
     std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    for (const char* suffix : {"_clock_scale", "_burst_length", "_read_latency", "_write_latency"}) {
+    for (const char* suffix : {"_clock_scale", "_burst_length", "_read_latency", "_write_latency", "_max_reads",
+                               "_max_writes"}) {
       keys.push_back(a + suffix);
     }
   }
@@ -141,11 +142,13 @@ VelaIni::VelaIni() {
 }
 
 void VelaIni::add_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read Vela config file " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  add_text(text.str(), path.string());
+  std::string text;
+  try {
+    text = sim::read_text_file(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string("Vela config file ") + e.what());
+  }
+  add_text(text, path.string());
 }
 
 void VelaIni::add_text(std::string_view text, std::string_view origin) {
@@ -192,29 +195,17 @@ void VelaIni::add_text(std::string_view text, std::string_view origin) {
   }
 }
 
-const VelaIni::Entry* VelaIni::lookup(const std::string& section, const std::string& key,
-                                      const std::vector<std::string>& allowed) const {
+std::vector<const VelaIni::Section*> VelaIni::chain(const std::string& section) const {
+  std::vector<const Section*> out;
   std::set<std::string> seen;
   std::string name = section;
-  const Entry* found = nullptr;
-  // Walks the whole chain (not just to the first hit) so that every section's keys and links are checked.
   while (true) {
     auto it = sections_.find(name);
     if (it == sections_.end()) throw InputError("Vela config: section [" + name + "] not found");
     seen.insert(name);
-    for (const auto& [k, entry] : it->second.keys) {
-      if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
-      std::string msg = entry.origin + ": unknown key '" + k + "' in [" + name + "]";
-      const auto close = sim::close_names(k, allowed);
-      if (!close.empty()) msg += "; did you mean " + close.front() + "?";
-      throw InputError(msg);
-    }
-    if (!found) {
-      auto k = it->second.keys.find(key);
-      if (k != it->second.keys.end()) found = &k->second;
-    }
+    out.push_back(&it->second);
     auto inherit = it->second.keys.find("inherit");
-    if (inherit == it->second.keys.end()) return found;
+    if (inherit == it->second.keys.end()) return out;
     if (!sections_.count(inherit->second.value)) {
       throw InputError(inherit->second.origin + ": inherit: section [" + inherit->second.value + "] not found");
     }
@@ -223,6 +214,39 @@ const VelaIni::Entry* VelaIni::lookup(const std::string& section, const std::str
     }
     name = inherit->second.value;
   }
+}
+
+const VelaIni::Entry* VelaIni::lookup(const std::string& section, const std::string& key) const {
+  for (const Section* s : chain(section)) {
+    auto k = s->keys.find(key);
+    if (k != s->keys.end()) return &k->second;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> VelaIni::ignored_keys(std::string_view system_config, std::string_view memory_mode) const {
+  static const std::vector<std::string> kSystemKeys = system_keys();
+  std::vector<std::string> warnings;
+  const auto check = [&](const std::string& section, const std::vector<std::string>& known) {
+    if (!sections_.count(section)) return;
+    for (const Section* s : chain(section))
+      for (const auto& [k, entry] : s->keys) {
+        if (std::find(known.begin(), known.end(), k) != known.end()) continue;
+        const bool ports_used = k.size() > 11 && k.compare(k.size() - 11, 11, "_ports_used") == 0;
+        std::string msg = entry.origin + ": " + k + " is ignored: ";
+        if (ports_used) {
+          msg += "Vela 5 spreads a memory over several AXI ports of an Ethos-U85; the U65 has one port per memory";
+        } else {
+          msg += "no Vela key of that name";
+          const auto close = sim::close_names(k, known);
+          if (!close.empty()) msg += "; did you mean " + close.front() + "?";
+        }
+        warnings.push_back(msg);
+      }
+  };
+  check(std::string(kSystemPrefix) + std::string(system_config), kSystemKeys);
+  check(std::string(kModePrefix) + std::string(memory_mode), kModeKeys);
+  return warnings;
 }
 
 std::vector<std::string> VelaIni::names_with_prefix(std::string_view prefix) const {
@@ -245,7 +269,7 @@ SystemConfig VelaIni::system_config(std::string_view name) const {
   }
   static const std::vector<std::string> kKeys = system_keys();
   const auto required = [&](const std::string& key) -> const Entry& {
-    const Entry* e = lookup(section, key, kKeys);
+    const Entry* e = lookup(section, key);
     if (!e) throw InputError("Vela config: [" + section + "] does not set " + key);
     return *e;
   };
@@ -262,18 +286,28 @@ SystemConfig VelaIni::system_config(std::string_view name) const {
   for (MemArea area : sc.axi_port) {
     const std::string prefix = lower(kVelaAreaNames[static_cast<size_t>(area)]);
     MemTiming& t = sc.timing[static_cast<size_t>(area)];
-    if (const Entry* e = lookup(section, prefix + "_clock_scale", kKeys)) {
+    if (const Entry* e = lookup(section, prefix + "_clock_scale")) {
       t.clock_scale = to_double(e->origin, prefix + "_clock_scale", e->value);
     }
-    if (const Entry* e = lookup(section, prefix + "_burst_length", kKeys)) {
+    if (const Entry* e = lookup(section, prefix + "_burst_length")) {
       t.burst_bytes = to_int(e->origin, prefix + "_burst_length", e->value);
       if (t.burst_bytes == 0) bad(e->origin, prefix + "_burst_length", "a positive integer", e->value);
     }
-    if (const Entry* e = lookup(section, prefix + "_read_latency", kKeys)) {
+    if (const Entry* e = lookup(section, prefix + "_read_latency")) {
       t.read_latency_cycles = to_int(e->origin, prefix + "_read_latency", e->value);
     }
-    if (const Entry* e = lookup(section, prefix + "_write_latency", kKeys)) {
+    if (const Entry* e = lookup(section, prefix + "_write_latency")) {
       t.write_latency_cycles = to_int(e->origin, prefix + "_write_latency", e->value);
+    }
+    // The U65's AXI limiters track up to 64 reads and 32 writes (spec 05 section 1).
+    for (auto [suffix, limit, field] : {std::tuple{"_max_reads", int64_t{64}, &t.max_reads},
+                                        std::tuple{"_max_writes", int64_t{32}, &t.max_writes}}) {
+      if (const Entry* e = lookup(section, prefix + suffix)) {
+        const int64_t v = to_int(e->origin, prefix + suffix, e->value);
+        if (v < 1 || v > limit)
+          bad(e->origin, prefix + suffix, "1 to " + std::to_string(limit) + " outstanding transactions", e->value);
+        *field = v;
+      }
     }
   }
   return sc;
@@ -290,11 +324,11 @@ MemoryMode VelaIni::memory_mode(std::string_view name) const {
   mm.name = std::string(name);
   for (auto [key, port] : {std::pair{"const_mem_area", &mm.const_port}, std::pair{"arena_mem_area", &mm.arena_port},
                            std::pair{"cache_mem_area", &mm.cache_port}}) {
-    if (const Entry* e = lookup(section, key, kModeKeys)) {
+    if (const Entry* e = lookup(section, key)) {
       *port = static_cast<unsigned>(to_enum(e->origin, key, e->value, kVelaPortNames));
     }
   }
-  if (const Entry* e = lookup(section, "arena_cache_size", kModeKeys)) {
+  if (const Entry* e = lookup(section, "arena_cache_size")) {
     mm.arena_cache_size_bytes = static_cast<uint64_t>(to_int(e->origin, "arena_cache_size", e->value));
   }
   return mm;
@@ -418,6 +452,8 @@ void apply_machine(sim::Config& c, const Machine& m, Source source, std::string_
     c.set_value(pre + "burst_bytes", t.burst_bytes, source, origin);
     c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
     c.set_value(pre + "write_latency_cycles", t.write_latency_cycles, source, origin);
+    if (t.max_reads) c.set_value(pre + "max_outstanding_reads", *t.max_reads, source, origin);
+    if (t.max_writes) c.set_value(pre + "max_outstanding_writes", *t.max_writes, source, origin);
   }
   c.set_value("mem.sram.size_bytes", static_cast<int64_t>(m.memory_mode.arena_cache_size_bytes), source, origin);
   const std::array<unsigned, kRegions> ports = region_ports(m.memory_mode);

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +56,8 @@ struct MemTiming {
   int64_t burst_bytes = 1;
   int64_t read_latency_cycles = 0;
   int64_t write_latency_cycles = 0;
+  // Vela 5's <memory>_max_reads / _max_writes: outstanding transactions; unset keeps the U65's limits.
+  std::optional<int64_t> max_reads, max_writes;
 };
 
 struct SystemConfig {
@@ -89,6 +92,11 @@ class VelaIni {
   MemoryMode memory_mode(std::string_view name) const;
   // Vela's --system-config NAME --memory-mode NAME, with Vela's adjustments and checks.
   Machine machine(std::string_view system_config, std::string_view memory_mode) const;
+  // The keys of those sections (and what they inherit) that set no parameter, one warning each: keys current
+  // Vela writes that have no counterpart here (Vela 5's <memory>_ports_used, for the U85's extra AXI ports)
+  // and keys no Vela writes (with the nearest known key). They are ignored, as Vela ignores what it does not
+  // read.
+  std::vector<std::string> ignored_keys(std::string_view system_config, std::string_view memory_mode) const;
 
  private:
   struct Entry {
@@ -98,8 +106,11 @@ class VelaIni {
   struct Section {
     std::map<std::string, Entry> keys;  // lower-case key
   };
-  // The entry for `key` in `section` or the sections it inherits from; nullptr if none sets it.
-  const Entry* lookup(const std::string& section, const std::string& key, const std::vector<std::string>& allowed) const;
+  // The entry for `key` in `section` or the sections it inherits from; nullptr if none sets it. Checks the
+  // inheritance chain (missing sections, cycles).
+  const Entry* lookup(const std::string& section, const std::string& key) const;
+  // The sections `section` inherits from, itself first.
+  std::vector<const Section*> chain(const std::string& section) const;
   std::vector<std::string> names_with_prefix(std::string_view prefix) const;
 
   std::map<std::string, Section> sections_;

@@ -18,7 +18,7 @@ constexpr char kIdentifier[] = "TFL3";
 
 // Field slots of the schema tables read here (index = declaration order in schema.fbs).
 namespace model_field {
-constexpr unsigned version = 0, operator_codes = 1, subgraphs = 2, buffers = 4, metadata = 6;
+constexpr unsigned version = 0, operator_codes = 1, subgraphs = 2, description = 3, buffers = 4, metadata = 6;
 }
 namespace opcode_field {
 constexpr unsigned deprecated_builtin_code = 0, custom_code = 1, builtin_code = 3;
@@ -334,6 +334,7 @@ TfliteModel parse_tflite(const std::vector<uint8_t>& file, const std::string& wh
   const Table root = r.table(r.follow(0, "Model", "(root)"), "Model");
   TfliteModel model;
   model.version = static_cast<uint32_t>(r.unsigned_field(root, model_field::version, 4, "version", 0));
+  model.description = r.string(root, model_field::description, "description");
 
   std::vector<OperatorCode> codes;
   const Vec code_vec = r.vec(root, model_field::operator_codes, 4, "operator_codes");

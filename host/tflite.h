@@ -56,6 +56,7 @@ struct TfliteSubgraph {
 
 struct TfliteModel {
   uint32_t version = 0;
+  std::string description;  // Model.description ("Vela 3.10.0 Optimised" for Vela's output)
   std::vector<TfliteSubgraph> subgraphs;
   std::vector<std::vector<uint8_t>> buffers;  // inline data or the offset/size range after the flatbuffer
   std::vector<std::pair<std::string, uint32_t>> metadata;  // name, buffer index

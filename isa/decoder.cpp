@@ -47,8 +47,17 @@ const Diagnostic* Stream::first_error() const {
 
 namespace {
 
+// A stream of junk has a problem in every word: past this many, the list only says how many it leaves out.
+constexpr size_t kMaxDiagnostics = 1000;
+
 void add(std::vector<Diagnostic>& out, Severity s, Problem p, uint32_t offset, const std::string& what) {
-  out.push_back({s, p, offset, hex_offset(offset) + ": " + what});
+  if (out.size() < kMaxDiagnostics) {
+    out.push_back({s, p, offset, hex_offset(offset) + ": " + what});
+  } else if (out.size() == kMaxDiagnostics) {
+    out.push_back({Severity::WARNING, p, offset,
+                   hex_offset(offset) + ": more problems from here on are not listed (the first " +
+                       std::to_string(kMaxDiagnostics) + " are)"});
+  }
 }
 
 using sim::hex;
@@ -84,9 +93,13 @@ Stream decode(const uint8_t* data, size_t size_bytes) {
         "stream size " + std::to_string(size_bytes) + " bytes is not a multiple of 4; the last " +
             std::to_string(size_bytes % 4) + " byte(s) are ignored");
   }
-  if (size_bytes > kMaxStreamBytes)
+  if (size_bytes > kMaxStreamBytes) {
+    // The NPU does not parse such a stream at all, so its words are not decoded either: a junk file of any
+    // size costs nothing.
     add(diag, Severity::ERROR, Problem::TOO_LONG, 0,
-        "stream is " + std::to_string(size_bytes) + " bytes, over the 16 MiB QSIZE limit");
+        "stream is " + std::to_string(size_bytes) + " bytes, over the 16 MiB QSIZE limit; not decoded");
+    return s;
+  }
 
   const size_t nwords = size_bytes / 4;
   auto word = [&](size_t i) {

@@ -3,7 +3,9 @@
 // Contract: decode() is total. Every word of the input belongs to exactly one Command, in order; a word
 // that is no valid command (unknown opcode, reserved control value, cmd1 cut off by the end of the buffer)
 // becomes a Command with info == nullptr so that tools can still show it. Problems are listed in
-// Stream::diagnostics; the stream is executable only when no diagnostic is an error.
+// Stream::diagnostics (the first 1000, then one note that more are left out); the stream is executable only
+// when no diagnostic is an error. A stream over the 16 MiB QSIZE limit is one TOO_LONG error and no commands:
+// the NPU never parses it.
 #pragma once
 
 #include <cstdint>

@@ -104,6 +104,159 @@ bool Operation::reads_scales() const {
   return (kind == OpKind::CONV || kind == OpKind::DEPTHWISE) && ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL;
 }
 
+namespace {
+
+// Whether every output position along one axis has a kernel tap inside the IFM extent (upscaled space).
+bool every_window_reaches_ifm(uint32_t outputs, uint32_t stride, uint32_t taps, uint32_t dilation, uint32_t pad,
+                              int64_t extent) {
+  if (extent <= 0) return false;
+  for (uint32_t o = 0; o < outputs; ++o) {
+    const int64_t first = int64_t{o} * stride - pad;  // position of tap 0
+    const int64_t lo = first >= 0 ? 0 : (-first + dilation - 1) / dilation;
+    const int64_t hi = std::min<int64_t>(taps - 1, extent - 1 - first < 0 ? -1 : (extent - 1 - first) / dilation);
+    if (hi < lo) return false;
+  }
+  return true;
+}
+
+template <typename E>
+std::string name_of(EnumId id, E value) {
+  return std::string(enum_value_name(id, static_cast<uint32_t>(value)));
+}
+
+bool unit_scale(const Scale& s) { return s.shift < 32 && s.scale == uint32_t{1} << s.shift; }
+
+std::string scale_text(const Scale& s) {
+  return "scale " + std::to_string(s.scale) + ", shift " + std::to_string(s.shift);
+}
+
+std::optional<std::string> unknown_pool_behaviour(const Operation& op) {
+  using P = enums::pooling_mode;
+  const bool per_channel = op.ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL;
+  const bool padded = op.padding.top || op.padding.left || op.padding.bottom || op.padding.right;
+  if (op.upscale == enums::ifm_upscale_mode::ZEROS)
+    return std::string("NPU_OP_POOL with IFM_UPSCALE ZEROS: whether the inserted zeros enter a maximum or an "
+                       "average's element count is not known (no compiler pools a zero-inserted IFM)");
+  if (op.kernel.dilation_x > 1 || op.kernel.dilation_y > 1)
+    return std::string("NPU_OP_POOL with dilation: no compiler dilates a pooling window, and whether the hardware "
+                       "does is not known");
+  if (op.pooling_mode == P::REDUCE_SUM) {
+    if (per_channel)
+      return std::string("REDUCE_SUM in per-channel OFM scale mode: the scale it would apply is not known (both "
+                         "Vela cores program global mode with OFM_SCALE)");
+    return std::nullopt;
+  }
+  const Kernel& k = op.kernel;
+  if (!every_window_reaches_ifm(op.ofm.width, k.stride_x, k.width, k.dilation_x, op.padding.left,
+                                op.ifm_upscaled_width) ||
+      !every_window_reaches_ifm(op.ofm.height, k.stride_y, k.height, k.dilation_y, op.padding.top,
+                                op.ifm_upscaled_height))
+    return std::string("a pooling window with no kernel tap inside the IFM (padding as large as the kernel): its "
+                       "maximum or average is not known");
+  if (op.pooling_mode != P::AVERAGE) return std::nullopt;
+  if (padded && (k.width > 8 || k.height > 8))
+    return "AVERAGE pooling with padding and a " + std::to_string(k.width) + "x" + std::to_string(k.height) +
+           " kernel: the hardware's scaling of padded averages is known for kernels up to 8x8 only (both Vela "
+           "cores refuse larger ones)";
+  if (padded && !per_channel && !unit_scale(op.ofm_scale))
+    return "AVERAGE pooling with padding and a global OFM_SCALE other than 1 (" + scale_text(op.ofm_scale) +
+           "): the hardware divides padded averages itself, and how it combines that with OFM_SCALE is not "
+           "known (Vela 5 programs 1, Vela 3.10 per-channel mode)";
+  if (!padded && per_channel)
+    return std::string("AVERAGE pooling without padding in per-channel OFM scale mode: the scale it would apply "
+                       "is not known (both Vela cores program global mode with the kernel's OFM_SCALE)");
+  return std::nullopt;
+}
+
+std::optional<std::string> unknown_elementwise_behaviour(const Operation& op) {
+  if (op.ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL && !unit_scale(op.ofm_scale))
+    return "NPU_OP_ELEMENTWISE in per-channel OFM scale mode with OFM_SCALE " + scale_text(op.ofm_scale) +
+           ": whether it applies OFM_SCALE, a scale stream or nothing is not known (Vela programs per-channel "
+           "mode only with OFM_SCALE 1)";
+  if (!op.uses_ifm2() || op.ifm.element.precision == op.ifm2.element.precision) return std::nullopt;
+  using M = enums::elementwise_mode;
+  const bool wide = op.ifm.element.bits() == 32 || op.ifm2.element.bits() == 32;
+  const bool operand_shift = (op.elementwise_mode == M::ADD || op.elementwise_mode == M::SUB) &&
+                             op.ifm_scale_mode != enums::ifm_scale_mode::OPA_OPB_16;
+  if (wide)
+    return "IFM of " + std::to_string(op.ifm.element.bits()) + " bits with an IFM2 of " +
+           std::to_string(op.ifm2.element.bits()) +
+           " bits: which width selects the 32-bit scaling rules is not known (compilers mix 8- and 16-bit "
+           "operands only)";
+  if (operand_shift)
+    return std::string("ADD/SUB of 8- and 16-bit operands in a 32-bit operand scale mode: the pre-shift of the "
+                       "unscaled operand (20 or 15) depends on a width the operands do not share");
+  return std::nullopt;
+}
+
+// Feature maps the model cannot read or write as the hardware would: 64-bit elements (the U65 has no such
+// feature maps), unsigned 32-bit ones (encodable, unused by compilers; whether they differ from signed is not
+// known), and NHWC with a STRIDE_C other than the element size (compilers program the element size; whether the
+// hardware steps channels by STRIDE_C in NHWC is not known, spec 03 section 12).
+std::optional<std::string> unknown_feature_map(const char* name, const FeatureMap& fm) {
+  const ElementType& e = fm.element;
+  if (e.precision == enums::activation_precision::B64)
+    return std::string(name) + " precision B64: the U65 has no 64-bit feature maps (spec 01 section 5)";
+  if (e.bits() == 32 && !e.is_signed())
+    return std::string(name) + " of unsigned 32-bit elements: encodable but never emitted; its arithmetic is not "
+                               "known";
+  if (!e.nhcwb16() && fm.depth > 1 && fm.stride_c != static_cast<int64_t>(e.bytes()))
+    return std::string(name) + " in NHWC with STRIDE_C " + std::to_string(fm.stride_c) + " for " +
+           std::to_string(e.bytes()) + "-byte elements: whether NHWC channels follow STRIDE_C is not known";
+  return std::nullopt;
+}
+
+// The activation stage: TANH/SIGMOID are the int16 fixed functions, and a forced clip range only selects the
+// index range of a table that range fits.
+std::optional<std::string> unknown_activation(const Operation& op) {
+  using F = enums::activation_function;
+  using C = enums::activation_clip_range;
+  const F f = op.activation.function;
+  const unsigned ofm_bits = op.ofm.element.bits();
+  if ((f == F::TANH || f == F::SIGMOID) && ofm_bits != 16)
+    return "NPU_SET_ACTIVATION " + name_of(EnumId::activation_function, f) + " with a " + std::to_string(ofm_bits) +
+           "-bit OFM: the fixed function is known for int16 only (Vela uses tables for 8 bits)";
+  const C clip = op.activation.clip_range;
+  if (clip == C::OFM_PRECISION) return std::nullopt;
+  const bool table = static_cast<unsigned>(f) >= static_cast<unsigned>(F::TABLE_0);
+  const bool fits = table && (clip == C::FORCE_INT8 || clip == C::FORCE_UINT8) && ofm_bits != 16;
+  if (!fits)
+    return "activation_clip_range " + name_of(EnumId::activation_clip_range, clip) + " with " +
+           name_of(EnumId::activation_function, f) + " and a " +
+           std::to_string(ofm_bits) + "-bit OFM: a forced clip range is known only as the index range of a " +
+           "256-entry table (Vela: FORCE_INT8 with softmax's 32-bit table)";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> unknown_behaviour(const Operation& op) {
+  if (!op.is_kernel()) return std::nullopt;
+  if (op.acc_format == enums::acc_format::F16)
+    return std::string("ACC_FORMAT F16: the FP16 accumulator arithmetic is not described publicly and no compiler "
+                       "emits it");
+  for (const auto& [name, fm] : {std::pair{"IFM", &op.ifm}, std::pair{"OFM", &op.ofm}})
+    if (auto why = unknown_feature_map(name, *fm)) return why;
+  if (op.uses_ifm2()) {
+    FeatureMap ifm2 = op.ifm2;
+    if (!op.reads_ifm2()) ifm2.depth = 1;  // a scalar: only the element type matters
+    if (auto why = unknown_feature_map("IFM2", ifm2)) return why;
+  }
+  if (auto why = unknown_activation(op)) return why;
+  if (op.uses_kernel() && (op.kernel.stride_x > 3 || op.kernel.stride_y > 3))
+    return "stride " + std::to_string(op.kernel.stride_x) + "x" + std::to_string(op.kernel.stride_y) +
+           ": 4 is encodable but beyond the supported 1..3 (spec 05 section 1)";
+  if (op.reads_weights() && op.kernel.decomposition == enums::kernel_decomposition::D4X4)
+    return std::string("4x4 kernel decomposition: the weight order it implies is not described (Vela emits 8x8 "
+                       "for the U65)");
+  if (op.reads_weights() && op.ofm_scale_mode == enums::ofm_scale_mode::GLOBAL)
+    return std::string("NPU_OP_CONV/DEPTHWISE in global OFM scale mode: whether the bias comes from the scale "
+                       "stream is not known (compilers program per-channel mode)");
+  if (op.kind == OpKind::POOL) return unknown_pool_behaviour(op);
+  if (op.kind == OpKind::ELEMENTWISE) return unknown_elementwise_behaviour(op);
+  return std::nullopt;
+}
+
 bool starts_operation(Cmd c) {
   return c == Cmd::NPU_OP_CONV || c == Cmd::NPU_OP_DEPTHWISE || c == Cmd::NPU_OP_POOL ||
          c == Cmd::NPU_OP_ELEMENTWISE || c == Cmd::NPU_OP_DMA_START;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "isa/decoder.h"
 #include "isa/isa.h"
@@ -200,6 +201,12 @@ struct Operation {
   bool uses_kernel() const { return kind == OpKind::CONV || kind == OpKind::DEPTHWISE || kind == OpKind::POOL; }
   unsigned cores() const { return parallel_mode == enums::parallel_mode::DUAL_CORE_DEPTH ? 2 : 1; }
 };
+
+// The first field value or combination of this operation whose hardware behaviour no public source
+// settles (isa/FIELD_COVERAGE.md lists every value and how it is modelled), as a sentence naming the
+// registers; nothing when every value it uses is modelled. The functional model refuses to run such an
+// operation (a fault naming it) and `validate` warns, so no run gives a guessed answer.
+std::optional<std::string> unknown_behaviour(const Operation& op);
 
 // Describes the operation `op` (an NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE/DMA_START command) under state s.
 Operation describe(const Command& op, const RegisterState& s);

@@ -1,5 +1,8 @@
 #include "isa/validator.h"
 
+#include "sim/int_math.h"
+#include "sim/text.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -94,17 +97,10 @@ namespace {
 
 constexpr int64_t kMaxRegionOffset = int64_t{1} << 40;  // U65 region offsets are 40-bit (spec 01 section 6)
 
-std::string hex(int64_t v) {
-  char buf[32];
-  if (v < 0)
-    std::snprintf(buf, sizeof buf, "-0x%" PRIx64, static_cast<uint64_t>(-(v + 1)) + 1);
-  else
-    std::snprintf(buf, sizeof buf, "0x%" PRIx64, static_cast<uint64_t>(v));
-  return buf;
-}
+using sim::hex;
+using sim::round_up;
 
-unsigned div_up(uint64_t a, uint64_t b) { return static_cast<unsigned>((a + b - 1) / b); }
-uint64_t round_up(uint64_t a, uint64_t b) { return (a + b - 1) / b * b; }
+unsigned div_up(uint64_t a, uint64_t b) { return static_cast<unsigned>(sim::ceil_div(a, b)); }
 
 class Checker {
  public:
@@ -122,6 +118,8 @@ class Checker {
     streams(op);
     kernel(op);
     shram(op);
+    if (const auto why = unknown_behaviour(op))
+      add(Severity::WARNING, Category::UNSUPPORTED, "not modelled, the simulator refuses to run it: " + *why);
   }
 
   void add(Severity sev, Category cat, const std::string& what, std::optional<Access> a = std::nullopt,
@@ -210,9 +208,6 @@ class Checker {
 
     if (op.ifm.element.precision == enums::activation_precision::B32 && !op.ifm.element.is_signed())
       add(Severity::WARNING, Category::UNSUPPORTED, "IFM precision U32 is encodable but unused (spec 01 section 5)");
-    if (op.uses_ifm2() && (op.ifm2.element.type != op.ifm.element.type ||
-                           op.ifm2.element.precision != op.ifm.element.precision))
-      add(Severity::ERROR, Category::UNSUPPORTED, "IFM2 type differs from the IFM type (spec 03 section 1)");
 
     const bool same_depth = op.kind == OpKind::DEPTHWISE || op.kind == OpKind::ELEMENTWISE ||
                             (op.kind == OpKind::POOL && op.pooling_mode != enums::pooling_mode::REDUCE_SUM);
@@ -250,9 +245,6 @@ class Checker {
                   " is not a multiple of 16 (spec 01 section 6)");
       }
     }
-    if (op.acc_format == enums::acc_format::F16)
-      add(Severity::WARNING, Category::UNSUPPORTED,
-          "ACC_FORMAT F16: never emitted by Vela and its arithmetic is not specified (spec 03 section 9)");
   }
 
   void kernel(const Operation& op) {
@@ -337,13 +329,17 @@ class Checker {
     const unsigned acc_bits = op.acc_format == enums::acc_format::I40   ? 40
                               : op.acc_format == enums::acc_format::F16 ? 16
                                                                         : 32;
-    const uint64_t acc_bytes = uint64_t{b.width} * b.height * round_up(b.depth, 8) * acc_bits / 8;
+    // The accumulators hold the block clipped to the OFM: both Vela cores size them so (the U65's "Conv1D"
+    // layout for an OFM of height 1 under a block of height 2).
+    const uint64_t acc_w = std::min(b.width, op.ofm.width), acc_h = std::min(b.height, op.ofm.height);
+    const uint64_t acc_d = std::min(b.depth, op.ofm.depth);
+    const uint64_t acc_bytes = acc_w * acc_h * round_up(acc_d, 8) * acc_bits / 8;
     const unsigned acc_banks = 2 * div_up(acc_bytes, 1024);
     if (s.ab_start + acc_banks > usable)
       add(Severity::ERROR, Category::SHRAM,
-          "accumulators for OFM block " + std::to_string(b.width) + "x" + std::to_string(b.height) + "x" +
-              std::to_string(b.depth) + " need " + std::to_string(acc_banks) + " banks from AB_START " +
-              std::to_string(s.ab_start) + ", beyond bank " + std::to_string(usable));
+          "accumulators for OFM block " + std::to_string(acc_w) + "x" + std::to_string(acc_h) + "x" +
+              std::to_string(acc_d) + " (clipped to the OFM) need " + std::to_string(acc_banks) +
+              " banks from AB_START " + std::to_string(s.ab_start) + ", beyond bank " + std::to_string(usable));
   }
 
   void dma(const Operation& op) {

@@ -4,12 +4,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "sim/error.h"
+#include "sim/files.h"
 #include "sim/text.h"
 
 namespace ethosu::sim {
@@ -414,11 +413,13 @@ void Config::clear(Source source) {
 }
 
 void Config::load_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read config file " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  load_text(text.str(), path.string());
+  std::string text;
+  try {
+    text = read_text_file(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string("config file ") + e.what());
+  }
+  load_text(text, path.string());
 }
 
 void Config::load_text(std::string_view text, std::string_view origin) {

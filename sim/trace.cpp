@@ -1,5 +1,8 @@
 #include "sim/trace.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -75,13 +78,23 @@ Trace::~Trace() {
   }
 }
 
-void Trace::open(const std::filesystem::path& path, std::string process_name) {
+void Trace::open(const std::filesystem::path& path, std::string process_name, size_t max_events) {
   close();
-  tmp_path_ = path;
-  tmp_path_ += ".tmp";
-  out_.open(tmp_path_, std::ios::binary | std::ios::trunc);
-  if (!out_) throw InputError("cannot write trace file " + tmp_path_.string());
+  // A regular file (or none) is replaced whole at close; a device, FIFO or link is written through, never
+  // replaced (sim/files.h).
+  struct stat st {};
+  const bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw InputError("trace file " + path.string() + ": is a directory");
+  tmp_path_.clear();
+  if (!exists || S_ISREG(st.st_mode)) {
+    tmp_path_ = path;
+    tmp_path_ += ".tmp" + std::to_string(::getpid());
+  }
+  out_.open(tmp_path_.empty() ? path : tmp_path_, std::ios::binary | std::ios::trunc);
+  if (!out_) throw InputError("cannot write trace file " + path.string());
   path_ = path;
+  max_events_ = max_events;
+  dropped_ = 0;
   process_name_ = std::move(process_name);
   events_.clear();
   enabled_ = true;
@@ -95,6 +108,10 @@ Trace::TrackId Trace::track(std::string name) {
 void Trace::record_complete(TrackId track, std::string_view name, std::string_view category, uint64_t start_ps,
                             uint64_t duration_ps, std::initializer_list<TraceArg> args) {
   if (track >= tracks_.size()) throw std::logic_error("trace event on an undeclared track");
+  if (events_.size() >= max_events_) {
+    ++dropped_;
+    return;
+  }
   Event& e = events_.emplace_back(Event{start_ps, duration_ps, track, std::string(name), std::string(category), {}});
   e.args += '{';
   for (const TraceArg& a : args) {
@@ -105,6 +122,10 @@ void Trace::record_complete(TrackId track, std::string_view name, std::string_vi
 }
 
 void Trace::record_counter(std::string_view name, uint64_t time_ps, double value) {
+  if (events_.size() >= max_events_) {
+    ++dropped_;
+    return;
+  }
   Event& e = events_.emplace_back(Event{time_ps, 0, kNoTrack, std::string(name), {}, "{\"value\":"});
   append_number(e.args, value);
   e.args += '}';
@@ -143,7 +164,9 @@ void Trace::close() {
   // One process, pid 1; tid 0 carries only the process name.
   std::string text = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   text += "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":";
-  append_escaped(text, process_name_);
+  append_escaped(text, dropped_ ? process_name_ + " (trace cut short: " + std::to_string(dropped_) +
+                                     " events over the limit of " + std::to_string(max_events_) + " dropped)"
+                               : process_name_);
   text += "}}";
   uint32_t tid = 1;
   for (size_t t = 0; t < tracks_.size(); ++t) {
@@ -186,11 +209,15 @@ void Trace::close() {
   events_.clear();
   std::error_code ec;
   if (!out_) {
-    std::filesystem::remove(tmp_path_, ec);
-    throw InputError("cannot write trace file " + tmp_path_.string());
+    if (!tmp_path_.empty()) std::filesystem::remove(tmp_path_, ec);
+    throw InputError("cannot write trace file " + path_.string());
   }
+  if (tmp_path_.empty()) return;
   std::filesystem::rename(tmp_path_, path_, ec);
-  if (ec) throw InputError("cannot rename " + tmp_path_.string() + " to " + path_.string() + ": " + ec.message());
+  if (ec) {
+    std::filesystem::remove(tmp_path_, ec);
+    throw InputError("cannot write trace file " + path_.string() + ": " + ec.message());
+  }
 }
 
 }  // namespace ethosu::sim

@@ -10,9 +10,12 @@
 // starts, so that enclosing spans precede the spans they contain (importers nest equal-start "X" events
 // in file order). Perfetto draws one stack per thread and drops spans that overlap without nesting, so
 // a span that partly overlaps another on its track goes to an extra lane of that track ("DMA (2)", ...):
-// every thread in the file holds properly nested spans. close() writes `<path>.tmp` and renames it, so
-// the path holds either nothing or complete JSON; the destructor calls close(), so a job that ends early
-// by exception still leaves a valid trace. Memory: about 100 bytes per event plus its arguments.
+// every thread in the file holds properly nested spans. close() writes a temporary file beside a regular
+// file and renames it over it, so the path holds either nothing or complete JSON; a device or FIFO is
+// written to in place, never replaced. The destructor calls close(), so a job that ends early by
+// exception still leaves a valid trace. Memory: about 100 bytes per event plus its arguments, for at most
+// the `max_events` open() allows; later events are dropped and counted (dropped()), and the trace says
+// so in its process name.
 #pragma once
 
 #include <cstdint>
@@ -67,7 +70,10 @@ class Trace {
 
   // Starts recording; creates `<path>.tmp` now so that a bad path fails before the job runs
   // (ethosu::InputError). Closes a trace already open first.
-  void open(const std::filesystem::path& path, std::string process_name);
+  static constexpr size_t kDefaultMaxEvents = size_t{2} << 20;  // a few hundred MB of host memory at most
+  void open(const std::filesystem::path& path, std::string process_name, size_t max_events = kDefaultMaxEvents);
+  // Events dropped over the limit since open().
+  uint64_t dropped() const noexcept { return dropped_; }
   bool enabled() const noexcept { return enabled_; }
 
   // Tracks appear in declaration order.
@@ -99,6 +105,8 @@ class Trace {
   void record_counter(std::string_view name, uint64_t time_ps, double value);
 
   bool enabled_ = false;
+  size_t max_events_ = kDefaultMaxEvents;
+  uint64_t dropped_ = 0;
   std::filesystem::path path_, tmp_path_;
   std::ofstream out_;
   std::string process_name_;

@@ -27,6 +27,11 @@
 
 namespace ethosu::host {
 
+// The most region memory one job may make the simulator copy (region buffers plus the SRAM or fast memory),
+// in both shims: each buffer is copied for the run, so a job of many huge buffers is refused (accel: SUBMIT
+// fails with ENOMEM; NXP: the inference ends in ERROR) instead of exhausting the client's memory.
+inline constexpr uint64_t kMaxJobRegionBytes = uint64_t{2} << 30;
+
 struct ShimSettings {
   ConfigRequest request;       // variant, system, files and assignments as given
   bool functional = false;

@@ -5,8 +5,10 @@
 #include "host/cli/commands.h"
 #include "host/cli/inputs.h"
 #include "host/file_io.h"
+#include "host/payload.h"
 #include "isa/assembler.h"
 #include "isa/disasm.h"
+#include "sim/error.h"
 
 namespace ethosu::cli {
 
@@ -14,7 +16,7 @@ const char* const kDisasmHelp =
     "usage: ethosu-sim disasm FILE [--format native|vela] [-o OUT]\n"
     "\n"
     "Disassembles an Ethos-U65 command stream. FILE may be a bare stream (little-endian words), a stream\n"
-    "that starts with Vela's COP1 driver payload, or a Vela-compiled .tflite (every ethos-u operator).\n"
+    "that starts with Vela's COP1 or COP2 driver payload, or a Vela-compiled .tflite (every ethos-u operator).\n"
     "\n"
     "  --format native   (default) the assembler's text: one command per line with field and enum\n"
     "                    names, and the raw words as a comment; 'ethosu-sim asm' reads it back\n"
@@ -26,7 +28,8 @@ const char* const kDisasmHelp =
     "printed to standard error; the exit status is then 1.\n";
 
 const char* const kAsmHelp =
-    "usage: ethosu-sim asm FILE.txt -o OUT.bin\n"
+    "usage: ethosu-sim asm FILE.txt -o OUT.bin [--payload COP1|COP2 [--variant NAME | --config-word HEX]\n"
+    "                                           [--separate-io-regions] [--staging-bytes N]]\n"
     "\n"
     "Assembles the text form that 'ethosu-sim disasm' writes into a command stream.\n"
     "One statement per line; ';' or '#' starts a comment:\n"
@@ -35,7 +38,15 @@ const char* const kAsmHelp =
     "      integers (decimal, 0x hex, negative for signed fields); omitted fields are 0\n"
     "  .word 0x00004000 0x10     raw 32-bit words\n"
     "  .byte 0x01                raw bytes, only at the end\n"
-    "The result is checked with the decoder; problems are printed as warnings.\n";
+    "The result is checked with the decoder; problems are printed as warnings.\n"
+    "\n"
+    "  --payload COP1|COP2     wrap the stream in a driver payload as Vela writes it (COP1: Vela <= 4 and\n"
+    "                          Vela 5's default; COP2: Vela 5's --cop-format COP2)\n"
+    "  --variant NAME          the payload's target: ethos-u65-256 (default) or ethos-u65-512\n"
+    "  --config-word HEX       the CONFIG word to write instead (0x00003008 is the product-0 word of\n"
+    "                          Vela 3.2 and older)\n"
+    "  --separate-io-regions   COP2 with local addressing: inputs in region 3, outputs in region 4\n"
+    "  --staging-bytes N       COP2: the fast scratch size to record (default 0)\n";
 
 int run_disasm(const std::vector<std::string>& argv) {
   Args a(argv, {{"--format", "", true, false}, {"--output", "-o", true, false}});
@@ -64,7 +75,12 @@ int run_disasm(const std::vector<std::string>& argv) {
 }
 
 int run_asm(const std::vector<std::string>& argv) {
-  Args a(argv, {{"--output", "-o", true, false}});
+  Args a(argv, {{"--output", "-o", true, false},
+                {"--payload", "", true, false},
+                {"--variant", "", true, false},
+                {"--config-word", "", true, false},
+                {"--separate-io-regions", "", false, false},
+                {"--staging-bytes", "", true, false}});
   a.expect_positionals(1, 1, "FILE.txt");
   const auto out = a.value("--output");
   if (!out) throw UsageError("missing -o OUT.bin");
@@ -73,7 +89,35 @@ int run_asm(const std::vector<std::string>& argv) {
   const auto bytes = isa::assemble(std::string_view(reinterpret_cast<const char*>(src.data()), src.size()), in);
   const auto decoded = isa::decode(bytes);
   for (const auto& d : decoded.diagnostics) std::cerr << in << ": warning: " << d.message << "\n";
-  host::write_file(*out, bytes);
+  const auto payload = a.value("--payload");
+  if (!payload) {
+    if (a.value("--variant") || a.value("--config-word") || a.flag("--separate-io-regions") ||
+        a.value("--staging-bytes"))
+      throw UsageError("--variant, --config-word, --separate-io-regions and --staging-bytes go with --payload");
+    host::write_file(*out, bytes);
+    return 0;
+  }
+  if (*payload != "COP1" && *payload != "COP2") throw UsageError("--payload must be COP1 or COP2, not '" + *payload + "'");
+  const auto format = *payload == "COP2" ? host::PayloadFormat::COP2 : host::PayloadFormat::COP1;
+  if (format == host::PayloadFormat::COP1 && (a.flag("--separate-io-regions") || a.value("--staging-bytes")))
+    throw UsageError("--separate-io-regions and --staging-bytes need --payload COP2");
+  if (a.value("--variant") && a.value("--config-word")) throw UsageError("give --variant or --config-word, not both");
+  if (bytes.size() % 4) throw InputError(in + ": a payload holds whole 32-bit words; the text ends in .byte data");
+  uint32_t config_word = 0;
+  if (auto word = a.value("--config-word")) {
+    const uint64_t v = parse_size(*word, "--config-word");
+    if (v > 0xFFFFFFFF) throw UsageError("--config-word: " + *word + " is wider than 32 bits");
+    config_word = static_cast<uint32_t>(v);
+  } else {
+    try {
+      config_word = host::vela_config_word(a.value("--variant").value_or("ethos-u65-256"));
+    } catch (const InputError& e) {
+      throw UsageError(std::string("--variant: ") + e.what());
+    }
+  }
+  const uint64_t staging = a.value("--staging-bytes") ? parse_size(*a.value("--staging-bytes"), "--staging-bytes") : 0;
+  host::write_file(*out, host::make_driver_payload(bytes, format, config_word, host::kVelaIdWord,
+                                                   a.flag("--separate-io-regions"), staging));
   return 0;
 }
 

@@ -7,8 +7,10 @@
 #include "host/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
+#include "host/cpu_ops.h"
 #include "host/file_io.h"
 #include "host/job.h"
+#include "host/payload.h"
 #include "host/report.h"
 #include "host/run_job.h"
 #include "host/sim_config.h"
@@ -23,7 +25,7 @@ const char* const kRunHelp =
     "usage: ethosu-sim run CASE_DIR [--out DIR]\n"
     "       ethosu-sim run STREAM --region N=FILE[:SIZE] ... [--input R:OFFSET=FILE ...]\n"
     "                             [--dump R:OFFSET:SIZE=FILE ...]\n"
-    "       ethosu-sim run MODEL_vela.tflite [--input FILE ...] [--out DIR]\n"
+    "       ethosu-sim run MODEL_vela.tflite [--input [NAME=]FILE ...] [--out DIR]\n"
     "\n"
     "Runs a command stream on the simulated NPU and writes what it leaves in memory.\n"
     "\n"
@@ -32,20 +34,29 @@ const char* const kRunHelp =
     "           run, and output<k>.bin written to --out (default: the current folder) in the order of the\n"
     "           manifest's outputs. When expected outputs exist they are compared: exact, or the number\n"
     "           and largest difference of mismatching bytes.\n"
-    "STREAM     a bare command stream or a COP1 payload, with:\n"
+    "STREAM     a bare command stream or a COP1/COP2 driver payload, with:\n"
     "  --region N=FILE[:SIZE]   region N (0-7) loaded from FILE, optionally enlarged to SIZE bytes;\n"
     "  --region N=:SIZE         or SIZE zero bytes (K, M, G suffixes allowed)\n"
     "  --input R:OFFSET=FILE    copy FILE into region R at byte OFFSET before the run\n"
     "  --dump R:OFFSET:SIZE=FILE  write SIZE bytes of region R at OFFSET to FILE after the run\n"
     "MODEL      a Vela-compiled .tflite whose graph is one ethos-u operator: region 0 = flash tensor,\n"
-    "           1 = arena, 2 = fast scratch; --input files (in input order) are placed at their\n"
-    "           offline-planned arena offsets; outputs go to --out as output<k>.bin.\n"
+    "           1 = arena, 2 = fast scratch (3 = inputs, 4 = outputs when compiled with\n"
+    "           --separate-io-regions). --input FILE fills the next input in the model's graph-input order\n"
+    "           (as TFLite takes them), --input NAME=FILE the input tensor NAME; each input is placed at its\n"
+    "           offline-planned offset and the mapping is printed. Outputs go to --out as output<k>.bin in\n"
+    "           the model's output order, each listed with its tensor name. CPU operators after it that\n"
+    "           NXP's firmware runs (DEQUANTIZE, TFLite_Detection_PostProcess: SSD-style models) then run on\n"
+    "           the host, and the graph's outputs go to --out as graph_output<k>.bin; any other CPU\n"
+    "           operator is an error naming it.\n"
     "\n"
     "  --out DIR       where output<k>.bin files go (created if needed)\n"
+    "  --allow-outside-case  let a case's manifest name files outside its folder (by default they must lie\n"
+    "                  inside it, or inside its parent case for a nested build such as u65_512/)\n"
     "\n"
     "The job runs on the cycle-level SystemC platform, driven through the NPU's registers the way the\n"
     "Linux and Arm core drivers do, and prints a table of cycles per operation. Machine:\n"
-    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for)\n"
+    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for;\n"
+    "                       needed for payloads of Vela 3.2 and older, whose header names an Ethos-U55)\n"
     "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a vela.ini\n"
     "                       system config (Ethos_U65_High_End, ... or one from --vela-ini)\n"
     "  --memory-mode NAME   vela.ini memory mode with --system (default Dedicated_Sram)\n"
@@ -94,6 +105,31 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// A model whose NPU part is followed by CPU operators the firmware runs (host/cpu_ops.h): runs them on the arena
+// the job left and writes each graph output as graph_output<k>.bin (float32 for detection post-processing).
+void write_graph_outputs(const std::filesystem::path& model, const host::Job& job, const std::filesystem::path& out_dir) {
+  const host::NpuFile file = host::read_npu_file(host::read_file(model.string()), model.string());
+  const host::VelaModel& vm = *file.model;
+  if (vm.cpu_operators.empty()) return;
+  std::vector<uint8_t> arena = job.regions[1];
+  arena.resize(host::arena_bytes(vm));
+  host::run_cpu_operators(vm, arena, model.string());
+  const host::TfliteSubgraph& sg = vm.model.subgraphs.at(vm.ethosu_operators.front().subgraph);
+  std::cout << "CPU operators:";
+  for (const auto& op : vm.cpu_operators) std::cout << " " << op.name;
+  std::cout << "\n";
+  for (size_t k = 0; k < sg.outputs.size(); ++k) {
+    const auto index = static_cast<uint32_t>(sg.outputs[k]);
+    const host::TfliteTensor& t = sg.tensors.at(index);
+    const auto offset = host::arena_offset(vm, index);
+    const uint64_t bytes = host::tflite_tensor_bytes(t, model.string());
+    if (!offset) throw InputError(model.string() + ": graph output '" + t.name + "' has no place in the arena");
+    const std::filesystem::path path = out_dir / ("graph_output" + std::to_string(k) + ".bin");
+    host::write_file(path.string(), std::vector<uint8_t>(arena.begin() + *offset, arena.begin() + *offset + bytes));
+    std::cout << "graph output " << k << " (" << t.name << "): " << bytes << " bytes -> " << path.string() << "\n";
+  }
+}
+
 }  // namespace
 
 int run_run(const std::vector<std::string>& argv) {
@@ -112,6 +148,7 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--report", "", true, false},
                 {"--trace", "", true, false},
                 {"--functional", "", false, false},
+                {"--allow-outside-case", "", false, false},
                 {"--capture", "", true, false}});
   if (a.flag("--list-params")) {
     const sim::Config config = host::make_config();  // outlives the loop: params() points into it
@@ -129,13 +166,12 @@ int run_run(const std::vector<std::string>& argv) {
   if (is_dir) {
     if (!a.values("--region").empty() || !a.values("--input").empty() || !a.values("--dump").empty())
       throw UsageError("--region, --input and --dump are for raw streams, not case folders");
-    job = host::job_from_case(target);
+    job = host::job_from_case(target, a.flag("--allow-outside-case"));
   } else if (is_tflite) {
     if (!a.values("--region").empty() || !a.values("--dump").empty())
       throw UsageError("--region and --dump are for raw streams; a .tflite brings its own regions");
-    std::vector<std::filesystem::path> inputs;
-    for (const auto& in : a.values("--input")) inputs.emplace_back(in);
-    job = host::job_from_tflite(target, inputs);
+    job = host::job_from_tflite(target, a.values("--input"));
+    for (const auto& line : job.input_mapping) std::cout << line << "\n";
   } else {
     if (a.value("--out")) throw UsageError("--out is for case folders and models; raw streams use --dump");
     std::vector<host::RegionArg> regions;
@@ -183,7 +219,15 @@ int run_run(const std::vector<std::string>& argv) {
   if (!request.system && (request.memory_mode || !request.vela_ini.empty()))
     throw UsageError("--memory-mode and --vela-ini go with --system");
   const sim::Config config = host::resolve_config(request, job.variant);
+  if (request.system && !request.vela_ini.empty()) {
+    host::VelaIni ini;
+    for (const auto& f : request.vela_ini) ini.add_file(f);
+    for (const auto& w : ini.ignored_keys(*request.system, request.memory_mode.value_or("Dedicated_Sram")))
+      std::cerr << "ethosu-sim run: warning: " << w << "\n";
+  }
   job.variant = config.param("npu.variant").as_string();
+  if (const auto warning = host::check_payload_header(job, config))
+    std::cerr << "ethosu-sim run: warning: " << *warning << "\n";
   options.config = host::platform_config(config);
   options.regioncfg = host::regioncfg(config);
   if (auto pmu = a.value("--pmu")) {
@@ -214,6 +258,9 @@ int run_run(const std::vector<std::string>& argv) {
   }
   const host::RunOutcome outcome = host::run_job(job, options);
   trace.close();
+  if (trace.dropped())
+    std::cerr << "ethosu-sim run: warning: the trace holds its first " << sim::Trace::kDefaultMaxEvents
+              << " events; " << trace.dropped() << " more were dropped\n";
   if (auto dir = a.value("--capture")) {
     host::write_capture(*dir, host::capture_run("cli", *regions_before, job, options, outcome, config));
     std::cout << "capture -> " << *dir << "\n";
@@ -247,6 +294,7 @@ int run_run(const std::vector<std::string>& argv) {
     }
     std::cout << "\n";
   }
+  if (is_tflite) write_graph_outputs(target, job, out_dir);
   return all_match ? 0 : 1;
 }
 

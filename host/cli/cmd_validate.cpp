@@ -15,7 +15,7 @@ const char* const kValidateHelp =
     "prints for each region the lowest and highest byte touched by IFM, IFM2, OFM, weights, scales and\n"
     "DMA, then every problem: decoder errors, accesses outside a region whose size is given, block\n"
     "configurations that do not fit the variant's SHRAM, operations the U65 cannot run, alignment\n"
-    "rules, and what the Linux driver would reject. FILE: bare stream, COP1 payload or Vela .tflite\n"
+    "rules, and what the Linux driver would reject. FILE: bare stream, COP1/COP2 payload or Vela .tflite\n"
     "(for a .tflite, regions 0-2 default to the flash, scratch and scratch_fast tensor sizes).\n"
     "\n"
     "  --region N=SIZE   size of region N (0-7) in bytes; K, M, G suffixes allowed; repeatable\n"

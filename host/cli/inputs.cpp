@@ -28,6 +28,10 @@ std::vector<StreamInput> load_streams(const std::string& path) {
     in.region_size_bytes[0] = op.flash.size();
     in.region_size_bytes[1] = op.scratch_bytes;
     in.region_size_bytes[2] = op.scratch_fast_bytes;
+    if (op.payload.separate_io_regions) {
+      in.region_size_bytes[host::kSeparateInputRegion] = op.input_region_bytes;
+      in.region_size_bytes[host::kSeparateOutputRegion] = op.output_region_bytes;
+    }
     out.push_back(std::move(in));
   }
   return out;

@@ -18,7 +18,7 @@ constexpr const char* kUsage =
     "A simulator of the Arm Ethos-U65 NPU (i.MX 93).\n"
     "\n"
     "commands:\n"
-    "  disasm FILE        disassemble a command stream (bare, COP1 payload or Vela .tflite)\n"
+    "  disasm FILE        disassemble a command stream (bare, COP1/COP2 payload or Vela .tflite)\n"
     "  asm FILE -o OUT    assemble the text form into a command stream\n"
     "  validate FILE      per-region access extents and every problem the stream has\n"
     "  run ...            run a job (a corpus case directory, a raw stream with regions, or a Vela .tflite)\n"
@@ -67,6 +67,11 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::bad_alloc&) {
     std::cerr << "ethosu-sim " << cmd << ": error: out of memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    // Anything else a bad input can provoke (a path the file system refuses, a SystemC report) is still an
+    // input error: a message and exit 2, never an abort.
+    std::cerr << "ethosu-sim " << cmd << ": error: " << e.what() << "\n";
     return 2;
   }
 }

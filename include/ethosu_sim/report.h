@@ -58,16 +58,24 @@ struct StatValue {
 };
 
 struct JobReport {
+  // Operations listed one by one at most; the totals and statistics count them all.
+  static constexpr size_t kMaxListedOps = 100000;
+
   uint64_t total_cycles = 0;  // from the CMD write that started the stream to its end (NPU cycles)
   double clock_hz = 0;
   std::vector<OpRecord> ops;
+  uint64_t ops_not_listed = 0;
   std::map<std::string, uint64_t> pmu;  // PMU event name -> value as the event counters hold it, PMCCNTR included
   std::array<PortTraffic, 2> ports{};   // AXI0, AXI1
   // The command controller's own waits: NPU_OP_DMA_WAIT, a full DMA queue, NPU_OP_KERNEL_WAIT and a full TSU
   // (KERNEL_WAIT), command fetch, and the write responses NPU_OP_STOP waits for.
   std::array<uint64_t, kStallKinds> cc_stall_cycles{};
   std::map<std::string, StatValue> stats;  // by path: "npu.mac.active_cycles", ...
-  std::vector<std::string> hazards;        // reads of DMA destinations the stream had not waited for
+  uint64_t stat(const std::string& path) const {  // 0 for a statistic the model does not keep
+    const auto it = stats.find(path);
+    return it == stats.end() ? 0 : it->second.value;
+  }
+  std::vector<std::string> hazards;        // reads of DMA destinations the stream had not waited for (the first 1000)
   std::string status;                      // "ok" or the fault
   // Host wall time (steady clock) of the stream's run, and the part of it in the operations' data effects
   // (kernels, weight decoding, DMA copies); the rest is timing and SystemC.

@@ -6,6 +6,7 @@
 
 #include "models/functional/dma.h"
 #include "models/functional/op_runner.h"
+#include "models/timing/ofm_blocks.h"
 #include "sim/text.h"
 
 namespace ethosu::cc {
@@ -104,7 +105,10 @@ class Run {
   }
 
   // Takes the operation's cost from the job's budget, or faults without running it.
-  bool admit(uint32_t offset, const char* op, const functional::OpCost& c) {
+  bool admit(uint32_t offset, const char* op, const isa::Operation& operation) {
+    functional::OpCost c = functional::cost(operation);
+    const uint64_t blocks = timing::OfmBlocks::count_of(operation);
+    c.work = blocks > (UINT64_MAX - c.work) / Limits::kBlockWork ? UINT64_MAX : c.work + blocks * Limits::kBlockWork;
     std::string why;
     if (c.buffer_elements > config_.limits.buffer_elements)
       why = "a host buffer of " + std::to_string(c.buffer_elements) + " elements, over the limit of " +
@@ -130,7 +134,7 @@ class Run {
     if (d.dst.internal() ? !check_shram(offset, name, "destination", dst, Channel::WR_MEM2MEM)
                          : !check_region(offset, name, "destination", Access::DMA_DST, d.dst.region, dst))
       return false;
-    if (!admit(offset, name, functional::cost(op))) return false;
+    if (!admit(offset, name, op)) return false;
     if (dmas_.size() >= config_.dma_queue_depth) wait_dmas(config_.dma_queue_depth - 1, Stall::DMA_QUEUE);
     dmas_.push_back({offset, op, timeline_.dma(offset, op)});
     ++result_.stats.dma_ops;
@@ -187,7 +191,7 @@ class Run {
       if (!check_region(offset, name, isa::access_name(a.access), a.access, a.region, a.span)) return false;
     const uint64_t shram_bytes = shram_.empty() ? 0 : shram_.front().size();
     if (!check_shram(offset, name, "LUT", functional::lut_span(op, shram_bytes), Channel::RD_CMD)) return false;
-    if (!admit(offset, name, functional::cost(op))) return false;
+    if (!admit(offset, name, op)) return false;
 
     // The TSU holds a limited number of operations: the CC waits for the oldest when all banks are busy.
     retire_kernels();
@@ -213,6 +217,10 @@ class Run {
       host_seconds(t0);
       fault({FaultKind::WD_FAULT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
       return false;
+    } catch (const functional::UnknownBehaviour& e) {
+      host_seconds(t0);
+      fault({FaultKind::LIMIT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
+      return false;
     }
     host_seconds(t0);
     result_.stats.macs += macs;
@@ -232,7 +240,7 @@ class Run {
     for (const auto& a : accesses)
       for (const auto& p : dmas_)
         if (!p.op.dma.dst.internal() && p.op.dma.dst.region == a.region &&
-            overlaps(a.span, isa::dma_span(p.op.dma, p.op.dma.dst)))
+            overlaps(a.span, isa::dma_span(p.op.dma, p.op.dma.dst)) && ++result_.stats.hazards <= Limits::kMaxHazards)
           result_.hazards.push_back(isa::hex_offset(offset) + ": " + name + " " + isa::access_name(a.access) +
                                     " overlaps the destination of the DMA at " + isa::hex_offset(p.offset) +
                                     ", which the stream has not waited for (missing NPU_OP_DMA_WAIT)");

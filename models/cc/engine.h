@@ -53,13 +53,14 @@ struct RunStats {
   uint64_t kernel_ops = 0;
   uint64_t dma_ops = 0;
   uint64_t macs = 0;  // multiply-accumulates the kernels performed (conv, depthwise, FC)
+  uint64_t hazards = 0;  // all of them; RunResult::hazards lists the first Limits::kMaxHazards
   double host_data_seconds = 0;  // host time in the operations' data effects (kernels, weights, DMA copies)
 };
 
 struct RunResult {
   std::optional<Fault> fault;
   RunStats stats;
-  std::vector<std::string> hazards;  // missing waits the run observed
+  std::vector<std::string> hazards;  // missing waits the run observed (the first Limits::kMaxHazards)
 };
 
 class Engine {

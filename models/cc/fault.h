@@ -12,8 +12,8 @@
 
 namespace ethosu::cc {
 
-// LIMIT is the simulator's own refusal (see Limits), not a hardware fault; STATUS shows it as a command
-// parse error so that a driver sees the job fail.
+// LIMIT is the simulator's own refusal (see Limits, or an operation it does not model), not a hardware
+// fault; STATUS shows it as a command parse error so that a driver sees the job fail.
 enum class FaultKind : uint8_t { CMD_PARSE_ERROR, BUS_ERROR, WD_FAULT, LIMIT };
 const char* fault_name(FaultKind k);
 
@@ -36,8 +36,12 @@ struct Fault {
 // corrupt stream from taking hours or exhausting host memory, and are far above what a real network layer
 // needs. An operation over a limit is not run: the job ends with a LIMIT fault.
 struct Limits {
-  uint64_t work = uint64_t{1} << 40;             // element steps over the whole job (functional::OpCost)
+  // Element steps over the whole job: an operation's data effect (functional::OpCost) plus
+  // kBlockWork per OFM block for its timing, so that functional and timed runs refuse the same jobs.
+  uint64_t work = uint64_t{1} << 36;
   uint64_t buffer_elements = uint64_t{1} << 28;  // any one host buffer; must stay below 2^31 (int indices)
+  static constexpr uint64_t kBlockWork = 256;    // host time of one OFM block's schedule, in element steps
+  static constexpr size_t kMaxHazards = 1000;    // hazard notes kept per job; the count goes on
 };
 
 }  // namespace ethosu::cc

@@ -1,12 +1,15 @@
 #include "models/functional/op_runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "models/functional/regions.h"
 #include "models/kernels/elementwise.h"
 #include "models/kernels/pool.h"
+#include "models/kernels/weight_cache.h"
 #include "sim/error.h"
+#include "sim/int_math.h"
 
 namespace ethosu::functional {
 
@@ -25,16 +28,10 @@ uint32_t ifm_depth_read(const Operation& op) {
 }
 
 // Saturating arithmetic for the cost bounds: anything that saturates is far over every limit.
-uint64_t mul(uint64_t a, uint64_t b) {
-  uint64_t r;
-  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-uint64_t add(uint64_t a, uint64_t b) {
-  uint64_t r;
-  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-uint64_t div_up(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-uint64_t round_up(uint64_t a, uint64_t b) { return mul(div_up(a, b), b); }
+uint64_t mul(uint64_t a, uint64_t b) { return sim::sat_mul(a, b); }
+uint64_t add(uint64_t a, uint64_t b) { return sim::sat_add(a, b); }
+uint64_t round_up(uint64_t a, uint64_t b) { return sim::sat_round_up(a, b); }
+uint64_t div_up(uint64_t a, uint64_t b) { return sim::ceil_div(a, b); }
 
 }  // namespace
 
@@ -199,7 +196,7 @@ const uint8_t* OpRunner::stream_bytes(unsigned region, const isa::StreamRef& s) 
   return s.length_bytes ? regions_.at(region).data + s.base : nullptr;
 }
 
-void OpRunner::decode_weights(const Operation& op) {
+std::shared_ptr<const kernels::ConvWeights> OpRunner::decode_weights(const Operation& op) {
   weights::WeightLayout l;
   l.kind = op.kind == OpKind::DEPTHWISE ? weights::OpKind::DEPTHWISE : weights::OpKind::CONV;
   l.ofm_depth = static_cast<int>(op.ofm.depth);
@@ -212,14 +209,28 @@ void OpRunner::decode_weights(const Operation& op) {
   l.part_kernel_first = op.kernel.weight_order == en::weight_order::PART_KERNEL_FIRST;
   l.ifm_bits = static_cast<int>(op.ifm.element.bits());
   l.cores = static_cast<int>(op.cores());
+  // The cache key: every input of the decode, the layout and each core's compressed bytes.
+  const int32_t params[] = {static_cast<int32_t>(l.kind), l.ofm_depth,    l.ifm_depth,       l.kernel_height,
+                            l.kernel_width,              l.dilation_y,   l.dilation_x,      l.ofm_block_depth,
+                            l.part_kernel_first,         l.ifm_bits,     l.cores};
+  std::vector<kernels::ByteSpan> key{{reinterpret_cast<const uint8_t*>(params), sizeof params}};
+  for (unsigned core = 0; core < op.cores(); ++core) {
+    const auto& s = op.weights[core];
+    key.push_back({stream_bytes(op.weight_region, s), s.length_bytes});
+  }
   try {
-    weights::prepare(l, dense_);
-    std::fill(dense_.values.begin(), dense_.values.end(), int16_t{0});
-    for (unsigned core = 0; core < op.cores(); ++core) {
-      l.core = static_cast<int>(core);
-      const auto& s = op.weights[core];
-      weights::decode_weights(l, stream_bytes(op.weight_region, s), s.length_bytes, dense_);
-    }
+    return kernels::WeightCache::shared().get(key, [&] {
+      weights::validate(l);
+      const int depth = l.kind == weights::OpKind::DEPTHWISE ? 1 : l.ifm_depth;
+      kernels::ConvWeights w = kernels::ConvWeights::zeros(l.ofm_depth, l.kernel_height, l.kernel_width, depth);
+      const weights::PackedLayout dst = w.packing();
+      for (unsigned core = 0; core < op.cores(); ++core) {
+        l.core = static_cast<int>(core);
+        weights::decode_packed(l, key[core + 1].data, key[core + 1].size, dst, stream_scratch_);
+      }
+      w.seal();
+      return w;
+    });
   } catch (const InputError& e) {
     throw WeightFault(e.what());  // the decoder's messages name the stream or layout already
   }
@@ -255,19 +266,42 @@ void OpRunner::windowed(const Operation& op, Params& p) const {
   p.kernel = geometry(op);
 }
 
+namespace {
+
+// Adds the host time of its scope to a counter.
+class HostTimer {
+ public:
+  explicit HostTimer(double& seconds) : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
+  ~HostTimer() { seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  HostTimer(const HostTimer&) = delete;
+  HostTimer& operator=(const HostTimer&) = delete;
+
+ private:
+  double& seconds_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
 uint64_t OpRunner::conv(const Operation& op) {
-  decode_weights(op);
-  scales_.clear();
-  if (op.reads_scales()) decode_scales(op);
+  std::shared_ptr<const kernels::ConvWeights> w;
+  {
+    const HostTimer timer(host_seconds_.weight_decode);
+    w = decode_weights(op);
+    scales_.clear();
+    if (op.reads_scales()) decode_scales(op);
+  }
   kernels::ConvParams p;
   windowed(op, p);
   p.acc_format = op.acc_format == en::acc_format::I40 ? kernels::AccFormat::Int40 : kernels::AccFormat::Int32;
   p.output = output_stage(op);
   const bool dw = op.kind == OpKind::DEPTHWISE;
-  const kernels::ConvWeights w(dense_.values.data(), dense_.ofm_depth, dense_.kernel_height, dense_.kernel_width,
-                               dense_.depth);
-  if (dw) kernels::depthwise(p, w);
-  else kernels::conv(p, w);
+  {
+    const HostTimer timer(host_seconds_.kernels);
+    const kernels::OfmBlock whole{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth};
+    if (dw) kernels::depthwise_block(p, *w, whole, scratch_);
+    else kernels::conv_block(p, *w, whole, scratch_);
+  }
   return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.kernel.width * op.kernel.height *
          (dw ? 1 : op.ifm.depth);
 }
@@ -278,7 +312,8 @@ uint64_t OpRunner::pool(const Operation& op) {
   p.mode = static_cast<kernels::PoolMode>(op.pooling_mode);
   windowed(op, p);
   p.output = output_stage(op);
-  kernels::pool(p);
+  const HostTimer timer(host_seconds_.kernels);
+  kernels::pool_block(p, kernels::OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, scratch_);
   return 0;
 }
 
@@ -307,11 +342,13 @@ uint64_t OpRunner::elementwise(const Operation& op) {
   p.opb_scale = static_cast<uint16_t>(op.opb_scale.scale);
   p.ifm_round_mode = static_cast<kernels::RoundMode>(op.ifm.round_mode);
   p.output = output_stage(op);
+  const HostTimer timer(host_seconds_.kernels);
   kernels::elementwise(p);
   return 0;
 }
 
 uint64_t OpRunner::execute(const Operation& op) {
+  if (const auto why = isa::unknown_behaviour(op)) throw UnknownBehaviour("not modelled: " + *why);
   switch (op.kind) {
     case OpKind::CONV:
     case OpKind::DEPTHWISE: return conv(op);

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -20,6 +21,13 @@ using Regions = std::array<Region, 8>;
 
 // A weight or scale stream the hardware's weight decoder rejects (STATUS.wd_fault).
 class WeightFault : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An operation using a field value whose hardware behaviour is not known (isa::unknown_behaviour): the
+// simulator refuses it rather than guess.
+class UnknownBehaviour : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -51,8 +59,16 @@ OpCost cost(const isa::Operation& op);
 class OpRunner {
  public:
   OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram);
-  // Executes op (bounds already checked); returns the multiply-accumulates performed.
+  // Executes op (bounds already checked); returns the multiply-accumulates performed. Throws WeightFault
+  // for a stream the weight decoder rejects, UnknownBehaviour for an operation the model cannot run.
   uint64_t execute(const isa::Operation& op);
+
+  // Host time this runner has spent since it was made: getting the packed weights (decoding, or the
+  // content lookup in the process's weight cache; scale streams too) and in the kernels. For speed reports.
+  struct HostSeconds {
+    double weight_decode = 0, kernels = 0;
+  };
+  const HostSeconds& host_seconds() const { return host_seconds_; }
 
  private:
   kernels::FeatureMap feature_map(const isa::FeatureMap& fm) const;
@@ -60,7 +76,7 @@ class OpRunner {
   void windowed(const isa::Operation& op, Params& p) const;
   kernels::OutputStage output_stage(const isa::Operation& op);
   const uint8_t* stream_bytes(unsigned region, const isa::StreamRef& s) const;
-  void decode_weights(const isa::Operation& op);
+  std::shared_ptr<const kernels::ConvWeights> decode_weights(const isa::Operation& op);
   void decode_scales(const isa::Operation& op);
   uint64_t conv(const isa::Operation& op);
   uint64_t pool(const isa::Operation& op);
@@ -68,9 +84,10 @@ class OpRunner {
 
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;
-  weights::DenseWeights dense_;
   std::vector<kernels::ScaleBias> scales_;
+  std::vector<int16_t> stream_scratch_;
   kernels::KernelScratch scratch_;
+  HostSeconds host_seconds_;
 };
 
 }  // namespace ethosu::functional

@@ -3,43 +3,77 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "models/kernels/simd.h"
+#include "models/kernels/simd_loops.h"
 
 namespace ethosu::kernels {
 
+ConvWeights::ConvWeights(int ofm_depth, int height, int width, int ifm_depth)
+    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth), pairs_((ifm_depth + 1) / 2) {}
+
 ConvWeights::ConvWeights(const int32_t* dense, int ofm_depth, int height, int width, int ifm_depth)
-    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth),
-      dense_(dense, dense + static_cast<size_t>(ofm_depth) * height * width * ifm_depth) {
-  pack();
+    : ConvWeights(ofm_depth, height, width, ifm_depth) {
+  pack(dense);
 }
 
 ConvWeights::ConvWeights(const int16_t* dense, int ofm_depth, int height, int width, int ifm_depth)
-    : ofm_depth_(ofm_depth), height_(height), width_(width), ifm_depth_(ifm_depth),
-      dense_(dense, dense + static_cast<size_t>(ofm_depth) * height * width * ifm_depth) {
-  pack();
+    : ConvWeights(ofm_depth, height, width, ifm_depth) {
+  pack(dense);
 }
 
-void ConvWeights::pack() {
-  max_abs_ = 0;
-  for (int32_t v : dense_) max_abs_ = std::max(max_abs_, v == INT32_MIN ? INT32_MAX : std::abs(v));
-  fits_int16_ = max_abs_ <= 32767;
-  if (!fits_int16_) return;
+ConvWeights ConvWeights::zeros(int ofm_depth, int height, int width, int ifm_depth) {
+  ConvWeights w(ofm_depth, height, width, ifm_depth);
+  w.fits_int16_ = true;
+  w.grouped_.assign(static_cast<size_t>((ofm_depth + 15) / 16) * w.group_size(), 0);
+  return w;
+}
+
+weights::PackedLayout ConvWeights::packing() {
+  weights::PackedLayout l;
+  l.base = grouped_.data();
+  l.ofm_group_stride = group_size();
+  l.ofm_lane_stride = 2;
+  l.tap_stride = static_cast<size_t>(pairs_) * 32;
+  l.ifm_pair_stride = 32;
+  return l;
+}
+
+void ConvWeights::seal() {
+  int32_t m = 0;
+  for (int16_t v : grouped_) m = std::max(m, std::abs(int32_t{v}));
+  max_abs_ = m;
+  if (ifm_depth_ != 1) return;
   const int taps = height_ * width_;
-  pairs_ = (ifm_depth_ + 1) / 2;
-  const int groups = (ofm_depth_ + 15) / 16;
-  const size_t group_size = static_cast<size_t>(taps) * pairs_ * 32;
-  grouped_.assign(groups * group_size, 0);
-  for (int oc = 0; oc < ofm_depth_; ++oc)
-    for (int t = 0; t < taps; ++t)
-      for (int ic = 0; ic < ifm_depth_; ++ic)
-        grouped_[(oc / 16) * group_size + (static_cast<size_t>(t) * pairs_ + ic / 2) * 32 + (oc % 16) * 2 + ic % 2] =
-            static_cast<int16_t>(dense_[(static_cast<size_t>(oc) * taps + t) * ifm_depth_ + ic]);
-  if (ifm_depth_ == 1) {
-    by_tap_.assign(static_cast<size_t>(taps) * ofm_depth_, 0);
+  by_tap_.assign(static_cast<size_t>(taps) * ofm_depth_, 0);
+  for (int t = 0; t < taps; ++t)
     for (int c = 0; c < ofm_depth_; ++c)
-      for (int t = 0; t < taps; ++t)
-        by_tap_[static_cast<size_t>(t) * ofm_depth_ + c] = static_cast<int16_t>(dense_[static_cast<size_t>(c) * taps + t]);
+      by_tap_[static_cast<size_t>(t) * ofm_depth_ + c] = static_cast<int16_t>(weight(c, t, 0));
+}
+
+size_t ConvWeights::size_bytes() const {
+  return sizeof(*this) + dense_.capacity() * sizeof(int32_t) + (grouped_.capacity() + by_tap_.capacity()) * sizeof(int16_t);
+}
+
+template <typename T>
+void ConvWeights::pack(const T* dense) {
+  const size_t n = static_cast<size_t>(ofm_depth_) * height_ * width_ * ifm_depth_;
+  int64_t m = 0;
+  for (size_t i = 0; i < n; ++i) m = std::max<int64_t>(m, std::abs(int64_t{dense[i]}));
+  if (m > 32767) {
+    fits_int16_ = false;
+    max_abs_ = static_cast<int32_t>(std::min<int64_t>(m, INT32_MAX));
+    dense_.assign(dense, dense + n);
+    return;
   }
+  *this = zeros(ofm_depth_, height_, width_, ifm_depth_);
+  const int taps = height_ * width_;
+  const weights::PackedLayout l = packing();
+  for (int oc = 0; oc < ofm_depth_; ++oc)
+    for (int t = 0; t < taps; ++t) {
+      const T* src = dense + (static_cast<size_t>(oc) * taps + t) * ifm_depth_;
+      int16_t* dst = l.base + (oc / 16) * l.ofm_group_stride + (oc % 16) * l.ofm_lane_stride + t * l.tap_stride;
+      for (int ic = 0; ic < ifm_depth_; ++ic) dst[(ic / 2) * l.ifm_pair_stride + ic % 2] = static_cast<int16_t>(src[ic]);
+    }
+  seal();
 }
 
 namespace {
@@ -49,6 +83,15 @@ namespace {
 int64_t max_abs_ifm(DataType t, int32_t zp) {
   return std::max(std::abs(type_min(t) - zp), std::abs(type_max(t) - zp));
 }
+
+// Whether every IFM - zero point fits an int16 buffer. With |weights| <= 32767 a pair of products then
+// stays below 2^31 (vpmaddwd cannot wrap); the sums are bounded by splitting the reduction.
+bool ifm_fits_int16(DataType t, int32_t zp) { return type_min(t) - zp >= INT16_MIN && type_max(t) - zp <= INT16_MAX; }
+
+// Pixels per output-stage pass.
+constexpr int kTilePixels = 16;
+
+size_t round_up_lanes(size_t n) { return (n + kRequantizeLanes - 1) / kRequantizeLanes * kRequantizeLanes; }
 
 struct Window {
   IfmWindow w;
@@ -63,148 +106,141 @@ Window conv_window(const ConvParams& p, const OfmBlock& b, int c0, int channels,
 // Output-stage constants of the block's channels, laid out as arrays for the vector loop: bias,
 // multiplier, shift, low-bit mask of the shift, and the rounding addend for x >= 0 and x < 0.
 enum ChannelArray { kBias, kMult, kShift, kMask, kRoundPos, kRoundNeg, kArrays };
+// The 32-bit path's 64-bit constants, each an array over channel pairs (see Requantize32).
+enum PairArray { kEvenRpos, kEvenRneg, kOddRpos, kOddRneg, kEvenShift, kOddShift, kEvenSub, kOddSub, kPairArrays };
 
-// The per-channel rounding addend r such that round(p / 2^s) = (p >> s) + ((p mod 2^s) + r) >> s.
-int64_t round_addend(RoundMode mode, int shift, bool negative) {
-  if (shift == 0) return 0;
-  const int64_t half = int64_t{1} << (shift - 1);
-  switch (mode) {
-    case RoundMode::Dbl: return shift > 31 ? half + (negative ? -(int64_t{1} << 30) : (int64_t{1} << 30)) : half;
-    case RoundMode::Truncate: return negative ? (int64_t{1} << shift) - 1 : 0;
-    case RoundMode::Natural: return half;
-  }
-  return 0;
+// Channel c's bias and scale: its own in per-channel mode, else the global scale (with its bias, if any).
+ScaleBias channel_scale(const OutputStage& os, int c) {
+  if (os.per_channel) return os.channels[c];
+  ScaleBias e;
+  e.bias = os.channels ? os.channels[c].bias : 0;
+  e.multiplier = os.multiplier;
+  e.shift = os.shift;
+  return e;
 }
 
-// Per-block output constants and OFM channel byte offsets. Returns whether the vector output path
-// applies: every shift <= 61 (the split rounding above then cannot overflow) and no function or
-// LUT after the clamp.
-bool prepare_channels(const OutputStage& os, const FeatureMap& ofm, int c0, int c1, KernelScratch& s) {
+// Per-block output constants. The arrays are padded to whole SIMD vectors
+// (requantize_tile reads that far). Returns whether the vector output path applies: every shift <= 61 (the
+// split rounding above then cannot overflow) and no function or LUT after the clamp; `fast32` whether the
+// 32-bit path (Requantize32) does too, for OFM zero point `zp`.
+bool prepare_channels(const OutputStage& os, int c0, int c1, int64_t zp, KernelScratch& s,
+                      bool& fast32) {
   const size_t n = static_cast<size_t>(c1 - c0);
-  s.channel_params.resize(kArrays * n);
-  s.channel_offsets.resize(n);
-  s.values.resize(n);
+  const size_t padded = round_up_lanes(n), half = padded / 2;
+  s.channel_params.assign(kArrays * padded + kPairArrays * half, 0);
+  s.channel_params32.assign(2 * padded, 0);
   bool vector_ok = os.function == ActivationFunction::None;
+  fast32 = zp >= -(int64_t{1} << 30) && zp <= (int64_t{1} << 30);
+  int64_t* cp = s.channel_params.data();
+  int64_t* pairs = cp + kArrays * padded;
   for (int c = c0; c < c1; ++c) {
     const size_t i = static_cast<size_t>(c - c0);
-    ScaleBias e;
-    if (os.per_channel) {
-      e = os.channels[c];
-    } else {
-      e.bias = os.channels ? os.channels[c].bias : 0;
-      e.multiplier = os.multiplier;
-      e.shift = os.shift;
-    }
-    int64_t* cp = s.channel_params.data();
-    cp[kBias * n + i] = e.bias;
-    cp[kMult * n + i] = e.multiplier;
-    cp[kShift * n + i] = e.shift;
-    cp[kMask * n + i] = static_cast<int64_t>((uint64_t{1} << e.shift) - 1);
-    cp[kRoundPos * n + i] = round_addend(os.round_mode, e.shift, false);
-    cp[kRoundNeg * n + i] = round_addend(os.round_mode, e.shift, true);
+    const ScaleBias e = channel_scale(os, c);
+    cp[kBias * padded + i] = e.bias;
+    cp[kMult * padded + i] = e.multiplier;
+    cp[kShift * padded + i] = e.shift;
+    cp[kMask * padded + i] = static_cast<int64_t>((uint64_t{1} << e.shift) - 1);
+    cp[kRoundPos * padded + i] = round_addend(os.round_mode, e.shift, false);
+    cp[kRoundNeg * padded + i] = round_addend(os.round_mode, e.shift, true);
     vector_ok = vector_ok && e.shift <= 61;
-    s.channel_offsets[i] = ofm.layout.channel_offset(c);
+
+    fast32 = fast32 && e.bias >= INT32_MIN && e.bias <= INT32_MAX && e.multiplier <= uint32_t{INT32_MAX} &&
+             e.shift >= 32 && e.shift <= 61;
+    s.channel_params32[i] = static_cast<int32_t>(e.bias);
+    s.channel_params32[padded + i] = static_cast<int32_t>(e.multiplier);
+    const bool odd = i % 2;
+    const size_t k = i / 2;
+    pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = (int64_t{1} << 62) + cp[kRoundPos * padded + i];
+    pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = (int64_t{1} << 62) + cp[kRoundNeg * padded + i];
+    pairs[(odd ? kOddShift : kEvenShift) * half + k] = e.shift;
+    pairs[(odd ? kOddSub : kEvenSub) * half + k] = e.shift <= 62 ? int64_t{1} << (62 - e.shift) : 0;
   }
   return vector_ok;
 }
 
-struct VectorBounds {
-  int64_t acc_lo, acc_hi, zp, lo, hi;
-};
-
-// The whole output stage for one pixel's channels in int64 lanes. Needs x = sat(bias + sum) within
-// int32 so that x * M fits in 64 bits; returns false (nothing usable written) otherwise.
-ETHOSU_SIMD_CLONES bool output_row(const int32_t* __restrict sums, const int64_t* __restrict bias,
-                                   const int64_t* __restrict mult, const int64_t* __restrict shift,
-                                   const int64_t* __restrict mask, const int64_t* __restrict rpos,
-                                   const int64_t* __restrict rneg, VectorBounds vb, int32_t* __restrict out, int n) {
-  int64_t wide = 0;  // nonzero when some x is outside int32
-  for (int i = 0; i < n; ++i) {
-    int64_t x = bias[i] + sums[i];
-    x = x < vb.acc_lo ? vb.acc_lo : x;
-    x = x > vb.acc_hi ? vb.acc_hi : x;
-    wide |= (x + (int64_t{1} << 31)) >> 32;
-    // Unsigned product: lanes with a wide x are discarded, but must not overflow a signed type.
-    const auto p = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(mult[i]));
-    const int64_t rem = p & mask[i];
-    int64_t v = (p >> shift[i]) + ((rem + (x < 0 ? rneg[i] : rpos[i])) >> shift[i]) + vb.zp;
-    v = v < vb.lo ? vb.lo : v;
-    out[i] = static_cast<int32_t>(v > vb.hi ? vb.hi : v);
-  }
-  return wide == 0;
-}
-
+// Stores the output stage of tiles of exact sums (bias not yet added): rows of pixels along x.
 struct Writer {
   const ConvParams& p;
   KernelScratch& s;
   FastFinish fin;
   int c0;
-  bool vector_ok;
-  VectorBounds vb;
+  size_t padded;  // channel array length
+  bool vector_ok, fast32;
+  RequantizeParams rq;
 
   Writer(const ConvParams& params, KernelScratch& scratch, int first_channel, int end_channel)
-      : p(params), s(scratch), fin(params.output), c0(first_channel) {
-    vector_ok = prepare_channels(p.output, p.ofm, first_channel, end_channel, s);
+      : p(params), s(scratch), fin(params.output), c0(first_channel),
+        padded(round_up_lanes(static_cast<size_t>(end_channel - first_channel))) {
     const OutputStage& os = p.output;
-    const int64_t acc_hi = p.acc_format == AccFormat::Int32 ? INT32_MAX : (int64_t{1} << 39) - 1;
     // A 32-bit OFM (no LUT here) stores x saturated: no zero point, no activation clamp.
     const bool ofm32 = os.ofm_type == DataType::Int32;
+    vector_ok = prepare_channels(os, first_channel, end_channel, ofm32 ? 0 : os.ofm_zero_point, s, fast32);
+    const int64_t acc_hi = p.acc_format == AccFormat::Int32 ? INT32_MAX : (int64_t{1} << 39) - 1;
     auto to_type = [&](int64_t v) { return std::min(std::max(v, type_min(os.ofm_type)), type_max(os.ofm_type)); };
-    vb = {-acc_hi - 1, acc_hi, ofm32 ? 0 : os.ofm_zero_point, ofm32 ? INT32_MIN : to_type(os.activation_min),
+    const int64_t* cp = s.channel_params.data();
+    rq = {cp + kBias * padded,
+          cp + kMult * padded,
+          cp + kShift * padded,
+          cp + kMask * padded,
+          cp + kRoundPos * padded,
+          cp + kRoundNeg * padded,
+          -acc_hi - 1,
+          acc_hi,
+          ofm32 ? 0 : os.ofm_zero_point,
+          ofm32 ? INT32_MIN : to_type(os.activation_min),
           ofm32 ? INT32_MAX : to_type(os.activation_max)};
   }
 
-  // Stores OFM(x, y, c) for c in [ca, cb) from exact sums (bias not yet added).
-  void pixel(int x, int y, int ca, int cb, const int32_t* sums) const {
-    const size_t n = s.channel_offsets.size();
-    const int64_t* cp = s.channel_params.data() + (ca - c0);
-    if (vector_ok && output_row(sums, cp + kBias * n, cp + kMult * n, cp + kShift * n, cp + kMask * n,
-                                cp + kRoundPos * n, cp + kRoundNeg * n, vb, s.values.data(), cb - ca)) {
-      store(x, y, ca, cb);
+  // Stores OFM(x0 + i, y, c) for i < np, c in [ca, cb) from sums[i * stride + c - ca]. The rows of `sums`
+  // must be readable up to round_up_lanes(cb - ca).
+  void tile(int x0, int y, int np, int ca, int cb, const int32_t* sums, ptrdiff_t stride) const {
+    const int nc = cb - ca;
+    const auto vstride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
+    s.values.resize(static_cast<size_t>(np * vstride));
+    RequantizeParams r = rq;
+    const size_t off = static_cast<size_t>(ca - c0);
+    r.bias += off, r.mult += off, r.shift += off, r.mask += off, r.rpos += off, r.rneg += off;
+    Requantize32 r32;
+    if (fast32 && off % 2 == 0) {
+      const int64_t* pairs = s.channel_params.data() + kArrays * padded + off / 2;
+      const size_t half = padded / 2;
+      r32 = {s.channel_params32.data() + off,     s.channel_params32.data() + padded + off,
+             pairs + kEvenRpos * half,            pairs + kEvenRneg * half,
+             pairs + kOddRpos * half,             pairs + kOddRneg * half,
+             pairs + kEvenShift * half,           pairs + kOddShift * half,
+             pairs + kEvenSub * half,             pairs + kOddSub * half};
+      r.fast = &r32;
+    }
+    if (vector_ok && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
+      for (int i = 0; i < np; ++i) store(x0 + i, y, ca, cb, s.values.data() + i * vstride);
       return;
     }
-    scalar(x, y, ca, cb, sums);
+    for (int i = 0; i < np; ++i) scalar(x0 + i, y, ca, cb, sums + i * stride);
   }
   void pixel(int x, int y, int ca, int cb, const int64_t* sums) const { scalar(x, y, ca, cb, sums); }
 
   template <typename Acc>
   void scalar(int x, int y, int ca, int cb, const Acc* sums) const {
-    const size_t n = s.channel_offsets.size();
-    const int64_t* cp = s.channel_params.data();
+    s.values.resize(static_cast<size_t>(cb - ca));
     for (int c = ca; c < cb; ++c) {
       const size_t i = static_cast<size_t>(c - c0);
-      const int64_t acc = saturate_accumulator(cp[kBias * n + i] + static_cast<int64_t>(sums[c - ca]), p.acc_format);
-      const int64_t v = rounded_scale(acc, static_cast<uint32_t>(cp[kMult * n + i]), static_cast<int>(cp[kShift * n + i]),
+      const int64_t acc = saturate_accumulator(rq.bias[i] + static_cast<int64_t>(sums[c - ca]), p.acc_format);
+      const int64_t v = rounded_scale(acc, static_cast<uint32_t>(rq.mult[i]), static_cast<int>(rq.shift[i]),
                                       p.output.round_mode);
       s.values[static_cast<size_t>(c - ca)] = fin(v);
     }
-    store(x, y, ca, cb);
+    store(x, y, ca, cb, s.values.data());
   }
 
-  void store(int x, int y, int ca, int cb) const {
-    uint8_t* base = p.ofm.region + p.ofm.layout.pixel_offset(x, y);
-    const DataType t = p.output.ofm_type;
-    const int32_t* v = s.values.data();
-    const int n = cb - ca;
-    if (p.ofm.layout.layout == Layout::NHWC && element_size_bytes(t) == 1) {
-      uint8_t* o = base + s.channel_offsets[static_cast<size_t>(ca - c0)];
-      for (int i = 0; i < n; ++i) o[i] = static_cast<uint8_t>(v[i]);
-      return;
-    }
-    for (int i = 0; i < n; ++i) store_element(base + s.channel_offsets[static_cast<size_t>(ca - c0 + i)], t, v[i]);
-  }
+  void store(int x, int y, int ca, int cb, const int32_t* v) const { store_channels(p.ofm, x, y, ca, cb - ca, v); }
 };
-
-ETHOSU_SIMD_CLONES void mac_i16(int32_t* acc, const int16_t* a, const int16_t* w, int n) {
-  for (int i = 0; i < n; ++i) acc[i] += int32_t{a[i]} * w[i];
-}
 
 }  // namespace
 
 struct ConvKernels {
   static void conv(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
-    if (w.fits_int16_ && ifm_bound <= 32767)
+    if (w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point))
       conv_fast(p, w, b, s, ifm_bound);
     else
       conv_exact(p, w, b, s);
@@ -235,7 +271,9 @@ struct ConvKernels {
 
     const MicroKernelSet& mk = micro_kernels(s.simd);
     const int max_p = mk.max_pixels;
-    s.tile32.assign(static_cast<size_t>(32 * max_p), 0);
+    // A tile of pixels shares one output-stage pass; rows 32 apart, padded for its vector tail.
+    const int tile_p = std::max(max_p, kTilePixels / max_p * max_p);
+    s.tile32.assign(static_cast<size_t>(32 * tile_p + kRequantizeLanes), 0);
     s.tile64.assign(static_cast<size_t>(32 * max_p), 0);
     const Writer out(p, s, b.c0, b.c1);
 
@@ -249,14 +287,23 @@ struct ConvKernels {
         const int nb = (g + 1) * 16 < b.c1 ? 2 : 1;
         const int ca = std::max(b.c0, g * 16), cb = std::min(b.c1, (g + nb) * 16);
         const int16_t* wg = w.grouped_.data() + g * group_stride;
-        for (int ox = b.x0; ox < b.x1;) {
-          const int np = std::min(max_p, b.x1 - ox);
-          const int16_t* a = row + (ox - b.x0) * pix_stride;
-          const MicroKernel kern = mk.kernel[nb - 1][np - 1];
-          if (!chunked) {
-            kern(a, pix_stride, s.taps.data(), ntaps, w.pairs_, wg, tap_stride, group_stride, s.tile32.data());
-            for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, s.tile32.data() + 32 * i + (ca - g * 16));
-          } else {
+        if (!chunked) {
+          for (int ox = b.x0; ox < b.x1;) {
+            const int nt = std::min(tile_p, b.x1 - ox);
+            for (int i = 0; i < nt;) {
+              const int np = std::min(max_p, nt - i);
+              mk.kernel[nb - 1][np - 1](row + (ox + i - b.x0) * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_,
+                                        wg, tap_stride, group_stride, s.tile32.data() + 32 * i);
+              i += np;
+            }
+            out.tile(ox, oy, nt, ca, cb, s.tile32.data() + (ca - g * 16), 32);
+            ox += nt;
+          }
+        } else {
+          for (int ox = b.x0; ox < b.x1;) {
+            const int np = std::min(max_p, b.x1 - ox);
+            const int16_t* a = row + (ox - b.x0) * pix_stride;
+            const MicroKernel kern = mk.kernel[nb - 1][np - 1];
             std::fill(s.tile64.begin(), s.tile64.end(), 0);
             for (int t0 = 0; t0 < ntaps; t0 += taps_per)
               for (int k0 = 0; k0 < w.pairs_; k0 += pairs_per) {
@@ -266,8 +313,8 @@ struct ConvKernels {
                 for (int i = 0; i < 32 * np; ++i) s.tile64[static_cast<size_t>(i)] += s.tile32[static_cast<size_t>(i)];
               }
             for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, s.tile64.data() + 32 * i + (ca - g * 16));
+            ox += np;
           }
-          ox += np;
         }
         g += nb;
       }
@@ -287,10 +334,9 @@ struct ConvKernels {
         const int32_t* a = s.ifm32.data() + ((oy - b.y0) * win.sy * win.w.cols + (ox - b.x0) * win.sx) * p.ifm_depth;
         for (int oc = b.c0; oc < b.c1; ++oc) {
           int64_t sum = 0;
-          const int32_t* wo = w.dense_.data() + static_cast<size_t>(oc) * ntaps * p.ifm_depth;
           for (size_t t = 0; t < ntaps; ++t)
             for (int ic = 0; ic < p.ifm_depth; ++ic)
-              sum += int64_t{a[s.taps[t] + ic]} * wo[t * p.ifm_depth + ic];
+              sum += int64_t{a[s.taps[t] + ic]} * w.weight(oc, static_cast<int>(t), ic);
           sums[static_cast<size_t>(oc - b.c0)] = sum;
         }
         out.pixel(ox, oy, b.c0, b.c1, sums.data());
@@ -302,22 +348,26 @@ struct ConvKernels {
     const int ntaps = w.height_ * w.width_;
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
     // int16 buffers and int32 sums are exact when every tap product and their sum fit.
-    const bool fast = w.fits_int16_ && ifm_bound <= 32767 && int64_t{ntaps} * ifm_bound * w.max_abs_ <= INT32_MAX;
+    const bool fast = w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point) &&
+                      int64_t{ntaps} * ifm_bound * w.max_abs_ <= INT32_MAX;
     const Window win = conv_window(p, b, b.c0, nc, nc);
     tap_offsets(p.kernel, win.w.cols, nc, s.taps);
     const Writer out(p, s, b.c0, b.c1);
     if (fast) {
       gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);
-      s.tile32.resize(static_cast<size_t>(nc));
-      for (int oy = b.y0; oy < b.y1; ++oy)
-        for (int ox = b.x0; ox < b.x1; ++ox) {
-          const int16_t* a = s.ifm16.data() + ((oy - b.y0) * win.sy * win.w.cols + (ox - b.x0) * win.sx) * nc;
-          std::fill(s.tile32.begin(), s.tile32.end(), 0);
-          for (int t = 0; t < ntaps; ++t)
-            mac_i16(s.tile32.data(), a + s.taps[static_cast<size_t>(t)],
-                    w.by_tap_.data() + static_cast<size_t>(t) * w.ofm_depth_ + b.c0, nc);
-          out.pixel(ox, oy, b.c0, b.c1, s.tile32.data());
+      const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
+      s.tile32.resize(static_cast<size_t>(kTilePixels * stride));
+      const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * nc;
+      for (int oy = b.y0; oy < b.y1; ++oy) {
+        const int16_t* row = s.ifm16.data() + static_cast<ptrdiff_t>(oy - b.y0) * win.sy * win.w.cols * nc;
+        for (int ox = b.x0; ox < b.x1;) {
+          const int nt = std::min(kTilePixels, b.x1 - ox);
+          depthwise_sums(row + (ox - b.x0) * pix_stride, pix_stride, s.taps.data(), ntaps, w.by_tap_.data() + b.c0,
+                         w.ofm_depth_, nc, nt, s.tile32.data(), stride);
+          out.tile(ox, oy, nt, b.c0, b.c1, s.tile32.data(), stride);
+          ox += nt;
         }
+      }
       return;
     }
     gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm32);
@@ -328,7 +378,7 @@ struct ConvKernels {
         for (int c = 0; c < nc; ++c) {
           int64_t sum = 0;
           for (int t = 0; t < ntaps; ++t)
-            sum += int64_t{a[s.taps[static_cast<size_t>(t)] + c]} * w.dense_[static_cast<size_t>(b.c0 + c) * ntaps + t];
+            sum += int64_t{a[s.taps[static_cast<size_t>(t)] + c]} * w.weight(b.c0 + c, t, 0);
           s.tile64[static_cast<size_t>(c)] = sum;
         }
         out.pixel(ox, oy, b.c0, b.c1, s.tile64.data());

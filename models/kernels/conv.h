@@ -15,6 +15,7 @@
 #include "models/kernels/gather.h"
 #include "models/kernels/microkernel.h"
 #include "models/kernels/output_stage.h"
+#include "models/kernels/weights/weight_decoder.h"
 
 namespace ethosu::kernels {
 
@@ -29,7 +30,8 @@ struct ConvParams {
   OutputStage output;
 };
 
-// Weights of one operation, packed once for every block.
+// Weights of one operation, packed once for every block. Weights that fit int16 are kept only in the
+// packed layouts the kernels read; wider ones (tests) in a dense int32 copy for the exact loops.
 class ConvWeights {
  public:
   ConvWeights() = default;
@@ -37,26 +39,40 @@ class ConvWeights {
   ConvWeights(const int32_t* dense, int ofm_depth, int height, int width, int ifm_depth);
   ConvWeights(const int16_t* dense, int ofm_depth, int height, int width, int ifm_depth);
 
+  // All-zero weights to be filled in place through packing() (the weight decoder writes straight into
+  // the packed layout), then seal()ed before use.
+  static ConvWeights zeros(int ofm_depth, int height, int width, int ifm_depth);
+  weights::PackedLayout packing();
+  void seal();
+
   int ofm_depth() const { return ofm_depth_; }
   int height() const { return height_; }
   int width() const { return width_; }
   int ifm_depth() const { return ifm_depth_; }
-  int32_t at(int oc, int ky, int kx, int ic) const {
-    return dense_[((static_cast<size_t>(oc) * height_ + ky) * width_ + kx) * ifm_depth_ + ic];
-  }
+  int32_t at(int oc, int ky, int kx, int ic) const { return weight(oc, ky * width_ + kx, ic); }
+  // Host memory held, for caches.
+  size_t size_bytes() const;
 
  private:
   friend struct ConvKernels;
-  void pack();
+  ConvWeights(int ofm_depth, int height, int width, int ifm_depth);
+  template <typename T>
+  void pack(const T* dense);
+  int32_t weight(int oc, int tap, int ic) const {
+    if (!fits_int16_) return dense_[(static_cast<size_t>(oc) * height_ * width_ + tap) * ifm_depth_ + ic];
+    return grouped_[(oc / 16) * group_size() + (static_cast<size_t>(tap) * pairs_ + ic / 2) * 32 + (oc % 16) * 2 +
+                    ic % 2];
+  }
+  size_t group_size() const { return static_cast<size_t>(height_) * width_ * pairs_ * 32; }
 
   int ofm_depth_ = 0, height_ = 0, width_ = 0, ifm_depth_ = 0;
-  std::vector<int32_t> dense_;
+  std::vector<int32_t> dense_;  // only when some weight does not fit int16
   bool fits_int16_ = false;
   int32_t max_abs_ = 0;
   int pairs_ = 0;  // ceil(ifm_depth / 2)
-  // CONV: [ofm_c / 16][tap][pair][ofm_c % 16][2], zero-padded to 16 OFM channels and even IFM depth.
+  // [ofm_c / 16][tap][pair][ofm_c % 16][2], zero-padded to 16 OFM channels and even IFM depth.
   std::vector<int16_t> grouped_;
-  // DEPTHWISE: [tap][channel] (taps of one channel interleaved across channels for vector loads).
+  // ifm_depth 1 (DEPTHWISE): [tap][channel] (taps of one channel interleaved across channels for vector loads).
   std::vector<int16_t> by_tap_;
 };
 
@@ -68,8 +84,8 @@ struct KernelScratch {
   std::vector<int32_t> tile32;
   std::vector<int64_t> tile64;
   std::vector<int32_t> taps;
-  std::vector<int64_t> channel_offsets;
   std::vector<int64_t> channel_params;  // per-channel output-stage constants of the block
+  std::vector<int32_t> channel_params32;
   std::vector<int32_t> values;          // one pixel's output values before the store
 };
 

@@ -6,7 +6,7 @@
 // reverse_operands (operand_order = 1) they swap, so operand A is IFM2 and the scale modes refer to
 // the swapped operands. The result goes through the output stage with the global OFM_SCALE (its
 // multiplier dropped for 32-bit IFMs), except LRELU, whose OFM_SCALE is the negative slope.
-// Reads and writes one element at a time, so an OFM may alias its IFM exactly (Vela does that).
+// Reads each pixel (or element) before writing it, so an OFM may alias its IFM exactly (Vela does that).
 // output.ofm_type must equal ofm.layout.type.
 #pragma once
 

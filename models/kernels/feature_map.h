@@ -7,6 +7,7 @@
 // touches are the bytes the caller checked.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -117,6 +118,25 @@ inline void store_element(uint8_t* p, DataType t, int32_t v) {
   if (t != DataType::Int32) return;
   p[2] = static_cast<uint8_t>(u >> 16);
   p[3] = static_cast<uint8_t>(u >> 24);
+}
+
+// Writes channels [c0, c0 + n) of pixel (x, y) from v (already saturated to the type), by runs of channels
+// contiguous in memory: the whole pixel (NHWC) or up to the end of a 16-channel brick.
+inline void store_channels(const FeatureMap& f, int x, int y, int c0, int n, const int32_t* v) {
+  const FeatureMapLayout& l = f.layout;
+  uint8_t* pix = f.region + l.pixel_offset(x, y);
+  const int es = element_size_bytes(l.type);
+  for (int c = 0; c < n;) {
+    const int cc = c0 + c;
+    const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
+    uint8_t* dst = pix + l.channel_offset(cc);
+    if (es == 1) {
+      for (int k = 0; k < run; ++k) dst[k] = static_cast<uint8_t>(v[c + k]);
+    } else {
+      for (int k = 0; k < run; ++k) store_element(dst + k * es, l.type, v[c + k]);
+    }
+    c += run;
+  }
 }
 
 // An OFM block: half-open ranges in OFM coordinates.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "models/kernels/feature_map.h"
@@ -61,10 +62,24 @@ inline void tap_offsets(const KernelGeometry& k, int cols, int channel_stride, s
 
 namespace detail {
 
+// read_channels() in int64 whatever the type.
+template <DataType DT, typename T>
+void read_channels_wide(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int c0, int n, int32_t zp,
+                        T* dst) {
+  for (int c = 0; c < n; ++c)
+    dst[c] = static_cast<T>(int64_t{load_element(region + l.byte_offset(x, y, c0 + c), DT)} - zp);
+}
+
 template <DataType DT, typename T>
 void read_channels(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int c0, int n, int32_t zp,
                    T* dst) {
   constexpr int es = element_size_bytes(DT);
+  // Narrow types minus a 16-bit zero point (the register's width) fit int32: plain loops that vectorise.
+  if (es < 4 && (zp < -65536 || zp > 65536)) {
+    read_channels_wide<DT>(region, l, x, y, c0, n, zp, dst);
+    return;
+  }
+  using Wide = std::conditional_t<(es < 4), int32_t, int64_t>;
   const int64_t pix = l.pixel_offset(x, y);
   int c = 0;
   while (c < n) {
@@ -72,17 +87,23 @@ void read_channels(const uint8_t* region, const FeatureMapLayout& l, int x, int 
     const int cc = c0 + c;
     const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
     const uint8_t* p = region + pix + l.channel_offset(cc);
-    for (int k = 0; k < run; ++k) dst[c + k] = static_cast<T>(int64_t{load_element(p + k * es, DT)} - zp);
+    T* d = dst + c;
+    if constexpr (DT == DataType::UInt8) {
+      for (int k = 0; k < run; ++k) d[k] = static_cast<T>(Wide{p[k]} - zp);
+    } else if constexpr (DT == DataType::Int8) {
+      for (int k = 0; k < run; ++k) d[k] = static_cast<T>(Wide{static_cast<int8_t>(p[k])} - zp);
+    } else {
+      for (int k = 0; k < run; ++k) d[k] = static_cast<T>(Wide{load_element(p + k * es, DT)} - zp);
+    }
     c += run;
   }
 }
 
-}  // namespace detail
-
-template <typename T>
-void gather_ifm(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w, T pad_fill, std::vector<T>& buf) {
+template <DataType DT, typename T>
+void gather_typed(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w, T pad_fill, std::vector<T>& buf) {
   const size_t cs = static_cast<size_t>(w.channel_stride);
-  buf.assign(static_cast<size_t>(w.rows) * static_cast<size_t>(w.cols) * cs, T{0});
+  // No fill of the whole buffer first: every position is written below, channels past `channels` too.
+  buf.resize(static_cast<size_t>(w.rows) * static_cast<size_t>(w.cols) * cs);
   const FeatureMapLayout& l = ifm.layout;
   for (int r = 0; r < w.rows; ++r) {
     const int uy = w.uy0 + r;
@@ -90,23 +111,34 @@ void gather_ifm(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w, T
     for (int col = 0; col < w.cols; ++col) {
       const int ux = w.ux0 + col;
       T* dst = row + static_cast<size_t>(col) * cs;
+      std::fill(dst + w.channels, dst + cs, T{0});
       if (uy < 0 || uy >= w.height || ux < 0 || ux >= w.width) {
         std::fill(dst, dst + w.channels, pad_fill);
         continue;
       }
       int x = ux, y = uy;
       if (w.upscale != Upscale::None) {
-        if (w.upscale == Upscale::Zeros && ((ux | uy) & 1)) continue;  // inserted zero point
+        if (w.upscale == Upscale::Zeros && ((ux | uy) & 1)) {  // inserted zero point
+          std::fill(dst, dst + w.channels, T{0});
+          continue;
+        }
         x = ux >> 1, y = uy >> 1;
       }
-      switch (l.type) {
-        case DataType::UInt8: detail::read_channels<DataType::UInt8>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
-        case DataType::Int8: detail::read_channels<DataType::Int8>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
-        case DataType::UInt16: detail::read_channels<DataType::UInt16>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
-        case DataType::Int16: detail::read_channels<DataType::Int16>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
-        case DataType::Int32: detail::read_channels<DataType::Int32>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst); break;
-      }
+      read_channels<DT>(ifm.region, l, x, y, w.c0, w.channels, zero_point, dst);
     }
+  }
+}
+
+}  // namespace detail
+
+template <typename T>
+void gather_ifm(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w, T pad_fill, std::vector<T>& buf) {
+  switch (ifm.layout.type) {
+    case DataType::UInt8: detail::gather_typed<DataType::UInt8>(ifm, zero_point, w, pad_fill, buf); break;
+    case DataType::Int8: detail::gather_typed<DataType::Int8>(ifm, zero_point, w, pad_fill, buf); break;
+    case DataType::UInt16: detail::gather_typed<DataType::UInt16>(ifm, zero_point, w, pad_fill, buf); break;
+    case DataType::Int16: detail::gather_typed<DataType::Int16>(ifm, zero_point, w, pad_fill, buf); break;
+    case DataType::Int32: detail::gather_typed<DataType::Int32>(ifm, zero_point, w, pad_fill, buf); break;
   }
 }
 

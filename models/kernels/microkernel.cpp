@@ -2,6 +2,8 @@
 // library stays portable (no -march=native).
 #include "models/kernels/microkernel.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <utility>
 
@@ -139,21 +141,28 @@ struct Avx2 {
 
 }  // namespace
 
-SimdLevel best_simd_level() {
+namespace {
+
+SimdLevel detected_simd_level() {
 #if ETHOSU_KERNELS_X86
-  static const SimdLevel level = [] {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vnni"))
-      return SimdLevel::Avx512Vnni;
-    if (__builtin_cpu_supports("avx2")) return SimdLevel::Avx2;
-    return SimdLevel::Generic;
-  }();
-  return level;
-#else
-  return SimdLevel::Generic;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni"))
+    return SimdLevel::Avx512Vnni;
+  if (__builtin_cpu_supports("avx2")) return SimdLevel::Avx2;
 #endif
+  return SimdLevel::Generic;
 }
+
+std::atomic<SimdLevel> simd_level_limit{SimdLevel::Avx512Vnni};
+
+}  // namespace
+
+SimdLevel best_simd_level() {
+  static const SimdLevel detected = detected_simd_level();
+  return std::min(detected, simd_level_limit.load(std::memory_order_relaxed));
+}
+
+void set_simd_level_limit(SimdLevel limit) { simd_level_limit.store(limit, std::memory_order_relaxed); }
 
 const MicroKernelSet& micro_kernels(SimdLevel level) {
   // Register budget per ISA: P x NB accumulators plus NB weight vectors and one broadcast.

@@ -24,8 +24,10 @@ struct MicroKernelSet {
   MicroKernel kernel[2][8];  // [NB - 1][P - 1]
 };
 
-// The best level this host supports (AVX-512 VNNI, AVX2, or portable C++).
+// The best level this host supports (AVX-512 VNNI, AVX2, or portable C++), at most the limit below.
 SimdLevel best_simd_level();
+// Caps best_simd_level() for the whole process (tests compare every level on whole jobs).
+void set_simd_level_limit(SimdLevel limit);
 // The kernels for `level`, which must not exceed best_simd_level().
 const MicroKernelSet& micro_kernels(SimdLevel level);
 

@@ -84,11 +84,11 @@ int32_t table_lookup(const OutputStage& os, int64_t x) {
 }  // namespace
 
 int32_t finish(const OutputStage& os, int64_t x) {
-  if (os.function == ActivationFunction::Table) return table_lookup(os, clamp64(x + os.ofm_zero_point, os.activation_min, os.activation_max));
+  if (os.function == ActivationFunction::Table) return table_lookup(os, clamp64(add_saturating(x, os.ofm_zero_point), os.activation_min, os.activation_max));
   // A 32-bit OFM without LUT: no zero point and no ACTIVATION_MIN/MAX (pitfall 11); saturating the
   // store is a choice [I].
   if (os.ofm_type == DataType::Int32) return static_cast<int32_t>(clamp64(x, INT32_MIN, INT32_MAX));
-  x += os.ofm_zero_point;
+  x = add_saturating(x, os.ofm_zero_point);
   if (os.function == ActivationFunction::Tanh) x = int16_tanh(x);
   if (os.function == ActivationFunction::Sigmoid) x = int16_sigmoid(x);
   x = clamp64(x, os.activation_min, os.activation_max);

@@ -30,6 +30,14 @@ ScaleBias decode_scale_bias(const uint8_t* entry);
 // `channels` consecutive entries (the caller de-interleaves U65-512 streams).
 std::vector<ScaleBias> decode_scale_bias_stream(const uint8_t* stream, int channels);
 
+// x + y saturated to int64: the zero point added to a saturated scale result must not wrap (the clamps
+// that follow give the exact result's value either way).
+inline int64_t add_saturating(int64_t x, int64_t y) {
+  int64_t r;
+  if (__builtin_add_overflow(x, y, &r)) return y > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
 inline int64_t saturate_int64(int128_t v) {
   constexpr int128_t lo = INT64_MIN, hi = INT64_MAX;
   return static_cast<int64_t>(v < lo ? lo : (v > hi ? hi : v));
@@ -48,6 +56,19 @@ inline int64_t rounded_scale(int64_t x, uint32_t m, int shift, RoundMode mode) {
     }
     case RoundMode::Truncate: return saturate_int64(p >= 0 ? p >> shift : -((-p) >> shift));
     case RoundMode::Natural: return saturate_int64((p + half) >> shift);
+  }
+  return 0;
+}
+
+// The rounding addend r such that rounded_scale(x, m, shift, mode) = (p >> shift) + ((p mod 2^shift) + r) >> shift
+// for p = x * m (x < 0 takes the `negative` one); for the SIMD paths, which cannot shift 128 bits.
+inline int64_t round_addend(RoundMode mode, int shift, bool negative) {
+  if (shift == 0) return 0;
+  const int64_t half = int64_t{1} << (shift - 1);
+  switch (mode) {
+    case RoundMode::Dbl: return shift > 31 ? half + (negative ? -(int64_t{1} << 30) : (int64_t{1} << 30)) : half;
+    case RoundMode::Truncate: return negative ? (int64_t{1} << shift) - 1 : 0;
+    case RoundMode::Natural: return half;
   }
   return 0;
 }
@@ -94,7 +115,7 @@ class FastFinish {
         hi_(clamp_to_type(os.activation_max, os.ofm_type)) {}
   int32_t operator()(int64_t x) const {
     if (!simple_) return finish(os_, x);
-    x += zp_;
+    x = add_saturating(x, zp_);
     x = x < lo_ ? lo_ : x;
     return static_cast<int32_t>(x > hi_ ? hi_ : x);
   }

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "models/kernels/simd_loops.h"
+
 namespace ethosu::kernels {
 namespace {
 
-// Taps of one axis that land inside the IFM (padding excluded; ZEROS-upscaling zeros count) [I].
+// Taps of one axis that land inside the IFM (padding excluded).
 int valid_taps(int o, int stride, int taps, int dilation, int pad, int extent) {
   int n = 0;
   for (int k = 0; k < taps; ++k) {
@@ -15,9 +17,79 @@ int valid_taps(int o, int stride, int taps, int dilation, int pad, int extent) {
   return n;
 }
 
-// TFLite's integer average: the quotient rounded half away from zero.
-int64_t divide_round_away(int64_t sum, int64_t count) {
-  return sum >= 0 ? (sum + count / 2) / count : -((-sum + count / 2) / count);
+bool padded(const KernelGeometry& k) { return k.pad_top || k.pad_left || k.pad_bottom || k.pad_right; }
+
+}  // namespace
+
+Reciprocal average_reciprocal(int taps) {
+  int k = 0;  // the exponent of frexp(taps - 1)
+  while ((taps - 1) >> k) ++k;
+  const int shift = 31 + k;
+  return {static_cast<uint32_t>(((int64_t{1} << shift) + (int64_t{1} << k)) / taps), shift};
+}
+
+namespace {
+
+// MAX and AVERAGE on 8/16-bit IFMs: int32 window accumulators, the global scale in SIMD, stores by runs.
+// Same results as the general path.
+void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const IfmWindow& win) {
+  const KernelGeometry& k = p.kernel;
+  const OutputStage& os = p.output;
+  const int nc = b.c1 - b.c0;
+  const size_t lanes = (static_cast<size_t>(nc) + kRequantizeLanes - 1) / kRequantizeLanes * kRequantizeLanes;
+  s.tile32.assign(2 * lanes, 0);
+  int32_t* r = s.tile32.data();
+  int32_t* vals = r + lanes;
+  // The global scale as per-channel arrays, without accumulator saturation or clamp: only the scaling. A padded
+  // average scales by its own reciprocal per pixel instead (average_reciprocal), on the scalar path.
+  const bool hardware_average = p.mode == PoolMode::Average && padded(k);
+  const bool scaled = !os.per_channel && !hardware_average;
+  const bool vector_scale = scaled && os.shift <= 61 && os.ofm_zero_point >= -65536 && os.ofm_zero_point <= 65536;
+  s.channel_params.assign(6 * lanes, 0);
+  int64_t* cp = s.channel_params.data();
+  std::fill(cp + lanes, cp + 2 * lanes, int64_t{os.multiplier});
+  std::fill(cp + 2 * lanes, cp + 3 * lanes, int64_t{os.shift});
+  std::fill(cp + 3 * lanes, cp + 4 * lanes, static_cast<int64_t>((uint64_t{1} << (os.shift & 63)) - 1));
+  std::fill(cp + 4 * lanes, cp + 5 * lanes, round_addend(os.round_mode, os.shift, false));
+  std::fill(cp + 5 * lanes, cp + 6 * lanes, round_addend(os.round_mode, os.shift, true));
+  const RequantizeParams rq{cp, cp + lanes, cp + 2 * lanes, cp + 3 * lanes, cp + 4 * lanes, cp + 5 * lanes,
+                            INT64_MIN, INT64_MAX, 0, INT32_MIN, INT32_MAX};
+  const FastFinish fin(os);
+  for (int oy = b.y0; oy < b.y1; ++oy) {
+    const int vy = valid_taps(oy, k.stride_y, k.height, k.dilation_y, k.pad_top, win.height);
+    for (int ox = b.x0; ox < b.x1; ++ox) {
+      const int count = vy * valid_taps(ox, k.stride_x, k.width, k.dilation_x, k.pad_left, win.width);
+      const int32_t* a = s.ifm32.data() + ((oy - b.y0) * k.stride_y * win.cols + (ox - b.x0) * k.stride_x) * nc;
+      if (p.mode == PoolMode::Max) {
+        std::fill(r, r + nc, INT32_MIN);
+        for (int32_t t : s.taps) {
+          const int32_t* at = a + t;
+          for (int c = 0; c < nc; ++c) r[c] = std::max(r[c], at[c]);
+        }
+      } else {
+        std::fill(r, r + nc, 0);
+        for (int32_t t : s.taps) {
+          const int32_t* at = a + t;
+          for (int c = 0; c < nc; ++c) r[c] += at[c];
+        }
+      }
+      if (vector_scale && requantize_tile(r, 0, 1, nc, rq, vals, 0)) {
+        for (int c = 0; c < nc; ++c) vals[c] = fin(vals[c]);
+      } else {
+        // Windows without a tap inside the IFM (count 0) are refused before the kernel runs.
+        const Reciprocal inv = hardware_average ? average_reciprocal(std::max(count, 1)) : Reciprocal{1, 0};
+        for (int c = 0; c < nc; ++c) {
+          int64_t x = r[c];
+          if (hardware_average)
+            x = rounded_scale(x, inv.multiplier, inv.shift, os.round_mode);
+          else if (scaled)
+            x = scale(os, x, os.multiplier, os.shift, false);
+          vals[c] = fin(x);
+        }
+      }
+      store_channels(p.ofm, ox, oy, b.c0, nc, vals);
+    }
+  }
 }
 
 }  // namespace
@@ -36,23 +108,30 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   const int32_t fill = p.mode == PoolMode::Max ? INT32_MIN : 0;
   gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win, fill, s.ifm32);
   tap_offsets(k, win.cols, nc, s.taps);
+  // Narrow values minus a 16-bit zero point are below 2^17 in magnitude: 2^14 taps of them fit int32.
+  const bool small_zp = p.ifm_zero_point >= -65536 && p.ifm_zero_point <= 65536;
+  if (!reduce && element_size_bytes(p.ifm.layout.type) <= 2 && small_zp && int64_t{k.width} * k.height < (1 << 14)) {
+    pool_narrow(p, b, s, win);
+    return;
+  }
 
   const OutputStage& os = p.output;
   const bool ifm32 = p.ifm.layout.type == DataType::Int32;
+  const bool hardware_average = p.mode == PoolMode::Average && padded(k);
   const FastFinish fin(os);
   s.tile64.resize(static_cast<size_t>(nc));
   for (int oy = b.y0; oy < b.y1; ++oy) {
     const int vy = valid_taps(oy, k.stride_y, k.height, k.dilation_y, k.pad_top, win.height);
     for (int ox = b.x0; ox < b.x1; ++ox) {
       const int count = vy * valid_taps(ox, k.stride_x, k.width, k.dilation_x, k.pad_left, win.width);
+      // Windows without a tap inside the IFM (count 0) are refused before the kernel runs.
+      const Reciprocal inv = hardware_average ? average_reciprocal(std::max(count, 1)) : Reciprocal{1, 0};
       const int32_t* a = s.ifm32.data() + ((oy - b.y0) * k.stride_y * win.cols + (ox - b.x0) * k.stride_x) * nc;
       int64_t* r = s.tile64.data();
       if (p.mode == PoolMode::Max) {
         std::fill(r, r + nc, int64_t{INT32_MIN});
         for (int32_t t : s.taps)
           for (int c = 0; c < nc; ++c) r[c] = std::max<int64_t>(r[c], a[t + c]);
-        // A window entirely in padding has no maximum; 0 is a choice [I].
-        if (count == 0) std::fill(r, r + nc, 0);
       } else {
         std::fill(r, r + nc, 0);
         for (int32_t t : s.taps)
@@ -64,10 +143,10 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
       uint8_t* out = p.ofm.region + p.ofm.layout.pixel_offset(ox, oy);
       for (int c = b.c0; c < c_end; ++c) {
         int64_t x = r[c - b.c0];
-        if (!os.per_channel)
+        if (hardware_average)
+          x = rounded_scale(x, inv.multiplier, inv.shift, os.round_mode);
+        else if (!os.per_channel)
           x = scale(os, x, os.multiplier, os.shift, ifm32);
-        else if (p.mode == PoolMode::Average)
-          x = count > 0 ? divide_round_away(x, count) : 0;
         store_element(out + p.ofm.layout.channel_offset(c), os.ofm_type, fin(x));
       }
     }

@@ -1,10 +1,14 @@
 // Pooling kernels (03-data-semantics.md §7): MAX, AVERAGE and REDUCE_SUM, bit-exact, per OFM block.
 //
 // Contract: MAX and AVERAGE map IFM channel c to OFM channel c; REDUCE_SUM sums the window over all
-// ifm_depth channels into OFM channel 0 and writes no other channel. Scaling follows §4.1:
-// in global mode the sum (or max) is scaled by OFM_SCALE; in per-channel mode MAX passes through
-// unscaled and AVERAGE divides by the number of non-padding window elements, rounding half away from
-// zero. output.ofm_type must equal ofm.layout.type.
+// ifm_depth channels into OFM channel 0 and writes no other channel. Scaling (§4.1, §7):
+// - AVERAGE with any padding register set uses the hardware's own scaling: the window sum times the
+//   reciprocal of the number of kernel taps inside the (upscaled) IFM (average_reciprocal), rounded
+//   with the OFM round mode, in either scale mode and without OFM_SCALE. Vela 3.10 programs it in
+//   per-channel mode, Vela 5's Regor in global mode with a unit OFM_SCALE.
+// - Otherwise global mode scales the sum (or max) by OFM_SCALE, per-channel mode passes it unscaled.
+// The caller keeps out what isa::unknown_behaviour() names (a window with no tap inside the IFM, a
+// non-unit OFM_SCALE on a padded average, ...). output.ofm_type must equal ofm.layout.type.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +29,17 @@ struct PoolParams {
   KernelGeometry kernel;
   OutputStage output;
 };
+
+// The multiplier and shift the hardware applies to the sum of `taps` > 0 elements: Vela's pooling
+// scale for that kernel size (k = bit length of taps - 1, shift 31 + k, multiplier
+// (2^(31+k) + 2^k) / taps). In DBL and NATURAL rounding it gives the quotient rounded half away from
+// zero (TFLite's integer average pool and bilinear resize), in TRUNCATE the quotient rounded toward zero
+// (kernels_pool_test checks every sum of up to 17 bits for 1..64 taps).
+struct Reciprocal {
+  uint32_t multiplier;
+  int shift;
+};
+Reciprocal average_reciprocal(int taps);
 
 void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s);
 void pool(const PoolParams& p);

@@ -106,7 +106,9 @@ void Cc::sync() {
 
 bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
   const unsigned p = b_.ctrl.command_port();
-  bytes.resize(b_.ctrl.qsize());
+  // Past the 16 MiB limit the NPU parses nothing (the decoder says so from the size): one word more is
+  // enough to tell, whatever QSIZE claims.
+  bytes.resize(std::min<uint64_t>(b_.ctrl.qsize(), isa::kMaxStreamBytes + 4));
   fetch_done_.clear();
   const sc_core::sc_time offset =
       b_.axi0.clock_period() * static_cast<double>(cc_cycle_) - sc_core::sc_time_stamp();
@@ -271,17 +273,25 @@ void Cc::run_stream() {
   job_start_bytes_ = port_bytes();
 
   std::vector<uint8_t> bytes;
-  if (fetch_stream(bytes)) {
-    const isa::Stream stream = isa::decode(bytes);
-    stage_regions(stream);
-    const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
-    report_.hazards = r.hazards;
-    report_.host_kernel_seconds = r.stats.host_data_seconds;
-    write_back_staged();
-  } else {
-    const unsigned p = b_.ctrl.command_port();
-    fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,
-           cc::Channel::RD_CMD});
+  try {
+    if (fetch_stream(bytes)) {
+      const isa::Stream stream = isa::decode(bytes);
+      stage_regions(stream);
+      const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
+      report_.hazards = r.hazards;
+      report_.host_kernel_seconds = r.stats.host_data_seconds;
+      write_back_staged();
+    } else {
+      const unsigned p = b_.ctrl.command_port();
+      fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,
+             cc::Channel::RD_CMD});
+    }
+  } catch (const std::exception& e) {
+    // An exception leaving a SystemC thread would stop the kernel for the rest of the process (a memory
+    // bound to AXI that throws, the host out of memory): the job ends as the simulator's own refusal, and
+    // the NPU takes the next one.
+    const uint32_t at = b_.ctrl.qread();
+    fault({cc::FaultKind::LIMIT, at, isa::hex_offset(at) + ": the simulator could not run the job: " + e.what()});
   }
   finish_report(host_start);
 }
@@ -318,7 +328,7 @@ uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
   rec.end_cycle = t.done_cycle;
   rec.ports = traffic_since(before);
   trace_op(rec);
-  report_.ops.push_back(std::move(rec));
+  list(std::move(rec));
   ++dma_ops_;
   return t.done_cycle;
 }
@@ -354,8 +364,15 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   b_.mac.account(op, t);
   b_.ao.account(op, t);
   ++kernel_ops_;
-  report_.ops.push_back(std::move(rec));
+  list(std::move(rec));
   return t.times;
+}
+
+void Cc::list(timing::OpRecord&& rec) {
+  if (report_.ops.size() < timing::JobReport::kMaxListedOps)
+    report_.ops.push_back(std::move(rec));
+  else
+    ++report_.ops_not_listed;
 }
 
 void Cc::trace_op(const timing::OpRecord& rec) {

@@ -103,6 +103,8 @@ class Cc : public Block, private cc::Timeline {
   std::array<timing::PortTraffic, 2> traffic_since(const std::array<mem::ClassBytes, 2>& before) const;
   std::array<mem::ClassBytes, 2> port_bytes() const;
   void trace_op(const timing::OpRecord& rec);
+  // Adds an operation to the report's list, while it has room.
+  void list(timing::OpRecord&& rec);
   mem::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
   uint64_t cycle_now() const;
 

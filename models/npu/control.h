@@ -39,6 +39,7 @@ class ControlRegisters {
   // Model side.
   void set_running(bool running);
   void set_qread(uint32_t offset) { qread_ = offset; }
+  uint32_t qread() const { return qread_; }
   void stop_reached(uint16_t mask);  // NPU_OP_STOP
   void irq_op(uint16_t mask);        // NPU_OP_IRQ
   // The error bit of f's kind (a LIMIT shows as a command parse error), and for a bus error its AXI

@@ -66,6 +66,13 @@ Range ifm_range(uint32_t o0, uint32_t o1, uint32_t stride, uint32_t pad, uint32_
 
 }  // namespace
 
+uint64_t OfmBlocks::count_of(const isa::Operation& op) {
+  if (!op.is_kernel()) return 0;
+  const auto& b = op.block;
+  return ceil_div(op.ofm.width, std::max(1u, b.width)) * ceil_div(op.ofm.height, std::max(1u, b.height)) *
+         ceil_div(op.ofm.depth, std::max(1u, b.depth));
+}
+
 OfmBlocks::OfmBlocks(const isa::Operation& op, const MacWork& mac, const WdTiming& wd) : op_(op), mac_(mac), wd_(wd) {
   if (!op.is_kernel() || op.ofm.width == 0 || op.ofm.height == 0 || op.ofm.depth == 0) return;
   const auto& b = op.block;

@@ -43,6 +43,8 @@ class OfmBlocks {
   OfmBlocks(const isa::Operation& op, const MacWork& mac, const WdTiming& wd);
 
   size_t count() const { return size_t{nx_} * ny_ * nz_; }
+  // The number of blocks of op, without building anything (0 for a DMA).
+  static uint64_t count_of(const isa::Operation& op);
   uint32_t blocks_x() const { return nx_; }
   uint32_t blocks_y() const { return ny_; }
   uint32_t blocks_z() const { return nz_; }

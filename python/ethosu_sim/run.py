@@ -35,6 +35,13 @@ def run(job, config=None, *, inputs=None, pmu=None, functional=False, trace=None
         job = job.copy()
         job.set_inputs(inputs)
     config = Config.of(config, **settings)
+    header_warning = _ethosu_sim.payload_header_warning(job._native, config.request())
+    if header_warning:
+        warnings.warn(header_warning, stacklevel=2)
+    if config.system and config.vela_ini:
+        for ignored in _ethosu_sim.vela_ini_ignored_keys(list(config.vela_ini), config.system,
+                                                         config.memory_mode or "Dedicated_Sram"):
+            warnings.warn(ignored, stacklevel=2)
     raw = _ethosu_sim.run(job._native, config.request(), list(pmu or []), bool(functional),
                           None if trace is None else os.fspath(trace))
     for event in raw["pmu_not_modelled"]:

@@ -1,7 +1,11 @@
-// NativeJob for Python: the three loaders, tensor descriptions as dicts, byte access to regions.
+// NativeJob for Python: the three loaders, tensor descriptions as dicts, byte access to regions; and the checks
+// a run makes before it starts (the payload header, the vela.ini keys it ignores).
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include "host/job.h"
+#include "host/sim_config.h"
+#include "host/system_config.h"
 #include "python/src/bindings.h"
 #include "python/src/native_job.h"
 
@@ -64,9 +68,31 @@ void bind_job(py::module_& m) {
           py::arg("region"), py::arg("offset"), py::arg("size_bytes"))
       .def("copy", [](const NativeJob& n) { return NativeJob(n); });
 
-  m.def("load_case", &load_case, py::arg("path"));
+  m.def("load_case", &load_case, py::arg("path"), py::arg("allow_outside") = false);
   m.def("load_tflite", &load_tflite, py::arg("path"));
   m.def("load_stream", &load_stream, py::arg("path"), py::arg("regions"), py::arg("dumps"));
+  m.def(
+      "load_stream_bytes",
+      [](const py::bytes& stream, const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
+         const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
+        return load_stream_bytes(std::string(stream), regions, dumps);
+      },
+      py::arg("stream"), py::arg("regions"), py::arg("dumps"));
+  // The driver's payload header check for a run of `job` under `request` (host::check_payload_header).
+  m.def(
+      "payload_header_warning",
+      [](const NativeJob& n, const host::ConfigRequest& request) {
+        return host::check_payload_header(n.job, host::resolve_config(request, n.job.variant));
+      },
+      py::arg("job"), py::arg("request"));
+  m.def(
+      "vela_ini_ignored_keys",
+      [](const std::vector<std::string>& files, const std::string& system, const std::string& memory_mode) {
+        host::VelaIni ini;
+        for (const auto& f : files) ini.add_file(f);
+        return ini.ignored_keys(system, memory_mode);
+      },
+      py::arg("files"), py::arg("system"), py::arg("memory_mode"));
 }
 
 }  // namespace ethosu::python

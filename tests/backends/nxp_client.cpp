@@ -5,13 +5,23 @@
 //     reports, and, for one-input one-output models, also one IFM buffer per input and an OFM buffer that
 //     grows by the output; models with CPU operators must fail with status ERROR.
 //   OP mode: the COP1 payload as the network, ifm[0] arena, ifm[1] layout, ifm[2] flash.
+//   NETWORK_INFO's desc is the model's description; a model with variable (state) tensors gives the same output
+//     when run twice on one arena (the firmware resets them for every inference).
 // Usage: nxp_client SHARED_DIR [--u65-512]. --u65-512 runs the corpus/*/u65_512 compilations (the shim must
 // simulate an ethos-u65-512). Exit 0 when every check passed, 1 otherwise, 77 (skip) when SHARED_DIR has no corpus.
+//   nxp_client --robustness CASE_DIR MODELS_DIR: without the corpus, on a case folder (the bundled traces/tiny_cnn)
+//     run in OP mode: PMU event numbers above 255 (the kernel's u8), IFM buffers of 4 GiB (status ERROR, memory
+//     bounded), an inference in a fork() child (ERROR at once, not a hang); and MODELS_DIR/state_model.tflite
+//     (make_test_models) twice on one arena: its variable tensor starts from its reset value every time.
+//   nxp_client --model MODEL INPUT OUT_DIR: runs a one-input model in MODEL mode, per-tensor buffers (outputs
+//     written to OUT_DIR/nxp_output<k>.bin) and on an arena at NETWORK_INFO's offsets (must give the same bytes).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +34,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -264,6 +275,9 @@ void model_tests(int dev, const Case& c, int& exact) {
   check(ioctl(net, IOCTL_NETWORK_INFO, &old) == 0, name + ": NETWORK_INFO (22.x)");
   check(info.is_vela == 1 && info.ifm_count == old.ifm_count && info.ofm_count == outs.size(),
         name + ": NETWORK_INFO counts");
+  // The firmware answers the model's description (Vela writes "Vela 3.10.0 Optimised"), in both layouts.
+  check(std::string(info.desc) == "Vela 3.10.0 Optimised" && std::string(old.desc) == info.desc,
+        name + ": NETWORK_INFO desc '" + std::string(info.desc, strnlen(info.desc, sizeof info.desc)) + "'");
   // The graph may list its outputs in another order than the NPU operator does.
   for (const auto& o : outs) {
     bool listed = false;
@@ -279,6 +293,21 @@ void model_tests(int dev, const Case& c, int& exact) {
     const size_t before = static_cast<size_t>(g_failures);
     compare(got, c.file(o["expected_file"].get<std::string>()), name + " MODEL (arena)");
     all = all && static_cast<size_t>(g_failures) == before;
+  }
+  if (ins.size() > 1) {
+    // Again on the same arena, the state tensors' bytes overwritten with garbage: the firmware builds a new
+    // interpreter for every inference, whose variable tensors start from their reset value whatever the arena held.
+    for (const auto& in : ins) {
+      auto bytes = read_file(c.file(in["file"].get<std::string>()));
+      if (in.value("generated_as", "").find("variable (state) tensor") != std::string::npos)
+        std::fill(bytes.begin(), bytes.end(), uint8_t{0x55});
+      arena.put(in["offset"].get<uint32_t>(), bytes);
+    }
+    const ResultStatus again = infer(net, {arena.fd}, {}, INFERENCE_MODEL, {}, name + " MODEL again");
+    check(again.status == STATUS_OK, name + ": second MODEL inference status OK");
+    for (const auto& o : outs)
+      compare(arena.bytes(o["offset"].get<uint32_t>(), o["bytes"].get<uint32_t>()),
+              c.file(o["expected_file"].get<std::string>()), name + " MODEL (second inference on one arena)");
   }
   if (ins.size() == 1 && outs.size() == 1 && info.ifm_count == 1) {
     const auto input = read_file(c.file(ins[0]["file"].get<std::string>()));
@@ -306,11 +335,30 @@ void model_tests(int dev, const Case& c, int& exact) {
   close(net);
 }
 
-// OP mode as NXP's delegate submits one ethos-u operator. A payload compiled for the other U65 variant than the
-// simulated one (foreign) must be rejected, as the core driver checks the optimizer configuration.
-void op_tests(int dev, const Case& c, int& exact, bool foreign = false) {
-  const std::string name = c.dir.parent_path().filename().string() + "/" + c.dir.filename().string();
-  const auto payload = read_file(c.file(c.m["driver_payload"]["file"].get<std::string>()));
+// The COP1 payload's stream in Vela 5's COP2 layout (Regor's CreateDriverPayload2): a 16-byte header, the
+// COMMAND_STREAM entry with its VEUM metadata (the COP1 payload's CONFIG and ID words, network-wide addressing)
+// and 0xFF padding to byte 64.
+std::vector<uint8_t> as_cop2(const std::vector<uint8_t>& cop1) {
+  const uint32_t stream = static_cast<uint32_t>(cop1.size() - 32);
+  uint32_t config = 0, id = 0;
+  std::memcpy(&config, cop1.data() + 8, 4);
+  std::memcpy(&id, cop1.data() + 12, 4);
+  const uint32_t words[16] = {0x32504F43, 1, 48 + stream, 0, 1, 40 + stream, 36, 0x4D554556, 1, 20, config, id, 1, 0,
+                              0, 0xFFFFFFFF};
+  std::vector<uint8_t> out(sizeof words);
+  std::memcpy(out.data(), words, sizeof words);
+  out.insert(out.end(), cop1.begin() + 32, cop1.end());
+  return out;
+}
+
+// OP mode as NXP's delegate submits one ethos-u operator (its COP1 payload, or with cop2 the same stream as Vela 5's
+// --cop-format COP2 writes it). A payload compiled for the other U65 variant than the simulated one (foreign) must
+// be rejected, as the core driver checks the optimizer configuration.
+void op_tests(int dev, const Case& c, int& exact, bool foreign = false, bool cop2 = false) {
+  const std::string name = c.dir.parent_path().filename().string() + "/" + c.dir.filename().string() +
+                           (cop2 ? " (COP2)" : "");
+  const auto cop1 = read_file(c.file(c.m["driver_payload"]["file"].get<std::string>()));
+  const auto payload = cop2 ? as_cop2(cop1) : cop1;
   const auto flash = read_file(c.file(c.m["regions"]["0"]["file"].get<std::string>()));
   const auto& ins = c.m["npu_inputs"];
   const auto& outs = c.m["npu_outputs"];
@@ -358,7 +406,7 @@ void op_tests(int dev, const Case& c, int& exact, bool foreign = false) {
   if (prof_bytes.size() == sizeof last) std::memcpy(&last, prof_bytes.data(), sizeof last);
   check(prof.get().size == sizeof(QreadEvent) && last.cycle_count == st.pmu_count.cycle_count &&
             last.pmu[0].event_config == pmu.events[0] && last.pmu[0].event_count == st.pmu_count.events[0] &&
-            last.qread + 32 == payload.size(),
+            last.qread + (cop2 ? 64 : 32) == payload.size(),
         name + ": the profiling buffer holds the end-of-job sample");
   bool all = st.status == STATUS_OK;
   for (const auto& o : outs) {
@@ -414,9 +462,229 @@ void cancel_test(int dev, const Case& c) {
   close(net);
 }
 
+
+// ---- without the corpus: OP mode on a case folder ----
+
+// Vela's COP1 header for a U65-256 stream: COP1, OPTIMIZER_CONFIG (CONFIG 0x10003008, ID 0x10060000), three NOPs,
+// COMMAND_STREAM with the length in words.
+std::vector<uint8_t> cop1(const std::vector<uint8_t>& stream) {
+  const auto n = static_cast<uint32_t>(stream.size() / 4);
+  const uint32_t header[] = {0x31504F43, 0x00100001, 0x10003008, 0x10060000, 5, 5, 5,
+                             0x02u | ((n >> 16) & 0xFF) << 8 | (n & 0xFFFF) << 16};
+  std::vector<uint8_t> out(sizeof header);
+  std::memcpy(out.data(), header, sizeof header);
+  out.insert(out.end(), stream.begin(), stream.end());
+  return out;
+}
+
+struct OpJob {
+  std::vector<uint8_t> payload, flash, layout, input, expected;
+  uint32_t arena_bytes = 0, input_offset = 0, output_offset = 0;
+};
+
+OpJob op_job(const fs::path& dir) {
+  const nlohmann::json m = nlohmann::json::parse(read_file(dir / "manifest.json"));
+  OpJob j;
+  j.payload = cop1(read_file(dir / m["cmdstream"]["file"].get<std::string>()));
+  j.flash = read_file(dir / m["regions"]["0"]["file"].get<std::string>());
+  j.arena_bytes = m["regions"]["1"]["size_bytes"].get<uint32_t>();
+  j.input = read_file(dir / m["inputs"][0]["file"].get<std::string>());
+  j.input_offset = m["inputs"][0]["offset"].get<uint32_t>();
+  j.expected = read_file(dir / m["outputs"][0]["file"].get<std::string>());
+  j.output_offset = m["outputs"][0]["offset"].get<uint32_t>();
+  const uint32_t counts[2] = {1, 1}, sizes[5] = {static_cast<uint32_t>(j.flash.size()), j.arena_bytes, 0, 0, 0};
+  j.layout.assign(kLayoutHeaderBytes + 5 * kLayoutEntryBytes, 0);
+  std::memcpy(j.layout.data(), counts, sizeof counts);
+  std::memcpy(j.layout.data() + kLayoutHeaderBytes, sizes, sizeof sizes);
+  return j;
+}
+
+// One OP inference of the job; returns its status and checks the output when `exact`.
+ResultStatus run_op(int dev, const OpJob& j, const PmuConfig& pmu, const std::string& what, bool exact) {
+  Buf nb(dev, static_cast<uint32_t>(j.payload.size()));
+  nb.put(0, j.payload);
+  nb.set(0, static_cast<uint32_t>(j.payload.size()));
+  const int net = network_of(dev, nb);
+  Buf arena(dev, j.arena_bytes), lb(dev, static_cast<uint32_t>(j.layout.size())), fb(dev, static_cast<uint32_t>(j.flash.size()));
+  arena.put(j.input_offset, j.input);
+  arena.set(0, j.arena_bytes);
+  lb.put(0, j.layout);
+  fb.put(0, j.flash);
+  const ResultStatus st = infer(net, {arena.fd, lb.fd, fb.fd}, {}, INFERENCE_OP, pmu, what);
+  if (exact) {
+    check(st.status == STATUS_OK, what + ": status OK");
+    check(arena.bytes(j.output_offset, static_cast<uint32_t>(j.expected.size())) == j.expected, what + ": output bit-exact");
+  }
+  close(net);
+  return st;
+}
+
+
+// A network buffer holding `model`, and its NETWORK_INFO.
+struct Network {
+  std::unique_ptr<Buf> buffer;
+  int fd = -1;
+  NetworkInfoV2 info{};
+};
+
+Network network(int dev, const std::vector<uint8_t>& model, const std::string& what) {
+  Network n;
+  n.buffer = std::make_unique<Buf>(dev, static_cast<uint32_t>(model.size()));
+  n.buffer->put(0, model);
+  n.buffer->set(0, static_cast<uint32_t>(model.size()));
+  n.fd = network_of(dev, *n.buffer);
+  check(n.fd >= 0 && ioctl(n.fd, IOCTL_NETWORK_INFO_V2, &n.info) == 0, what + ": NETWORK_CREATE and NETWORK_INFO");
+  return n;
+}
+
+// The stateful model twice on one arena, then with per-tensor buffers: the output is the state's reset value (the
+// int8 zero point -3) every time, though the stream leaves the input in the state.
+void state_test(int dev, const fs::path& model) {
+  Network n = network(dev, read_file(model), "state model");
+  check(n.info.ifm_count == 1 && n.info.ofm_count == 1 && n.info.ofm_size[0] == 16, "state model: NETWORK_INFO");
+  const std::vector<uint8_t> input(16, 0x11), reset(16, 0xFD);
+  Buf arena(dev, 4096);
+  arena.set(0, 4096);
+  for (int run = 1; run <= 2; ++run) {
+    arena.put(n.info.ifm_offset[0], input);
+    const std::string what = "state model, inference " + std::to_string(run) + " on one arena";
+    check(infer(n.fd, {arena.fd}, {}, INFERENCE_MODEL, {}, what).status == STATUS_OK, what + ": status OK");
+    check(arena.bytes(n.info.ofm_offset[0], 16) == reset, what + ": the output is the state's reset value");
+    check(arena.bytes(16, 16) == input, what + ": the stream left the input in the state");
+  }
+  Buf ib(dev, 16), ob(dev, 16);
+  ib.put(0, input);
+  ib.set(0, 16);
+  ob.set(0, 0);
+  check(infer(n.fd, {ib.fd}, {ob.fd}, INFERENCE_MODEL, {}, "state model, per-tensor").status == STATUS_OK &&
+            ob.bytes(0, 16) == reset,
+        "state model, per-tensor buffers: the output is the state's reset value");
+  close(n.fd);
+}
+
+int run_model(const fs::path& model, const fs::path& input_file, const fs::path& out_dir) {
+  const int dev = open("/dev/ethosu0", O_RDWR);
+  if (dev < 0) {
+    std::printf("FAIL: cannot open /dev/ethosu0 (%s)\n", std::strerror(errno));
+    return 1;
+  }
+  Network n = network(dev, read_file(model), model.filename().string());
+  const std::vector<uint8_t> input = read_file(input_file);
+  check(n.info.ifm_count == 1 && n.info.ifm_size[0] == input.size(), "one graph input of the input file's size");
+  Buf ib(dev, static_cast<uint32_t>(input.size()));
+  ib.put(0, input);
+  ib.set(0, static_cast<uint32_t>(input.size()));
+  std::vector<std::unique_ptr<Buf>> ofms;
+  std::vector<int> ofm_fds;
+  uint32_t arena_end = n.info.ifm_offset[0] + n.info.ifm_size[0];
+  for (uint32_t k = 0; k < n.info.ofm_count && k < kFdMax; ++k) {
+    ofms.push_back(std::make_unique<Buf>(dev, n.info.ofm_size[k]));
+    ofms.back()->set(0, 0);
+    ofm_fds.push_back(ofms.back()->fd);
+    arena_end = std::max(arena_end, n.info.ofm_offset[k] + n.info.ofm_size[k]);
+  }
+  const ResultStatus st = infer(n.fd, {ib.fd}, ofm_fds, INFERENCE_MODEL, {}, "MODEL, per-tensor buffers");
+  check(st.status == STATUS_OK, "MODEL inference with per-tensor buffers: status OK");
+  fs::create_directories(out_dir);
+  for (size_t k = 0; k < ofms.size(); ++k) {
+    const auto bytes = ofms[k]->bytes(0, ofms[k]->get().size);
+    check(bytes.size() == n.info.ofm_size[k], "output " + std::to_string(k) + " filled");
+    std::ofstream(out_dir / ("nxp_output" + std::to_string(k) + ".bin"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  // The arena as ifm[0], the input and outputs at NETWORK_INFO's offsets: the same bytes.
+  const uint32_t arena_bytes = (arena_end + 4095) / 4096 * 4096 + 65536;
+  Buf arena(dev, arena_bytes);
+  arena.put(n.info.ifm_offset[0], input);
+  arena.set(0, arena_bytes);
+  check(infer(n.fd, {arena.fd}, {}, INFERENCE_MODEL, {}, "MODEL, arena").status == STATUS_OK,
+        "MODEL inference on an arena: status OK");
+  for (size_t k = 0; k < ofms.size(); ++k)
+    check(arena.bytes(n.info.ofm_offset[k], n.info.ofm_size[k]) == ofms[k]->bytes(0, n.info.ofm_size[k]),
+          "output " + std::to_string(k) + ": the arena at NETWORK_INFO's offset holds the per-tensor result");
+  close(n.fd);
+  close(dev);
+  std::printf("%s: MODEL mode, %u outputs: %s\n", model.c_str(), n.info.ofm_count, g_failures ? "FAILED" : "PASSED");
+  return g_failures ? 1 : 0;
+}
+
+int robustness(const fs::path& dir, const fs::path& models) {
+  if (!fs::is_regular_file(dir / "manifest.json")) {
+    std::printf("SKIP: no case at %s\n", dir.c_str());
+    return 77;
+  }
+  const int dev = open("/dev/ethosu0", O_RDWR);
+  if (dev < 0) {
+    std::printf("FAIL: cannot open /dev/ethosu0 (%s)\n", std::strerror(errno));
+    return 1;
+  }
+  const OpJob j = op_job(dir);
+  state_test(dev, models / "state_model.tflite");
+
+  // PMU events 257 and 261: the kernel's u8 makes them 1 (CYCLE) and 5 (NPU_ACTIVE); both counted and reported so.
+  PmuConfig pmu{};
+  pmu.events[0] = 257;
+  pmu.events[1] = 261;
+  pmu.cycle_count = 1;
+  const ResultStatus st = run_op(dev, j, pmu, "OP with PMU events 257 and 261", true);
+  check(st.pmu_config.events[0] == 1 && st.pmu_config.events[1] == 5,
+        "PMU events reported as the kernel's u8: " + std::to_string(st.pmu_config.events[0]) + ", " +
+            std::to_string(st.pmu_config.events[1]));
+  if (!g_functional)
+    check(st.pmu_count.events[0] > 0 && st.pmu_count.events[1] > 0 && st.pmu_count.events[1] <= st.pmu_count.events[0],
+          "PMU events 257 and 261 count CYCLE and NPU_ACTIVE");
+
+  // Three IFM buffers of 4 GiB each: the inference ends in ERROR without the client's memory growing by them.
+  {
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    Buf nb(dev, static_cast<uint32_t>(j.payload.size()));
+    nb.put(0, j.payload);
+    nb.set(0, static_cast<uint32_t>(j.payload.size()));
+    const int net = network_of(dev, nb);
+    const uint32_t huge = 0xFFFFF000u;
+    std::vector<int> fds;
+    for (int i = 0; i < 3; ++i) {
+      BufferCreate req{huge};
+      const int fd = ioctl(dev, IOCTL_BUFFER_CREATE, &req);
+      check(fd >= 0, "BUFFER_CREATE of 4 GiB");
+      Buffer all{0, huge};
+      check(ioctl(fd, IOCTL_BUFFER_SET, &all) == 0, "BUFFER_SET of 4 GiB");
+      fds.push_back(fd);
+    }
+    check(infer(net, fds, {}, INFERENCE_OP, {}, "three 4 GiB IFMs").status == STATUS_ERROR,
+          "an inference over three 4 GiB IFM buffers ends in ERROR");
+    getrusage(RUSAGE_SELF, &after);
+    check(after.ru_maxrss - before.ru_maxrss < 256 * 1024,
+          "three 4 GiB IFMs grew the client by " + std::to_string((after.ru_maxrss - before.ru_maxrss) / 1024) + " MiB");
+    for (int fd : fds) close(fd);
+    close(net);
+  }
+
+  // fork(): the child's inference cannot run (the firmware thread is the parent's) and must end, in ERROR.
+  const pid_t child = fork();
+  if (child == 0) {
+    const ResultStatus c = run_op(dev, j, {}, "OP inference in a fork child", false);
+    _exit(c.status == STATUS_ERROR && g_failures == 0 ? 0 : 1);
+  }
+  int status = 0;
+  check(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+        "the fork child's inference ended in ERROR");
+  run_op(dev, j, {}, "OP after the fork, in the parent", true);
+  close(dev);
+  std::printf("robustness: PMU u8 events, 4 GiB IFMs, fork child: %s (%d failed checks)\n",
+              g_failures ? "FAILED" : "PASSED", g_failures);
+  return g_failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  setvbuf(stdout, nullptr, _IOLBF, 0);  // every check's line reaches the log even if the shim kills the process
+  const char* functional_env = std::getenv("ETHOSU_SIM_FUNCTIONAL");
+  g_functional = functional_env && std::string(functional_env) == "1";
+  if (argc == 4 && std::string(argv[1]) == "--robustness") return robustness(argv[2], argv[3]);
+  if (argc == 5 && std::string(argv[1]) == "--model") return run_model(argv[2], argv[3], argv[4]);
   fs::path shared;
   bool u65_512 = false;
   for (int i = 1; i < argc; ++i) {
@@ -429,8 +697,6 @@ int main(int argc, char** argv) {
     std::printf("SKIP: no conformance corpus at '%s' (set ETHOSU_SIM_SHARED_DIR)\n", shared.c_str());
     return 77;
   }
-  const char* functional = std::getenv("ETHOSU_SIM_FUNCTIONAL");
-  g_functional = functional && std::string(functional) == "1";
   const int dev = open("/dev/ethosu0", O_RDWR | O_NONBLOCK);
   if (dev < 0) {
     std::printf("FAIL: cannot open /dev/ethosu0 (%s); run under LD_PRELOAD=libethosu-sim-nxp.so\n",
@@ -453,6 +719,9 @@ int main(int argc, char** argv) {
     model_tests(dev, c, model_exact);
     op_tests(dev, c, op_exact);
   }
+  int cop2_exact = 0;
+  for (size_t k = 0; k < cases.size() && k < 3; ++k) op_tests(dev, cases[k], cop2_exact, false, true);
+  check(cop2_exact == static_cast<int>(std::min<size_t>(cases.size(), 3)), "COP2 payloads run bit-exact in OP mode");
   for (const Case& c : cases) {
     const fs::path other = u65_512 ? c.dir.parent_path() : c.dir / "u65_512";
     if (!fs::is_regular_file(other / "manifest.json")) continue;

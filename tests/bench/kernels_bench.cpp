@@ -1,13 +1,21 @@
-// Throughput of the bit-exact kernels on MobileNetV2-224 / common layer shapes, in MAC/s, next to
-// the host's int8 multiply-accumulate peak (a register-resident dot-product loop with the best
-// instruction set available), single thread.
+// Throughput of the bit-exact kernels on MobileNetV2-224 / common layer shapes, single thread: conv and
+// depthwise in MAC/s next to the host's int8 multiply-accumulate peak (a register-resident dot-product loop
+// with the best instruction set available); the weight decoder in compressed bytes/s and weights/s
+// (stream decode, and decode straight into the conv kernel's packed layout); elementwise and pooling in
+// OFM bytes/s. The label names the Highway target the SIMD loops dispatched to.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "models/kernels/conv.h"
+#include "models/kernels/elementwise.h"
+#include "models/kernels/pool.h"
+#include "models/kernels/simd_loops.h"
+#include "models/kernels/weights/weight_decoder.h"
+#include "tests/unit/weight_encoder.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -70,6 +78,7 @@ void run_conv(benchmark::State& state, Shape sh) {
   }
   const double macs = double(ow) * oh * sh.oc * sh.k * sh.k * wic;
   state.counters["MAC/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(simd_target_name());
 }
 
 // 1x1 expansion 56x56x24 -> 144
@@ -87,6 +96,108 @@ BENCHMARK_CAPTURE(run_conv, fc_1024_1000, Shape{1, 1, 1024, 1000, 1, 1, 0, false
 // Generic shapes of the brief
 BENCHMARK_CAPTURE(run_conv, conv_1x1_112x112x32_64, Shape{112, 112, 32, 64, 1, 1, 0, false})->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(run_conv, conv_3x3_56x56x64_64, Shape{56, 56, 64, 64, 3, 1, 1, false})->Unit(benchmark::kMillisecond);
+
+// A MobileNetV2-sized weight stream (1x1, 320 -> 1280 channels: 409 600 weights) of Gaussian weights, as
+// the test encoder writes it (Vela-like: Golomb-Rice with WDIV 5, no palette, no zero runs).
+std::vector<uint8_t> weight_stream(const weights::WeightLayout& l) {
+  std::mt19937 rng(3);
+  std::normal_distribution<double> gauss(0, 30);
+  weights::test::BitWriter w;
+  const size_t total = weights::stream_weight_count(l);
+  for (size_t done = 0; done < total;) {
+    weights::test::SliceSpec spec;
+    spec.wdiv = 5;
+    spec.dirofs = 0;
+    const size_t n = std::min<size_t>(32768, total - done);
+    for (size_t i = 0; i < n; ++i)
+      spec.indices.push_back(weights::test::weight_to_code(std::clamp(int(gauss(rng)), -255, 255)));
+    weights::test::encode_slice(w, spec);
+    done += n;
+  }
+  return w.finish();
+}
+
+weights::WeightLayout mnv2_1x1_layout() {
+  weights::WeightLayout l;
+  l.ofm_depth = 1280, l.ifm_depth = 320, l.ofm_block_depth = 64;
+  return l;
+}
+
+void weight_decode_stream(benchmark::State& state) {
+  const weights::WeightLayout l = mnv2_1x1_layout();
+  const std::vector<uint8_t> bytes = weight_stream(l);
+  std::vector<int16_t> out;
+  for (auto _ : state) {
+    weights::decode_stream(bytes.data(), bytes.size(), out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["bytes/s"] = benchmark::Counter(double(bytes.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["weights/s"] = benchmark::Counter(double(out.size()), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(weight_decode_stream)->Unit(benchmark::kMillisecond);
+
+void weight_decode_packed(benchmark::State& state) {
+  const weights::WeightLayout l = mnv2_1x1_layout();
+  const std::vector<uint8_t> bytes = weight_stream(l);
+  std::vector<int16_t> scratch;
+  for (auto _ : state) {
+    ConvWeights w = ConvWeights::zeros(l.ofm_depth, 1, 1, l.ifm_depth);
+    weights::decode_packed(l, bytes.data(), bytes.size(), w.packing(), scratch);
+    w.seal();
+    benchmark::DoNotOptimize(&w);
+  }
+  state.counters["bytes/s"] = benchmark::Counter(double(bytes.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["weights/s"] =
+      benchmark::Counter(double(l.ofm_depth) * l.ifm_depth, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(weight_decode_packed)->Unit(benchmark::kMillisecond);
+
+// MobileNetV2's residual ADD (28x28x32, int8, Vela's OPA/OPB 16-bit operand scales) and YOLOX-Nano's MUL.
+void run_elementwise(benchmark::State& state, ElementwiseOp op) {
+  const int w = 28, h = 28, c = 32;
+  Map a(w, h, c, DataType::Int8), b(w, h, c, DataType::Int8), o(w, h, c, DataType::Int8);
+  ElementwiseParams p;
+  p.op = op;
+  p.ifm = a.fm, p.ifm2 = b.fm, p.ofm = o.fm;
+  p.ifm_zero_point = -3, p.ifm2_zero_point = 5;
+  p.ofm_width = w, p.ofm_height = h, p.ofm_depth = c;
+  p.opa_scale = 23456, p.opb_scale = 18000;
+  p.output.ofm_type = DataType::Int8;
+  p.output.per_channel = false;
+  p.output.multiplier = 1518500250u, p.output.shift = 45;
+  for (auto _ : state) {
+    elementwise(p);
+    benchmark::DoNotOptimize(o.bytes.data());
+  }
+  state.counters["bytes/s"] = benchmark::Counter(double(w) * h * c, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(simd_target_name());
+}
+BENCHMARK_CAPTURE(run_elementwise, add_28x28x32, ElementwiseOp::Add)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(run_elementwise, mul_28x28x32, ElementwiseOp::Mul)->Unit(benchmark::kMicrosecond);
+
+// Max pooling 3x3 s2 (YOLOX-Nano's SPP-like pools run 5x5 s1) and MobileNetV2's global average 7x7x1280.
+void run_pool(benchmark::State& state, PoolMode mode, int w, int h, int c, int k, int stride) {
+  const int ow = (w - k) / stride + 1, oh = (h - k) / stride + 1;
+  Map ifm(w, h, c, DataType::Int8), ofm(ow, oh, c, DataType::Int8);
+  PoolParams p;
+  p.mode = mode;
+  p.ifm = ifm.fm, p.ofm = ofm.fm;
+  p.ifm_depth = c;
+  p.ofm_width = ow, p.ofm_height = oh, p.ofm_depth = c;
+  p.kernel.width = p.kernel.height = k;
+  p.kernel.stride_x = p.kernel.stride_y = stride;
+  p.output.ofm_type = DataType::Int8;
+  p.output.per_channel = false;
+  p.output.multiplier = 1518500250u, p.output.shift = 36;
+  KernelScratch s;
+  for (auto _ : state) {
+    pool_block(p, OfmBlock{0, ow, 0, oh, 0, c}, s);
+    benchmark::DoNotOptimize(ofm.bytes.data());
+  }
+  state.counters["bytes/s"] = benchmark::Counter(double(ow) * oh * c, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK_CAPTURE(run_pool, max_5x5s1_20x20x128, PoolMode::Max, 24, 24, 128, 5, 1)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(run_pool, avg_global_7x7x1280, PoolMode::Average, 7, 7, 1280, 7, 1)->Unit(benchmark::kMicrosecond);
 
 #if defined(__x86_64__)
 // Host int8 MAC peak: independent vpdpbusd chains on registers (64 MACs each), 16 chains to cover

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const ethosu::InputError&) {
   }
   try {
-    ethosu::host::parse_cop1(file, "fuzz.bin");  // also when the FourCC is missing
+    ethosu::host::parse_driver_payload(file, "fuzz.bin");  // also when the FourCC is missing
   } catch (const ethosu::InputError&) {
   }
   return 0;

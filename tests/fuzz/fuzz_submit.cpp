@@ -67,9 +67,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ethosu_accel_bo_mmap_offset m{};
     m.handle = b.handle;
     if (file.ioctl(ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &m)) __builtin_trap();
-    const int memfd = file.mmap_fd(m.offset, b.size);
-    void* p = mmap(nullptr, b.size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
-    if (p == MAP_FAILED) __builtin_trap();
+    const intptr_t mapped = file.map(nullptr, b.size, PROT_READ | PROT_WRITE, MAP_SHARED, m.offset);
+    if (mapped < 0) __builtin_trap();
+    void* p = reinterpret_cast<void*>(mapped);
     auto* bytes = static_cast<uint8_t*>(p);
     for (uint64_t i = 0; i < b.size; ++i) bytes[i] = static_cast<uint8_t>(i * 31 + 7 + r * 17);
     munmap(p, b.size);

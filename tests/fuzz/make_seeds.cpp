@@ -39,6 +39,12 @@ int main(int argc, char** argv) {
   write("cop1_u65_256.bin", tb::cop1_payload(stream));
   write("cop1_u65_512.bin", tb::cop1_payload(stream, 0x10006009));
   write("cop1_other_actions.bin", tb::words_to_bytes({0x31504F43, 0x1FFF0003, 0x4, 0x00010002, 0xFFFF, 0x5}));
+  // COP2 (Vela 5): header, COMMAND_STREAM entry with VEUM metadata (separate I/O regions), 0xFF padding, stream.
+  std::vector<uint32_t> cop2 = {0x32504F43, 1,          48 + 4 * static_cast<uint32_t>(stream.size()), 0, 1,
+                                40 + 4 * static_cast<uint32_t>(stream.size()), 36, 0x4D554556, 1, 20,
+                                0x10003008, 0x10060000, 2, 0, 0, 0xFFFFFFFF};
+  cop2.insert(cop2.end(), stream.begin(), stream.end());
+  write("cop2_separate_io.bin", tb::words_to_bytes(cop2));
   write("cop1_truncated.bin", tb::words_to_bytes({0x31504F43, 0x00100001, 0x10003008, 0x10060000, 0x00050002, 0}));
   write("bare_stream.bin", tb::words_to_bytes(stream));
   return 0;

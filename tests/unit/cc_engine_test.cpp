@@ -436,6 +436,35 @@ TEST(CcEngine, OperationsOverTheWorkLimitAreRefusedBeforeRunning) {
   EXPECT_EQ(m.bytes[1], before);
 }
 
+TEST(CcEngine, Ifm2ScalarIsExtendedByTheIfm2Type) {
+  // IFM2_SCALAR 0xFFFF: -1 for a signed IFM2, 65535 for an unsigned one. MAX of the int8 IFM (-5 .. 10)
+  // with it gives max(x, -1), or 65535 saturated to 127.
+  Memory m;
+  for (size_t i = 0; i < 16; ++i) m.bytes[1][i] = static_cast<uint8_t>(static_cast<int>(i) - 5);
+  const auto scalar = [](const char* type) {
+    return with(pool_copy(0, 0x200), "NPU_OP_POOL pooling_mode=MAX\n",
+                std::string("NPU_SET_IFM2_BROADCAST broadcast_constant=ENABLE\nNPU_SET_IFM2_SCALAR scalar=-1\n"
+                            "NPU_SET_IFM2_PRECISION activation_type=") + type +
+                    "\nNPU_SET_OFM_SCALE scale=1\nNPU_OP_ELEMENTWISE elementwise_mode=MAX\n") + kStop;
+  };
+  ASSERT_FALSE(run(scalar("SIGNED"), m).fault);
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(static_cast<int8_t>(m.bytes[1][0x200 + i]), std::max(static_cast<int>(i) - 5, -1));
+  ASSERT_FALSE(run(scalar("UNSIGNED"), m).fault);
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(static_cast<int8_t>(m.bytes[1][0x200 + i]), 127);
+}
+
+TEST(CcEngine, OperationsOfUnknownBehaviourAreRefusedNamingTheFields) {
+  // isa::unknown_behaviour: the model faults rather than guess, before the operation writes anything.
+  Memory m;
+  const std::string text = with(pool_copy(0, 0x200), "NPU_OP_POOL", "NPU_SET_ACC_FORMAT acc_format=F16\nNPU_OP_POOL");
+  const auto before = m.bytes[1];
+  const RunResult r = run(text + kStop, m);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, FaultKind::LIMIT);
+  EXPECT_NE(r.fault->message.find("NPU_OP_POOL: not modelled: ACC_FORMAT F16"), std::string::npos) << r.fault->message;
+  EXPECT_EQ(m.bytes[1], before);
+}
+
 // ---- With a scripted timeline -------------------------------------------------------------------------
 
 // A timeline whose answers the test sets: each DMA is done `dma_cycles` after it is issued, each kernel

@@ -97,9 +97,21 @@ TEST(Decoder, WordsAfterStopAreAWarning) {
   EXPECT_TRUE(has(s, Problem::AFTER_STOP));
 }
 
-TEST(Decoder, TooLong) {
-  std::vector<uint8_t> big(kMaxStreamBytes + 4, 0);  // all NPU_OP_STOP
-  EXPECT_TRUE(has(decode(big), Problem::TOO_LONG));
+TEST(Decoder, TooLongIsRefusedWithoutDecoding) {
+  std::vector<uint8_t> big(kMaxStreamBytes + 4, 0xFF);  // junk: every word would be a problem
+  const Stream s = decode(big);
+  EXPECT_TRUE(has(s, Problem::TOO_LONG));
+  EXPECT_EQ(s.diagnostics.size(), 1u);
+  EXPECT_TRUE(s.commands.empty());
+}
+
+TEST(Decoder, JunkListsABoundedNumberOfProblems) {
+  std::vector<uint8_t> junk(4 * 100000, 0xFF);  // reserved control values throughout
+  const Stream s = decode(junk);
+  EXPECT_EQ(s.commands.size(), 100000u);
+  ASSERT_EQ(s.diagnostics.size(), 1001u);
+  EXPECT_NE(s.diagnostics.back().message.find("more problems from here on are not listed"), std::string::npos);
+  EXPECT_EQ(s.first_error()->offset, 0u);
 }
 
 TEST(RegisterState, StickyValues) {

@@ -193,6 +193,7 @@ struct BufferSpec {
 
 struct ModelSpec {
   uint32_t version = 3;
+  std::string description;
   std::vector<OpcodeSpec> opcodes;
   std::vector<SubgraphSpec> subgraphs;
   std::vector<BufferSpec> buffers;
@@ -222,8 +223,10 @@ inline Bytes build_model(const ModelSpec& m) {
       }
     }
     for (const auto& [name, index] : m.metadata) metadata.push_back(table({ref(0, string(name)), scalar(1, 4, index)}));
-    return finish(table({scalar(0, 4, m.version), ref(1, refs(codes)), ref(2, refs(subgraphs)), ref(4, refs(buffers)),
-                         ref(6, refs(metadata))}));
+    std::vector<Field> model = {scalar(0, 4, m.version), ref(1, refs(codes)), ref(2, refs(subgraphs)),
+                                ref(4, refs(buffers)), ref(6, refs(metadata))};
+    if (!m.description.empty()) model.push_back(ref(3, string(m.description)));
+    return finish(table(std::move(model)));
   };
   Bytes file = build(2);  // any offset > 1 gives the same layout
   file = build(file.size());

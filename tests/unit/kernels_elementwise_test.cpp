@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include "models/kernels/elementwise.h"
@@ -51,6 +53,31 @@ TEST(Elementwise, AddOpa32ScalesOperandAAndPreShiftsB) {
   p.scale_mode = OperandScaleMode::Opb32;
   elementwise(p);
   EXPECT_EQ(o.get(0, 0, 0), 44);
+}
+
+TEST(Elementwise, OperandScalingRoundsWithTheIfmRoundMode) {
+  // A' = -42 * 2^30 / 2^32 = -10.5; B = 0 and OFM_SCALE 1 show A' itself. DBL (shift > 31) rounds the tie
+  // down, NATURAL up, TRUNCATE toward zero.
+  TestMap a(1, 1, 1, DataType::Int8, Layout::NHWC), b(1, 1, 1, DataType::Int8, Layout::NHWC),
+      o(1, 1, 1, DataType::Int8, Layout::NHWC);
+  a.set(0, 0, 0, -42), b.set(0, 0, 0, 0);
+  ElementwiseParams p = params(ElementwiseOp::Add, a, &b, o);
+  p.scale_mode = OperandScaleMode::Opa32;
+  p.opa_scale = 1u << 30, p.opa_shift = 32;
+  p.output.multiplier = 1, p.output.shift = 0;
+  const std::pair<RoundMode, int> cases[] = {{RoundMode::Dbl, -11}, {RoundMode::Natural, -10}, {RoundMode::Truncate, -10}};
+  for (const auto& [mode, want] : cases) {
+    p.ifm_round_mode = mode;
+    elementwise(p);
+    EXPECT_EQ(o.get(0, 0, 0), want) << static_cast<int>(mode);
+  }
+  a.set(0, 0, 0, 42);  // +10.5: DBL and NATURAL 11, TRUNCATE 10
+  p.ifm_round_mode = RoundMode::Truncate;
+  elementwise(p);
+  EXPECT_EQ(o.get(0, 0, 0), 10);
+  p.ifm_round_mode = RoundMode::Natural;
+  elementwise(p);
+  EXPECT_EQ(o.get(0, 0, 0), 11);
 }
 
 TEST(Elementwise, SubOperandOrderSwapsOperands) {
@@ -211,6 +238,61 @@ TEST(Elementwise, BlocksCoverOnlyTheirRange) {
         const bool inside = x >= 1 && x < 3 && y == 1 && c >= 2 && c < 4;
         EXPECT_EQ(o.get(x, y, c), inside ? std::abs(a.get(x, y, c)) : before.get(x, y, c)) << x << y << c;
       }
+}
+
+// The binary operations on 8/16-bit operands run a vectorised path; checked against the per-element
+// definition (elementwise_value, scale, finish) over random layouts, types, zero points, broadcasts,
+// operand orders, operand and output scales, including shifts small enough that the scaled values leave
+// int32.
+TEST(Elementwise, VectorPathEqualsThePerElementDefinition) {
+  std::mt19937 rng(11);
+  const ElementwiseOp ops[] = {ElementwiseOp::Add, ElementwiseOp::Sub, ElementwiseOp::Mul, ElementwiseOp::Min,
+                               ElementwiseOp::Max};
+  const DataType types[] = {DataType::Int8, DataType::UInt8, DataType::Int16};
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  for (int round = 0; round < 400; ++round) {
+    const DataType ta = types[pick(3)], tb = types[pick(3)], to = types[pick(3)];
+    const int w = 1 + pick(5), h = 1 + pick(3), c = 1 + pick(40);
+    const Layout la = pick(2) ? Layout::NHWC : Layout::NHCWB16, lo = pick(2) ? Layout::NHWC : Layout::NHCWB16;
+    ElementwiseParams p;
+    p.broadcast_h = pick(4) == 0, p.broadcast_w = pick(4) == 0, p.broadcast_c = pick(4) == 0;
+    TestMap a(w, h, c, ta, la), b(p.broadcast_w ? 1 : w, p.broadcast_h ? 1 : h, p.broadcast_c ? 1 : c, tb, Layout::NHWC),
+        out(w, h, c, to, lo);
+    a.randomize(rng), b.randomize(rng);
+    p.op = ops[pick(5)];
+    p.ifm = a.view(), p.ifm2 = b.view(), p.ofm = out.view();
+    p.ofm_width = w, p.ofm_height = h, p.ofm_depth = c;
+    p.ifm2_is_scalar = pick(5) == 0;
+    p.ifm2_scalar = pick(200) - 100;
+    p.ifm_zero_point = pick(41) - 20, p.ifm2_zero_point = pick(41) - 20;
+    p.reverse_operands = pick(2);
+    p.scale_mode = static_cast<OperandScaleMode>(pick(3));
+    p.opa_scale = static_cast<uint32_t>(rng()), p.opa_shift = static_cast<uint8_t>(pick(40));
+    p.opb_scale = static_cast<uint16_t>(rng());
+    p.ifm_round_mode = static_cast<RoundMode>(pick(3));
+    OutputStage& os = p.output;
+    os.ofm_type = to;
+    os.per_channel = false;
+    os.multiplier = static_cast<uint32_t>(rng());
+    os.shift = static_cast<uint8_t>(pick(62));
+    os.round_mode = static_cast<RoundMode>(pick(3));
+    os.ofm_zero_point = pick(21) - 10;
+    os.activation_min = static_cast<int32_t>(type_min(to)) + pick(10);
+    os.activation_max = static_cast<int32_t>(type_max(to)) - pick(10);
+    elementwise(p);
+    const FastFinish fin(os);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int ch = 0; ch < c; ++ch) {
+          int64_t va = int64_t{a.get(x, y, ch)} - p.ifm_zero_point;
+          int64_t vb = p.ifm2_is_scalar ? int64_t{p.ifm2_scalar} - p.ifm2_zero_point
+                                        : int64_t{b.get(p.broadcast_w ? 0 : x, p.broadcast_h ? 0 : y, p.broadcast_c ? 0 : ch)} -
+                                              p.ifm2_zero_point;
+          if (p.reverse_operands) std::swap(va, vb);
+          const int64_t v = scale(os, elementwise_value(p, va, vb), os.multiplier, os.shift, false);
+          ASSERT_EQ(out.get(x, y, ch), fin(v)) << "round " << round << " at " << x << "," << y << "," << ch;
+        }
+  }
 }
 
 }  // namespace

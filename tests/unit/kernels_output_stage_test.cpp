@@ -140,13 +140,20 @@ TEST(Finish, SigmoidAndTanhAreClampedAfterTheFunction) {
   EXPECT_EQ(finish(os, 0), 24956);
 }
 
-TEST(Finish, EightBitLutIndexedBySignedValuePlus128) {
-  std::vector<uint8_t> lut(256);
+// An int8 output stage looking up `lut`, a 256-entry table holding 255 - index.
+OutputStage descending_table(std::vector<uint8_t>& lut) {
+  lut.resize(256);
   for (int i = 0; i < 256; ++i) lut[i] = static_cast<uint8_t>(255 - i);
   OutputStage os;
   os.ofm_type = DataType::Int8;
   os.function = ActivationFunction::Table;
   os.lut = lut.data();
+  return os;
+}
+
+TEST(Finish, EightBitLutIndexedBySignedValuePlus128) {
+  std::vector<uint8_t> lut;
+  OutputStage os = descending_table(lut);
   os.ofm_zero_point = 0;
   os.activation_min = -128;
   os.activation_max = 127;
@@ -160,6 +167,18 @@ TEST(Finish, EightBitLutIndexedBySignedValuePlus128) {
   os.activation_max = 255;
   EXPECT_EQ(finish(os, 3), 252);  // unsigned: index = value
   EXPECT_EQ(finish(os, -5), 255);
+}
+
+TEST(Finish, ForcedUnsignedClipRangeIndexesAnEightBitTableByValue) {
+  // FORCE_UINT8 on a signed OFM: after the MIN/MAX clamp the value is clipped to 0..255 and is the index.
+  std::vector<uint8_t> lut;
+  OutputStage os = descending_table(lut);
+  os.clip_range = ClipRange::ForceUInt8;
+  os.activation_min = -128;
+  os.activation_max = 127;
+  EXPECT_EQ(finish(os, -5), -1);     // clipped to 0: entry 255 read as int8
+  EXPECT_EQ(finish(os, 100), -101);  // entry 155
+  EXPECT_EQ(finish(os, 500), -128);  // MAX 127 first: entry 128
 }
 
 TEST(Finish, Int32LutForSoftmaxUsesZeroPointAndInt8Clip) {

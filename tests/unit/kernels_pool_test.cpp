@@ -44,23 +44,90 @@ TEST(Pool, MaxIgnoresPaddingAndPassesThroughUnscaled) {
   EXPECT_EQ(ofm.get(2, 0, 1), -51);
 }
 
-TEST(Pool, AveragePerChannelDividesByValidCountRoundingHalfAwayFromZero) {
+TEST(Pool, AverageReciprocalIsVelasPoolingScale) {
+  // k = bit length of taps - 1; multiplier (2^(31+k) + 2^k) / taps, shift 31 + k.
+  EXPECT_EQ(average_reciprocal(1).multiplier, 2147483649u);  // 2^31 + 1
+  EXPECT_EQ(average_reciprocal(1).shift, 31);
+  EXPECT_EQ(average_reciprocal(4).multiplier, 2147483649u);  // (2^33 + 4) / 4
+  EXPECT_EQ(average_reciprocal(4).shift, 33);
+  EXPECT_EQ(average_reciprocal(6).multiplier, 2863311532u);  // (2^34 + 8) / 6
+  EXPECT_EQ(average_reciprocal(6).shift, 34);
+  EXPECT_EQ(average_reciprocal(9).multiplier, 3817748709u);  // (2^35 + 16) / 9
+  EXPECT_EQ(average_reciprocal(9).shift, 35);
+}
+
+// The exact quotient rounded half away from zero, or toward zero.
+int64_t divide_away(int64_t x, int64_t n) { return x >= 0 ? (x + n / 2) / n : -((-x + n / 2) / n); }
+int64_t divide_toward_zero(int64_t x, int64_t n) { return x >= 0 ? x / n : -(-x / n); }
+
+TEST(Pool, AverageReciprocalRoundsTheQuotientAsTfliteDoes) {
+  // DBL and NATURAL give TFLite's rounding (half away from zero), TRUNCATE the quotient toward zero, for
+  // every window of up to 8x8 taps and every sum a 16-bit IFM window of that size can reach in practice.
+  for (int taps = 1; taps <= 64; ++taps) {
+    const Reciprocal r = average_reciprocal(taps);
+    for (int64_t x = -(1 << 17); x <= (1 << 17); ++x) {
+      ASSERT_EQ(rounded_scale(x, r.multiplier, r.shift, RoundMode::Dbl), divide_away(x, taps)) << x << "/" << taps;
+      ASSERT_EQ(rounded_scale(x, r.multiplier, r.shift, RoundMode::Natural), divide_away(x, taps)) << x << "/" << taps;
+      ASSERT_EQ(rounded_scale(x, r.multiplier, r.shift, RoundMode::Truncate), divide_toward_zero(x, taps))
+          << x << "/" << taps;
+    }
+  }
+}
+
+TEST(Pool, PaddedAverageDividesByTheTapsInsideTheIfmInEveryScaleAndRoundMode) {
   TestMap ifm(2, 2, 1, DataType::Int8, Layout::NHWC), ofm(2, 2, 1, DataType::Int8, Layout::NHWC);
   ifm.set(0, 0, 0, -1), ifm.set(1, 0, 0, -2), ifm.set(0, 1, 0, -1), ifm.set(1, 1, 0, -2);
-  PoolParams p = params(PoolMode::Average, ifm, ofm, 3, 1, 1, 1);  // SAME 3x3 on 2x2: 4 valid everywhere
+  // Vela 3.10: SAME 3x3 on 2x2 in per-channel mode, no OFM_SCALE programmed: 4 taps inside everywhere.
+  PoolParams p = params(PoolMode::Average, ifm, ofm, 3, 1, 1, 1);
+  p.output.multiplier = 12345, p.output.shift = 3;  // stale OFM_SCALE, not used
   pool(p);
-  EXPECT_EQ(ofm.get(0, 0, 0), -2);  // -6 / 4 = -1.5 -> -2 (half away from zero, not half up)
+  EXPECT_EQ(ofm.get(0, 0, 0), -2);  // -6 / 4 = -1.5 -> -2 (half away from zero)
+  p.output.round_mode = RoundMode::Natural;
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), -2);  // also away from zero: the reciprocal lies just above 1/4
+  p.output.round_mode = RoundMode::Truncate;
+  pool(p);
+  EXPECT_EQ(ofm.get(0, 0, 0), -1);
+  // Vela 5 (Regor): the same in global mode with a unit OFM_SCALE.
+  p.output.per_channel = false, p.output.multiplier = 1, p.output.shift = 0, p.output.round_mode = RoundMode::Dbl;
+  pool(p);
+  EXPECT_EQ(ofm.get(1, 1, 0), -2);
   ifm.set(0, 0, 0, 1), ifm.set(1, 0, 0, 2), ifm.set(0, 1, 0, 1), ifm.set(1, 1, 0, 2);
   pool(p);
   EXPECT_EQ(ofm.get(1, 1, 0), 2);  // 1.5 -> 2
-  // 2x2 s1 SAME (pad right/bottom only): corner (1,1) has one valid element.
+  // 2x2 s1 SAME (pad right/bottom only): corner (1,1) has one tap inside, the edges two.
   TestMap ofm2(2, 2, 1, DataType::Int8, Layout::NHWC);
   PoolParams q = params(PoolMode::Average, ifm, ofm2, 2, 1, 0, 1);
+  q.output.per_channel = false, q.output.multiplier = 1, q.output.shift = 0;
   pool(q);
-  EXPECT_EQ(ofm2.get(0, 0, 0), 2);  // 6 / 4
+  EXPECT_EQ(ofm2.get(0, 0, 0), 2);  // 6 / 4 = 1.5 -> 2
   EXPECT_EQ(ofm2.get(1, 0, 0), 2);  // 4 / 2
   EXPECT_EQ(ofm2.get(1, 1, 0), 2);  // 2 / 1
   EXPECT_EQ(ofm2.get(0, 1, 0), 2);  // 3 / 2 = 1.5 -> 2
+  q.output.round_mode = RoundMode::Truncate;
+  pool(q);
+  EXPECT_EQ(ofm2.get(0, 0, 0), 1);
+  EXPECT_EQ(ofm2.get(0, 1, 0), 1);
+}
+
+TEST(Pool, RegorBilinearResizeIsAPaddedAverageOfTheNearestUpscaledIfm) {
+  // Regor's 2x RESIZE_BILINEAR (align_corners false): NEAREST upscale, 2x2 AVERAGE, stride 1, padding
+  // bottom/right 1, global mode with OFM_SCALE 1, DBL rounding. IFM 2x1 (w x h) -> OFM 4x2.
+  TestMap ifm(2, 1, 1, DataType::Int8, Layout::NHWC), ofm(4, 2, 1, DataType::Int8, Layout::NHWC);
+  ifm.set(0, 0, 0, 10), ifm.set(1, 0, 0, -5);
+  PoolParams p = params(PoolMode::Average, ifm, ofm, 2, 1, 0, 1);
+  p.kernel.upscale = Upscale::Nearest;
+  p.output.per_channel = false, p.output.multiplier = 1, p.output.shift = 0;
+  pool(p);
+  // Upscaled row: 10 10 -5 -5. Row 0 windows cover upscaled rows 0 and 1 (both row 0 of the IFM).
+  EXPECT_EQ(ofm.get(0, 0, 0), 10);  // 40 / 4
+  EXPECT_EQ(ofm.get(1, 0, 0), 3);   // (10 - 5) * 2 / 4 = 2.5 -> 3
+  EXPECT_EQ(ofm.get(2, 0, 0), -5);  // -20 / 4
+  EXPECT_EQ(ofm.get(3, 0, 0), -5);  // right edge: -10 / 2
+  EXPECT_EQ(ofm.get(1, 1, 0), 3);   // bottom edge: 5 / 2 = 2.5 -> 3
+  ifm.set(0, 0, 0, -10), ifm.set(1, 0, 0, 5);
+  pool(p);
+  EXPECT_EQ(ofm.get(1, 0, 0), -3);  // -2.5 -> -3
 }
 
 TEST(Pool, AverageGlobalScaleUsesOfmScale) {
@@ -134,8 +201,12 @@ TEST(PoolRandom, MatchesDirectReference) {
     PoolParams p = params(mode, ifm, ofm, k, s, pl, pr);
     p.ifm_zero_point = pick(-20, 20);
     p.output.ofm_zero_point = pick(-20, 20);
-    p.output.per_channel = pick(0, 1);
-    p.output.multiplier = static_cast<uint32_t>(pick(1, 1 << 30)), p.output.shift = static_cast<uint8_t>(pick(28, 34));
+    p.output.round_mode = static_cast<RoundMode>(pick(0, 2));
+    const bool padded_average = mode == PoolMode::Average && (pl || pr);
+    // Only the combinations the hardware is known to run (isa::unknown_behaviour refuses the others).
+    p.output.per_channel = (padded_average || mode == PoolMode::Max) && pick(0, 1);
+    p.output.multiplier = static_cast<uint32_t>(pick(1, 1 << 30)), p.output.shift = static_cast<uint8_t>(pick(0, 40));
+    if (padded_average && !p.output.per_channel) p.output.multiplier = 1, p.output.shift = 0;
     TestMap want = ofm;
     for (int oy = 0; oy < oh; ++oy)
       for (int ox = 0; ox < ow; ++ox)
@@ -151,10 +222,10 @@ TEST(PoolRandom, MatchesDirectReference) {
               acc = mode == PoolMode::Max ? std::max(acc, v) : acc + v;
             }
           int64_t x = acc;
-          if (!p.output.per_channel)
+          if (padded_average)
+            x = p.output.round_mode == RoundMode::Truncate ? divide_toward_zero(acc, n) : divide_away(acc, n);
+          else if (!p.output.per_channel)
             x = rounded_scale(acc, p.output.multiplier, p.output.shift, p.output.round_mode);
-          else if (mode == PoolMode::Average)
-            x = acc >= 0 ? (acc + n / 2) / n : -((-acc + n / 2) / n);
           want.set(ox, oy, ch, finish(p.output, x));
         }
     KernelScratch scratch;

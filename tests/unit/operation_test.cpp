@@ -6,6 +6,8 @@
 #include "stream_builder.h"
 
 #include <initializer_list>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -278,6 +280,148 @@ TEST(Walker, ReportsEventsInOrderAndStopsAtStop) {
   EXPECT_EQ(values[4], 1u);
   EXPECT_EQ(values[5], 7u);
   EXPECT_EQ(offsets[0], dma);
+}
+
+// A 4x4 -> 4x4 AVERAGE 3x3 SAME pool (padding 1 all round), as Vela 3.10 emits it.
+Operation padded_average() {
+  Operation op;
+  op.kind = OpKind::POOL;
+  op.pooling_mode = enums::pooling_mode::AVERAGE;
+  op.ofm.width = op.ofm.height = 4;
+  op.ofm.depth = op.ifm.depth = 8;
+  op.ofm.stride_c = op.ifm.stride_c = 1;
+  op.kernel.width = op.kernel.height = op.kernel.dilated_width = op.kernel.dilated_height = 3;
+  op.padding = {1, 1, 1, 1};
+  op.ifm_upscaled_width = op.ifm_upscaled_height = 4;
+  op.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  return op;
+}
+
+bool names(const std::optional<std::string>& why, const char* text) {
+  return why && why->find(text) != std::string::npos;
+}
+
+TEST(UnknownBehaviour, PoolScaleModesPaddingAndUpscale) {
+  Operation op = padded_average();
+  EXPECT_FALSE(unknown_behaviour(op)) << *unknown_behaviour(op);  // Vela 3.10: per-channel
+  op.ofm_scale_mode = enums::ofm_scale_mode::GLOBAL;
+  op.ofm_scale = {1, 0};
+  EXPECT_FALSE(unknown_behaviour(op));  // Regor: global, unit scale
+  op.ofm_scale = {1u << 20, 20};
+  EXPECT_FALSE(unknown_behaviour(op));  // also exactly 1
+  op.ofm_scale = {3, 1};
+  EXPECT_TRUE(names(unknown_behaviour(op), "global OFM_SCALE other than 1 (scale 3, shift 1)"));
+  op = padded_average();
+  op.kernel.width = op.kernel.dilated_width = 9;
+  op.ifm_upscaled_width = 10;
+  EXPECT_TRUE(names(unknown_behaviour(op), "9x3 kernel"));
+  op = padded_average();
+  op.padding = {};
+  op.ifm_upscaled_width = op.ifm_upscaled_height = 6;
+  EXPECT_TRUE(names(unknown_behaviour(op), "without padding in per-channel"));
+  op.ofm_scale_mode = enums::ofm_scale_mode::GLOBAL;
+  EXPECT_FALSE(unknown_behaviour(op));
+  op.pooling_mode = enums::pooling_mode::MAX;
+  op.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  EXPECT_FALSE(unknown_behaviour(op));
+  op.pooling_mode = enums::pooling_mode::REDUCE_SUM;
+  EXPECT_TRUE(names(unknown_behaviour(op), "REDUCE_SUM in per-channel"));
+  op = padded_average();
+  op.upscale = enums::ifm_upscale_mode::ZEROS;
+  EXPECT_TRUE(names(unknown_behaviour(op), "IFM_UPSCALE ZEROS"));
+  op.upscale = enums::ifm_upscale_mode::NEAREST;  // Regor's bilinear resize
+  EXPECT_FALSE(unknown_behaviour(op));
+}
+
+TEST(UnknownBehaviour, PoolWindowsWithoutAnIfmTap) {
+  // 1x1 kernel, padding 1: the first and last windows lie entirely in padding.
+  Operation op = padded_average();
+  op.pooling_mode = enums::pooling_mode::MAX;
+  op.kernel.width = op.kernel.dilated_width = 1;
+  op.ifm_upscaled_width = 2;
+  EXPECT_TRUE(names(unknown_behaviour(op), "no kernel tap inside the IFM"));
+  // A 1-row kernel over a one-row IFM with a row of padding below: the second output row is all padding.
+  op = padded_average();
+  op.kernel.height = op.kernel.dilated_height = 1;
+  op.padding.top = 0;
+  op.ofm.height = 2, op.ifm_upscaled_height = 1;
+  EXPECT_TRUE(names(unknown_behaviour(op), "no kernel tap inside the IFM"));
+  op.ifm_upscaled_height = 2;  // row 1 exists
+  EXPECT_FALSE(unknown_behaviour(op));
+  op.ifm.stride_c = 8;  // NHWC channels 8 bytes apart
+  EXPECT_TRUE(names(unknown_behaviour(op), "IFM in NHWC with STRIDE_C 8 for 1-byte elements"));
+  op.ifm.stride_c = 1;
+  op.kernel.dilation_y = 2, op.kernel.dilated_height = 1;
+  EXPECT_TRUE(names(unknown_behaviour(op), "NPU_OP_POOL with dilation"));
+}
+
+TEST(UnknownBehaviour, AccumulatorFormatAndMixedOperandWidths) {
+  Operation conv;
+  conv.kind = OpKind::CONV;
+  EXPECT_FALSE(unknown_behaviour(conv));
+  conv.acc_format = enums::acc_format::F16;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "ACC_FORMAT F16"));
+  Operation ew;
+  ew.kind = OpKind::ELEMENTWISE;
+  ew.elementwise_mode = enums::elementwise_mode::MUL;
+  ew.ifm.element.precision = enums::activation_precision::B16;
+  ew.ifm.element.type = enums::activation_type::SIGNED;
+  EXPECT_TRUE(names(unknown_behaviour(ew), "per-channel OFM scale mode with OFM_SCALE scale 0, shift 0"));
+  ew.ofm_scale = {1, 0};  // Vela's MIN/MAX/SHR/SHL/CLZ: per-channel mode, OFM_SCALE 1
+  EXPECT_FALSE(unknown_behaviour(ew));
+  ew.ofm_scale_mode = enums::ofm_scale_mode::GLOBAL;
+  ew.ofm_scale = {3, 1};
+  EXPECT_FALSE(unknown_behaviour(ew));  // int16 x uint8 in global mode
+  ew.elementwise_mode = enums::elementwise_mode::ADD;
+  ew.ifm_scale_mode = enums::ifm_scale_mode::OPB_32;
+  EXPECT_TRUE(names(unknown_behaviour(ew), "pre-shift"));
+  ew.elementwise_mode = enums::elementwise_mode::ABS;  // unary: IFM2 unused
+  EXPECT_FALSE(unknown_behaviour(ew));
+  ew.elementwise_mode = enums::elementwise_mode::MAX;
+  ew.ifm2.element.precision = enums::activation_precision::B32;
+  EXPECT_TRUE(names(unknown_behaviour(ew), "IFM2 of unsigned 32-bit elements"));
+  ew.ifm2.element.type = enums::activation_type::SIGNED;
+  EXPECT_TRUE(names(unknown_behaviour(ew), "IFM of 16 bits with an IFM2 of 32 bits"));
+}
+
+TEST(UnknownBehaviour, ElementTypesActivationsStridesAndConvScaleModes) {
+  Operation conv;
+  conv.kind = OpKind::CONV;
+  conv.ofm.element.precision = enums::activation_precision::B64;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "OFM precision B64"));
+  conv.ofm.element.precision = enums::activation_precision::B32;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "OFM of unsigned 32-bit elements"));
+  conv.ofm.element.type = enums::activation_type::SIGNED;
+  EXPECT_FALSE(unknown_behaviour(conv));
+  conv.ofm.element = {};
+  conv.activation.function = enums::activation_function::TANH;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "TANH with a 8-bit OFM"));
+  conv.ofm.element.precision = enums::activation_precision::B16;
+  EXPECT_FALSE(unknown_behaviour(conv));  // Vela's int16 tanh
+  conv.activation.clip_range = enums::activation_clip_range::FORCE_INT8;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "activation_clip_range FORCE_INT8 with TANH"));
+  conv.activation.function = enums::activation_function::TABLE_2;
+  conv.ofm.element.precision = enums::activation_precision::B32;
+  conv.ofm.element.type = enums::activation_type::SIGNED;
+  EXPECT_FALSE(unknown_behaviour(conv));  // softmax's 32-bit table
+  conv.activation.clip_range = enums::activation_clip_range::FORCE_INT16;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "FORCE_INT16 with TABLE_2 and a 32-bit OFM"));
+  conv.activation = {};
+  conv.ofm.element = {};
+  conv.kernel.stride_y = 4;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "stride 1x4"));
+  conv.kernel.stride_y = 3;
+  conv.kernel.decomposition = enums::kernel_decomposition::D4X4;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "4x4 kernel decomposition"));
+  conv.kernel.decomposition = enums::kernel_decomposition::D8X8;
+  conv.ofm_scale_mode = enums::ofm_scale_mode::GLOBAL;
+  EXPECT_TRUE(names(unknown_behaviour(conv), "global OFM scale mode"));
+  conv.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  EXPECT_FALSE(unknown_behaviour(conv));
+  Operation dma;
+  dma.kind = OpKind::DMA;
+  dma.acc_format = enums::acc_format::F16;  // DMAs use no accumulators
+  EXPECT_FALSE(unknown_behaviour(dma));
 }
 
 }  // namespace

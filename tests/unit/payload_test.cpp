@@ -23,7 +23,7 @@ void expect_input_error(F&& f, const std::string& needle) {
 }
 
 TEST(Cop1, DecodesVelaLayout) {
-  const DriverPayload p = parse_cop1(tb::cop1_payload(kStream), "p.bin");
+  const DriverPayload p = parse_driver_payload(tb::cop1_payload(kStream), "p.bin");
   ASSERT_EQ(p.actions.size(), 5u);
   EXPECT_EQ(p.actions[0].type, DriverActionType::OPTIMIZER_CONFIG);
   EXPECT_EQ(p.actions[0].byte_offset, 4u);
@@ -49,9 +49,9 @@ TEST(Cop1, DecodesVelaLayout) {
 }
 
 TEST(Cop1, U65_512AndUnknownProduct) {
-  EXPECT_EQ(parse_cop1(tb::cop1_payload(kStream, 0x10006009), "p").config->accelerator(), "ethos-u65-512");
-  EXPECT_EQ(parse_cop1(tb::cop1_payload(kStream, 0x00003008), "p").config->accelerator(), "ethos-u55-256");
-  const DriverPayload p = parse_cop1(tb::cop1_payload(kStream, 0x70003008), "p");
+  EXPECT_EQ(parse_driver_payload(tb::cop1_payload(kStream, 0x10006009), "p").config->accelerator(), "ethos-u65-512");
+  EXPECT_EQ(parse_driver_payload(tb::cop1_payload(kStream, 0x00003008), "p").config->accelerator(), "ethos-u55-256");
+  const DriverPayload p = parse_driver_payload(tb::cop1_payload(kStream, 0x70003008), "p");
   expect_input_error([&] { p.config->accelerator(); }, "unknown product 7");
 }
 
@@ -61,7 +61,7 @@ TEST(Cop1, TwentyFourBitStreamLength) {
   const std::vector<uint8_t> bytes = tb::cop1_payload(stream);
   EXPECT_EQ(bytes[28], 0x02);
   EXPECT_EQ(bytes[29], 0x01);
-  const DriverPayload p = parse_cop1(bytes, "long.bin");
+  const DriverPayload p = parse_driver_payload(bytes, "long.bin");
   EXPECT_EQ(p.command_stream_length_bytes, 4u * 65539);
   EXPECT_EQ(p.command_stream.size(), 4u * 65539);
 }
@@ -69,7 +69,7 @@ TEST(Cop1, TwentyFourBitStreamLength) {
 TEST(Cop1, OtherActionsAndTrailingWords) {
   // COP1, READ_APB (param 0x1fff), DUMP_SHRAM, COMMAND_STREAM of 1 word, NOP after the stream.
   const DriverPayload p =
-      parse_cop1(tb::words_to_bytes({0x31504F43, 0x1FFF0003, 0x00000004, 0x00010002, 0xFFFF, 0x5}), "x.bin");
+      parse_driver_payload(tb::words_to_bytes({0x31504F43, 0x1FFF0003, 0x00000004, 0x00010002, 0xFFFF, 0x5}), "x.bin");
   ASSERT_EQ(p.actions.size(), 4u);
   EXPECT_EQ(p.actions[0].type, DriverActionType::READ_APB);
   EXPECT_EQ(p.actions[0].param, 0x1FFFu);
@@ -82,36 +82,98 @@ TEST(Cop1, OtherActionsAndTrailingWords) {
 }
 
 TEST(Cop1, Malformed) {
-  expect_input_error([] { parse_cop1({}, "e.bin"); }, "e.bin: byte 0: does not start with the COP1");
-  expect_input_error([] { parse_cop1(tb::words_to_bytes({0x31504F44, 0x00010002, 0}), "b"); }, "COP1");
+  expect_input_error([] { parse_driver_payload({}, "e.bin"); },
+                     "e.bin: byte 0: does not start with a driver payload FourCC (COP1 or COP2)");
+  expect_input_error([] { parse_driver_payload(tb::words_to_bytes({0x31504F44, 0x00010002, 0}), "b"); }, "COP1");
   std::vector<uint8_t> odd = tb::cop1_payload(kStream);
   odd.push_back(0);
-  expect_input_error([&] { parse_cop1(odd, "odd.bin"); }, "not a whole number of 32-bit words");
+  expect_input_error([&] { parse_driver_payload(odd, "odd.bin"); }, "not a whole number of 32-bit words");
   std::vector<uint8_t> cut = tb::cop1_payload(kStream);
   cut.resize(cut.size() - 4);
-  expect_input_error([&] { parse_cop1(cut, "cut.bin"); }, "byte 28 (tag 0x00030002): COMMAND_STREAM of 3 words");
-  expect_input_error([] { parse_cop1(tb::words_to_bytes({0x31504F43, 0x00000002}), "z"); }, "length 0");
-  expect_input_error([] { parse_cop1(tb::words_to_bytes({0x31504F43, 0x00000007}), "u"); },
+  expect_input_error([&] { parse_driver_payload(cut, "cut.bin"); }, "byte 28 (tag 0x00030002): COMMAND_STREAM of 3 words");
+  expect_input_error([] { parse_driver_payload(tb::words_to_bytes({0x31504F43, 0x00000002}), "z"); }, "length 0");
+  expect_input_error([] { parse_driver_payload(tb::words_to_bytes({0x31504F43, 0x00000007}), "u"); },
                      "byte 4 (tag 0x00000007): unknown driver action command 7");
-  expect_input_error([] { parse_cop1(tb::words_to_bytes({0x31504F43, 0x00100001, 0x10003008}), "c"); },
+  expect_input_error([] { parse_driver_payload(tb::words_to_bytes({0x31504F43, 0x00100001, 0x10003008}), "c"); },
                      "OPTIMIZER_CONFIG needs 2 more words");
-  expect_input_error([] { parse_cop1(tb::words_to_bytes({0x31504F43, 0x5, 0x5}), "n"); }, "no COMMAND_STREAM");
-  expect_input_error([] { parse_cop1(tb::words_to_bytes({0x31504F43, 0x00010002, 0, 0x00010002, 0}), "2"); },
+  expect_input_error([] { parse_driver_payload(tb::words_to_bytes({0x31504F43, 0x5, 0x5}), "n"); }, "no COMMAND_STREAM");
+  expect_input_error([] { parse_driver_payload(tb::words_to_bytes({0x31504F43, 0x00010002, 0, 0x00010002, 0}), "2"); },
                      "second COMMAND_STREAM");
   expect_input_error(
       [] {
-        parse_cop1(tb::words_to_bytes({0x31504F43, 0x00100001, 0, 0, 0x00100001, 0, 0, 0x00010002, 0}), "2c");
+        parse_driver_payload(tb::words_to_bytes({0x31504F43, 0x00100001, 0, 0, 0x00100001, 0, 0, 0x00010002, 0}), "2c");
       },
       "second OPTIMIZER_CONFIG");
 }
 
+TEST(Cop1, WriterLaysOutAsVela) {
+  // make_driver_payload against the independent test builder (the corpus layout, spec 06 section 3).
+  const auto stream = tb::words_to_bytes(kStream);
+  EXPECT_EQ(make_driver_payload(stream, PayloadFormat::COP1, 0x10003008, kVelaIdWord), tb::cop1_payload(kStream));
+  EXPECT_EQ(make_driver_payload(stream, PayloadFormat::COP1, vela_config_word("ethos-u65-512"), kVelaIdWord),
+            tb::cop1_payload(kStream, 0x10006009));
+}
+
+TEST(Cop1, OldVelaHeaderNamesTheU55) {
+  // Vela 3.2 and older write product 0 whatever the target: the header then names an Ethos-U55.
+  const auto old = make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP1, 0x00003008, kVelaIdWord);
+  const DriverPayload p = parse_driver_payload(old, "old.bin");
+  ASSERT_TRUE(p.config);
+  EXPECT_EQ(p.config->product, 0u);
+  EXPECT_EQ(p.config->accelerator(), "ethos-u55-256");
+}
+
+TEST(Cop2, WriterAndReaderFollowVela5) {
+  const auto stream = tb::words_to_bytes(kStream);
+  const auto bytes = make_driver_payload(stream, PayloadFormat::COP2, 0x10006009, kVelaIdWord, true, 0x12345);
+  // Vela 5 (Regor's DriverActions::CreateDriverPayload2): header, entry, VEUM metadata, 0xFF to byte 64.
+  const std::vector<uint32_t> head = {0x32504F43, 1,          60,         0,          1,      52,     36,     0x4D554556,
+                                      1,          20,         0x10006009, 0x10060000, 2,      0x12345, 0, 0xFFFFFFFF};
+  ASSERT_EQ(bytes.size(), 64 + stream.size());
+  EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 64), tb::words_to_bytes(head));
+  const DriverPayload p = parse_driver_payload(bytes, "p2.bin");
+  EXPECT_EQ(p.format, PayloadFormat::COP2);
+  EXPECT_TRUE(p.separate_io_regions);
+  EXPECT_EQ(p.staging_bytes, 0x12345u);
+  EXPECT_EQ(p.command_stream_offset_bytes, 64u);
+  EXPECT_EQ(p.command_stream, stream);
+  ASSERT_TRUE(p.config);
+  EXPECT_EQ(p.config->accelerator(), "ethos-u65-512");
+  EXPECT_EQ(p.config->arch_patch, 6u);
+  EXPECT_FALSE(parse_driver_payload(make_driver_payload(stream, PayloadFormat::COP2, 0x10003008, kVelaIdWord), "n")
+                   .separate_io_regions);
+  const NpuFile f = read_npu_file(bytes, "p2.bin");
+  EXPECT_EQ(f.kind, NpuFileKind::DRIVER_PAYLOAD);
+  EXPECT_EQ(f.command_stream, stream);
+}
+
+TEST(Cop2, Malformed) {
+  const auto good = make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP2, 0x10003008, kVelaIdWord);
+  auto with_word = [&](size_t word, uint32_t value) {
+    auto b = good;
+    for (int i = 0; i < 4; ++i) b[4 * word + i] = static_cast<uint8_t>(value >> (8 * i));
+    return b;
+  };
+  expect_input_error([&] { parse_driver_payload({good.begin(), good.begin() + 12}, "s"); }, "shorter than its 16-byte header");
+  expect_input_error([&] { parse_driver_payload(with_word(1, 2), "v"); }, "byte 4: COP2 version 2.0");
+  expect_input_error([&] { parse_driver_payload(with_word(2, 1000), "l"); }, "byte 8: COP2 entries of 1000 bytes run past");
+  expect_input_error([&] { parse_driver_payload(with_word(4, 7), "t"); }, "COP2 entry at byte 16: unknown entry type 7");
+  expect_input_error([&] { parse_driver_payload(with_word(5, 500), "d"); }, "500 bytes of data run past");
+  expect_input_error([&] { parse_driver_payload(with_word(7, 0), "m"); }, "byte 28: command-stream metadata without the VEUM");
+  expect_input_error([&] { parse_driver_payload(with_word(8, 3), "mv"); }, "byte 32: VEUM version 3");
+  expect_input_error([&] { parse_driver_payload(with_word(12, 5), "a"); }, "byte 48: unknown addressing mode 5");
+  expect_input_error([&] { parse_driver_payload(with_word(6, 38), "o"); }, "is not a non-empty whole number of 32-bit words");
+  auto no_stream = with_word(2, 0);
+  expect_input_error([&] { parse_driver_payload(no_stream, "e"); }, "COP2 payload has no COMMAND_STREAM entry");
+}
+
 TEST(NpuFile, Classification) {
-  EXPECT_EQ(classify_npu_file(tb::cop1_payload(kStream), "p"), NpuFileKind::COP1_PAYLOAD);
+  EXPECT_EQ(classify_npu_file(tb::cop1_payload(kStream), "p"), NpuFileKind::DRIVER_PAYLOAD);
   EXPECT_EQ(classify_npu_file(tb::words_to_bytes(kStream), "s"), NpuFileKind::COMMAND_STREAM);
   const tb::ModelSpec spec = tb::vela_like_model(kStream, {1, 2}, 64, 32);
   EXPECT_EQ(classify_npu_file(tb::build_model(spec), "m"), NpuFileKind::TFLITE);
   expect_input_error([] { classify_npu_file({}, "empty.bin"); }, "empty.bin: file is empty");
-  expect_input_error([] { classify_npu_file({1, 2, 3, 4, 5}, "five.bin"); }, "5 bytes is not a COP1 payload");
+  expect_input_error([] { classify_npu_file({1, 2, 3, 4, 5}, "five.bin"); }, "5 bytes is not a driver payload");
 }
 
 TEST(NpuFile, ReadsEachKind) {
@@ -121,7 +183,7 @@ TEST(NpuFile, ReadsEachKind) {
   EXPECT_FALSE(bare.payload);
 
   const NpuFile cop1 = read_npu_file(tb::cop1_payload(kStream), "p");
-  EXPECT_EQ(cop1.kind, NpuFileKind::COP1_PAYLOAD);
+  EXPECT_EQ(cop1.kind, NpuFileKind::DRIVER_PAYLOAD);
   EXPECT_EQ(cop1.command_stream, tb::words_to_bytes(kStream));
   ASSERT_TRUE(cop1.payload);
 

@@ -185,14 +185,38 @@ TEST_F(TraceTest, EarlyExitStillLeavesValidJson) {
     const auto tr = t.track("CC");
     t.open(path_, "p");
     t.complete(tr, "started", "op", 0, 1000);
-    EXPECT_TRUE(fs::exists(path_.string() + ".tmp"));
-    EXPECT_FALSE(fs::exists(path_));  // nothing half-written at the final path
+    EXPECT_FALSE(fs::is_empty(dir_));  // the temporary file beside it
+    EXPECT_FALSE(fs::exists(path_));   // nothing half-written at the final path
     throw std::runtime_error("job aborted");
   } catch (const std::runtime_error&) {
   }
   const json j = read();
   EXPECT_EQ(of_phase(j, "X").size(), 1u);
-  EXPECT_FALSE(fs::exists(path_.string() + ".tmp"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);  // no temporary left
+}
+
+TEST_F(TraceTest, ADeviceIsWrittenToNeverReplaced) {
+  // Run as root, replacing /dev/null with a regular file once broke a machine.
+  Trace t;
+  const auto tr = t.track("CC");
+  t.open("/dev/null", "p");
+  t.complete(tr, "x", "y", 0, 1);
+  t.close();
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_THROW(t.open(dir_, "p"), InputError);  // a directory
+}
+
+TEST_F(TraceTest, EventsOverTheLimitAreDroppedAndSaidSo) {
+  Trace t;
+  const auto tr = t.track("CC");
+  t.open(path_, "p", 2);
+  for (uint64_t i = 0; i < 5; ++i) t.complete(tr, "x", "y", i * 10, 1);
+  EXPECT_EQ(t.dropped(), 3u);
+  t.close();
+  const json j = read();
+  EXPECT_EQ(of_phase(j, "X").size(), 2u);
+  const std::string name = of_phase(j, "M").at(0).at("args").at("name");
+  EXPECT_NE(name.find("3 events over the limit of 2 dropped"), std::string::npos) << name;
 }
 
 TEST_F(TraceTest, ReopenStartsAFreshFile) {

@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include "isa/assembler.h"
 #include "stream_builder.h"
 
 #include <initializer_list>
+#include <string>
 #include <random>
 #include <utility>
 #include <vector>
@@ -233,6 +235,7 @@ TEST(Validator, ElementwiseBroadcastAndScalar) {
   b.shram(8, 4, 16, 46, 46);
   b.emit(Cmd::NPU_SET_IFM2_IB_START, {{Field::NPU_SET_IFM2_IB_START_ib_start, 10}});
   b.emit(Cmd::NPU_SET_IFM2_BROADCAST, {{Field::NPU_SET_IFM2_BROADCAST_broadcast_h, 1}});
+  b.emit(Cmd::NPU_SET_OFM_SCALE, {{Field::NPU_SET_OFM_SCALE_scale, 1}});
   b.emit(Cmd::NPU_OP_ELEMENTWISE, {{Field::NPU_OP_ELEMENTWISE_elementwise_mode, 1}});
   const Report row = validate(b.finish());
   expect_extent(row, 1, Access::IFM, 0, 8 * 4 * 16);
@@ -321,7 +324,7 @@ TEST(Validator, NegativeStrideBelowRegionIsReported) {
 
 TEST(Validator, ShramOverflowAndOverlap) {
   Builder b = same_conv();
-  b.shram(8, 8, 128, 16, 30);  // 8x8x128 int32 accumulators need 2 x 32 banks, 16 left
+  b.shram(8, 8, 128, 16, 32);  // the 8x8x128 block on an 8x8x32 OFM: int32 accumulators need 2 x 8 banks, 14 left
   b.emit(Cmd::NPU_OP_CONV);
   Builder c = same_conv();
   c.shram(8, 8, 16, 20, 16);  // IB_END beyond AB_START
@@ -417,6 +420,134 @@ TEST(Validator, RenderListsExtentTable) {
   EXPECT_NE(text.find("IFM"), std::string::npos);
   EXPECT_NE(text.find("0x1800"), std::string::npos);
   EXPECT_NE(text.find("0x2000"), std::string::npos);
+}
+
+// A 1x1 convolution whose OFM is one row high under a block two rows high (Vela's usual layout for
+// MobileNet's last layers and fully connected ops), in the project's assembler text.
+std::string one_row_conv(unsigned ab_start) {
+  return R"(
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_BASE0 addr=0
+NPU_SET_IFM_WIDTH0_M1 width_m1=7
+NPU_SET_IFM_HEIGHT0_M1 height_m1=0
+NPU_SET_IFM_HEIGHT1_M1 height_m1=0
+NPU_SET_IFM_DEPTH_M1 depth_m1=15
+NPU_SET_IFM_STRIDE_C stride=1
+NPU_SET_IFM_STRIDE_Y stride=128
+NPU_SET_IFM_STRIDE_X stride=16
+NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8
+NPU_SET_IFM_PAD_TOP pad=0
+NPU_SET_IFM_PAD_LEFT pad=0
+NPU_SET_IFM_PAD_BOTTOM pad=0
+NPU_SET_IFM_PAD_RIGHT pad=0
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x400
+NPU_SET_OFM_WIDTH0_M1 width_m1=7
+NPU_SET_OFM_HEIGHT0_M1 height_m1=0
+NPU_SET_OFM_HEIGHT1_M1 height_m1=0
+NPU_SET_OFM_WIDTH_M1 width_m1=7
+NPU_SET_OFM_HEIGHT_M1 height_m1=0
+NPU_SET_OFM_DEPTH_M1 depth_m1=63
+NPU_SET_OFM_STRIDE_C stride=1
+NPU_SET_OFM_STRIDE_Y stride=512
+NPU_SET_OFM_STRIDE_X stride=64
+NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B8 scale_mode=PER_CHANNEL
+NPU_SET_KERNEL_WIDTH_M1 width_m1=0
+NPU_SET_KERNEL_HEIGHT_M1 height_m1=0
+NPU_SET_KERNEL_STRIDE
+NPU_SET_WEIGHT_REGION region=0
+NPU_SET_WEIGHT_BASE addr=0
+NPU_SET_WEIGHT_LENGTH length=0x800
+NPU_SET_SCALE_REGION region=0
+NPU_SET_SCALE_BASE addr=0x800
+NPU_SET_SCALE_LENGTH length=0x280
+NPU_SET_OFM_BLK_WIDTH_M1 width_m1=7
+NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=1
+NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=63
+NPU_SET_IFM_IB_END ib_end=4
+NPU_SET_AB_START ab_start=)" + std::to_string(ab_start) + R"(
+NPU_SET_ACC_FORMAT acc_format=I32
+NPU_OP_CONV
+NPU_OP_STOP mask=0xffff
+)";
+}
+
+Report validate_text(const std::string& text) {
+  const std::vector<uint8_t> bytes = assemble(text, "test.s");
+  return validate(decode(bytes.data(), bytes.size()));
+}
+
+TEST(Validator, AccumulatorsHoldTheBlockClippedToTheOfm) {
+  // 8x1x64 int32 accumulators (the 8x2x64 block clipped to the one-row OFM): 2 KiB, 2 x 2 banks.
+  const Report fits = validate_text(one_row_conv(42));  // banks 42..45 below the LUT at 46
+  EXPECT_EQ(count(fits, Category::SHRAM, Severity::ERROR), 0u) << render(fits);
+  const Report over = validate_text(one_row_conv(44));
+  ASSERT_EQ(count(over, Category::SHRAM, Severity::ERROR), 1u) << render(over);
+  EXPECT_NE(render(over).find("8x1x64 (clipped to the OFM) need 4 banks from AB_START 44"), std::string::npos)
+      << render(over);
+}
+
+// An elementwise op of a 16-bit IFM and an 8-bit IFM2 in the project's assembler text; `mode` and
+// `scale_mode` pick the operation.
+std::string mixed_elementwise(const std::string& mode, const std::string& scale_mode,
+                              const std::string& ifm2_precision, const std::string& ifm2_type = "UNSIGNED") {
+  return R"(
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_BASE0 addr=0
+NPU_SET_IFM_WIDTH0_M1 width_m1=3
+NPU_SET_IFM_HEIGHT0_M1 height_m1=0
+NPU_SET_IFM_HEIGHT1_M1 height_m1=0
+NPU_SET_IFM_DEPTH_M1 depth_m1=3
+NPU_SET_IFM_STRIDE_C stride=2
+NPU_SET_IFM_STRIDE_Y stride=32
+NPU_SET_IFM_STRIDE_X stride=8
+NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B16 scale_mode=)" + scale_mode + R"(
+NPU_SET_IFM2_REGION region=1
+NPU_SET_IFM2_BASE0 addr=0x100
+NPU_SET_IFM2_WIDTH0_M1 width_m1=3
+NPU_SET_IFM2_HEIGHT0_M1 height_m1=0
+NPU_SET_IFM2_HEIGHT1_M1 height_m1=0
+NPU_SET_IFM2_STRIDE_C stride=)" + std::to_string(ifm2_precision == "B32" ? 4 : 1) + R"(
+NPU_SET_IFM2_STRIDE_Y stride=16
+NPU_SET_IFM2_STRIDE_X stride=4
+NPU_SET_IFM2_PRECISION activation_type=)" + ifm2_type + R"( activation_precision=)" + ifm2_precision + R"(
+NPU_SET_IFM2_BROADCAST
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x200
+NPU_SET_OFM_WIDTH0_M1 width_m1=3
+NPU_SET_OFM_HEIGHT0_M1 height_m1=0
+NPU_SET_OFM_HEIGHT1_M1 height_m1=0
+NPU_SET_OFM_WIDTH_M1 width_m1=3
+NPU_SET_OFM_HEIGHT_M1 height_m1=0
+NPU_SET_OFM_DEPTH_M1 depth_m1=3
+NPU_SET_OFM_STRIDE_C stride=2
+NPU_SET_OFM_STRIDE_Y stride=32
+NPU_SET_OFM_STRIDE_X stride=8
+NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B16 scale_mode=GLOBAL
+NPU_SET_OFM_SCALE scale=1 shift=0
+NPU_SET_OFM_BLK_WIDTH_M1 width_m1=3
+NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=0
+NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15
+NPU_SET_IFM_IB_END ib_end=8
+NPU_SET_IFM2_IB_START ib_start=8
+NPU_OP_ELEMENTWISE elementwise_mode=)" + mode + R"(
+NPU_OP_STOP mask=0xffff
+)";
+}
+
+TEST(Validator, TypeRulesAreTheOnesTheModelRuns) {
+  // int16 x uint8 multiplies run exactly (each operand is read as its own type): no finding.
+  const Report mul = validate_text(mixed_elementwise("MUL", "OPA_OPB_16", "B8"));
+  EXPECT_EQ(mul.count(Category::UNSUPPORTED), 0u) << render(mul);
+  EXPECT_TRUE(mul.ok()) << render(mul);
+  // What the model refuses, validate names: a 32-bit operand mixed with a narrower one, or the
+  // operand pre-shift of a 32-bit ADD scale mode between 8- and 16-bit operands.
+  const Report wide = validate_text(mixed_elementwise("MUL", "OPA_OPB_16", "B32", "SIGNED"));
+  EXPECT_EQ(count(wide, Category::UNSUPPORTED, Severity::WARNING), 1u) << render(wide);
+  EXPECT_NE(render(wide).find("IFM of 16 bits with an IFM2 of 32 bits"), std::string::npos) << render(wide);
+  const Report add = validate_text(mixed_elementwise("ADD", "OPA_32", "B8"));
+  EXPECT_EQ(count(add, Category::UNSUPPORTED, Severity::WARNING), 1u) << render(add);
+  EXPECT_EQ(validate_text(mixed_elementwise("ADD", "OPA_OPB_16", "B8")).count(Category::UNSUPPORTED), 0u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "host/run_job.h"
 #include "host/sim_config.h"
 #include "models/npu/control.h"
+#include "sim/text.h"
 
 namespace ethosu::accel {
 
@@ -103,34 +105,20 @@ struct JobResult {
   std::array<uint32_t, 4> event_counters{};
 };
 
-std::string hex(uint32_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
+using sim::hex;
 
 }  // namespace
 
 BufferObject::BufferObject(uint64_t size, uint32_t f, uint64_t offset)
     : size_bytes(size), flags(f), mmap_offset(offset) {
-  memfd = memfd_create("ethosu-sim-bo", MFD_CLOEXEC);
-  if (memfd < 0) throw std::bad_alloc();
-  if (ftruncate(memfd, static_cast<off_t>(size)) != 0) {
-    close(memfd);
-    throw std::bad_alloc();
-  }
-  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
-  if (p == MAP_FAILED) {
-    close(memfd);
-    throw std::bad_alloc();
-  }
+  // Shared, so that mremap(old size 0) can map the same pages for the client; anonymous, so that no descriptor
+  // of the client's is used.
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
   data = static_cast<uint8_t*>(p);
 }
 
-BufferObject::~BufferObject() {
-  munmap(data, size_bytes);
-  close(memfd);
-}
+BufferObject::~BufferObject() { munmap(data, size_bytes); }
 
 Device::Device(const host::ShimSettings& settings)
     : settings_(settings),
@@ -148,13 +136,93 @@ std::array<uint32_t, 4> Device::npu_info() const {
 }
 
 uint64_t Device::allocate_mmap_offset(uint64_t size_bytes) {
-  const uint64_t o = next_mmap_offset_;
-  next_mmap_offset_ += page_round(size_bytes) + kPage;  // a guard page between objects
-  return o;
+  return next_mmap_offset_.fetch_add(page_round(size_bytes) + kPage);  // a guard page between objects
 }
 
-void Device::run(const ValidatedStream& stream, const std::array<BufferObject*, 8>& regions, bool sram,
-                 Perfmon* perfmon) {
+bool Device::wait_idle(BufferObject& bo, const timespec& deadline) {
+  // Deadlines reach INT64_MAX ns (Mesa waits "forever"): waits in slices of at most a second, so no duration
+  // overflows, until the BO is idle or the deadline has passed.
+  std::unique_lock<std::mutex> lock(busy_mutex_);
+  for (;;) {
+    if (bo.running_jobs == 0) return true;
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (deadline.tv_sec < now.tv_sec) return false;
+    const int64_t left_ns = (int64_t{deadline.tv_sec} - now.tv_sec) * 1000000000 + (deadline.tv_nsec - now.tv_nsec);
+    if (left_ns <= 0) return false;
+    busy_cv_.wait_for(lock, std::chrono::nanoseconds(std::min<int64_t>(left_ns, 1000000000)));
+  }
+}
+
+std::shared_ptr<Perfmon> Device::global_perfmon() const {
+  std::lock_guard<std::mutex> lock(state_mutex_);
+  return global_perfmon_;
+}
+
+int Device::set_global_perfmon(const std::shared_ptr<Perfmon>& perfmon, const void* owner) {
+  std::lock_guard<std::mutex> lock(state_mutex_);
+  if (global_perfmon_) return -EBUSY;
+  global_perfmon_ = perfmon;
+  global_perfmon_owner_ = owner;
+  return 0;
+}
+
+int Device::clear_global_perfmon() {
+  std::lock_guard<std::mutex> lock(state_mutex_);
+  if (!global_perfmon_) return -EINVAL;
+  global_perfmon_.reset();
+  global_perfmon_owner_ = nullptr;
+  return 0;
+}
+
+void Device::drop_global_perfmon(const Perfmon* perfmon, const void* owner) {
+  std::lock_guard<std::mutex> lock(state_mutex_);
+  if (global_perfmon_.get() == perfmon || (owner && global_perfmon_owner_ == owner)) {
+    global_perfmon_.reset();
+    global_perfmon_owner_ = nullptr;
+  }
+}
+
+void Device::before_fork() {
+  npu_mutex_.lock();
+  state_mutex_.lock();
+  busy_mutex_.lock();
+}
+
+void Device::after_fork_in_parent() {
+  busy_mutex_.unlock();
+  state_mutex_.unlock();
+  npu_mutex_.unlock();
+}
+
+void Device::after_fork_in_child() {
+  // The perfmon belongs to a file of the parent's, which the child cannot use; it may be in use by a thread the
+  // child does not have, so it is left alone rather than destroyed.
+  new std::shared_ptr<Perfmon>(std::move(global_perfmon_));
+  global_perfmon_owner_ = nullptr;
+  after_fork_in_parent();
+}
+
+void Device::run(const ValidatedStream& stream, const std::array<BufferPtr, 8>& regions, bool sram,
+                 const std::shared_ptr<Perfmon>& perfmon) {
+  {
+    std::lock_guard<std::mutex> lock(busy_mutex_);
+    for (const BufferPtr& bo : regions)
+      if (bo) ++bo->running_jobs;
+  }
+  struct Idle {  // the BOs are free again however the job ends
+    Device& d;
+    const std::array<BufferPtr, 8>& regions;
+    ~Idle() {
+      {
+        std::lock_guard<std::mutex> lock(d.busy_mutex_);
+        for (const BufferPtr& bo : regions)
+          if (bo) --bo->running_jobs;
+      }
+      d.busy_cv_.notify_all();
+    }
+  } idle{*this, regions};
+  std::lock_guard<std::mutex> npu(npu_mutex_);
   const uint64_t n = ++jobs_;
   host::Job job;
   job.name = "accel job " + std::to_string(n);
@@ -206,6 +274,7 @@ void Device::run(const ValidatedStream& stream, const std::array<BufferObject*, 
   for (unsigned r = 0; r < 8; ++r)
     if (regions[r]) std::memcpy(regions[r]->data, job.regions[r].data(), regions[r]->size_bytes);
   if (perfmon) {
+    std::lock_guard<std::mutex> lock(perfmon->mutex);
     for (size_t i = 0; i + 1 < perfmon->values.size(); ++i) perfmon->values[i] += result.event_counters[i];
     perfmon->values.back() += result.cycle_counter;
   }
@@ -219,12 +288,7 @@ void Device::run(const ValidatedStream& stream, const std::array<BufferObject*, 
 
 DeviceFile::DeviceFile(Device& device) : device_(device) {}
 
-DeviceFile::~DeviceFile() {
-  if (device_.global_perfmon_owner == this) {
-    device_.global_perfmon.reset();
-    device_.global_perfmon_owner = nullptr;
-  }
-}
+DeviceFile::~DeviceFile() { device_.drop_global_perfmon(nullptr, this); }
 
 int DeviceFile::ioctl(unsigned long request, void* arg) {
   if (_IOC_TYPE(request) != ETHOSU_DRM_IOCTL_TYPE) return -ENOTTY;
@@ -237,7 +301,8 @@ int DeviceFile::ioctl(unsigned long request, void* arg) {
   if ((_IOC_DIR(request) & _IOC_WRITE) && !copy_from_user(buf.data(), user, usize)) return -EFAULT;
   int ret;
   try {
-    ret = dispatch(nr, buf.data());
+    Lock lock(mutex_);
+    ret = dispatch(nr, buf.data(), lock);
   } catch (const std::bad_alloc&) {
     ret = -ENOMEM;
   }
@@ -245,7 +310,7 @@ int DeviceFile::ioctl(unsigned long request, void* arg) {
   return ret;
 }
 
-int DeviceFile::dispatch(unsigned nr, void* arg) {
+int DeviceFile::dispatch(unsigned nr, void* arg, Lock& lock) {
   switch (nr) {
     case 0x00:
       return version(arg);
@@ -258,13 +323,13 @@ int DeviceFile::dispatch(unsigned nr, void* arg) {
     case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_CREATE:
       return bo_create(arg);
     case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_WAIT:
-      return bo_wait(arg);
+      return bo_wait(arg, lock);
     case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_BO_MMAP_OFFSET:
       return bo_mmap_offset(arg);
     case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_CMDSTREAM_BO_CREATE:
-      return cmdstream_bo_create(arg);
+      return cmdstream_bo_create(arg, lock);
     case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_SUBMIT:
-      return submit(arg);
+      return submit(arg, lock);
     case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_CREATE:
       return perfmon_create(arg);
     case ETHOSU_DRM_COMMAND_BASE + ETHOSU_ACCEL_PERFMON_DESTROY:
@@ -324,18 +389,22 @@ int DeviceFile::dev_query(void* arg) {
     return 0;
   }
   if (q.size < offsetof(ethosu_accel_npu_info, pmu_counters)) return -EINVAL;
-  // copy_struct_to_user(): the user's size, the tail past the kernel's struct zeroed.
-  std::vector<uint8_t> out(q.size, 0);
-  std::memcpy(out.data(), info.data(), std::min<size_t>(q.size, sizeof info));
-  return copy_to_user(q.pointer, out.data(), out.size()) ? 0 : -EFAULT;
+  // copy_struct_to_user(): the kernel's struct, then the rest of the user's size cleared (clear_user), without
+  // allocating the user's size.
+  const size_t n = std::min<size_t>(q.size, sizeof info);
+  if (!copy_to_user(q.pointer, info.data(), n)) return -EFAULT;
+  static const std::array<uint8_t, kPage> zeros{};
+  for (uint64_t at = n; at < q.size; at += zeros.size())
+    if (!copy_to_user(q.pointer + at, zeros.data(), std::min<uint64_t>(zeros.size(), q.size - at))) return -EFAULT;
+  return 0;
 }
 
-BufferObject* DeviceFile::lookup(uint32_t handle) {
+BufferPtr DeviceFile::lookup(uint32_t handle) const {
   const auto it = bos_.find(handle);
-  return it == bos_.end() ? nullptr : it->second.get();
+  return it == bos_.end() ? nullptr : it->second;
 }
 
-uint32_t DeviceFile::add_bo(std::unique_ptr<BufferObject> bo) {
+uint32_t DeviceFile::add_bo(BufferPtr bo) {
   uint32_t handle = 1;  // idr_alloc(1, 0): the lowest free non-zero handle
   for (const auto& [h, b] : bos_) {
     if (h != handle) break;
@@ -350,43 +419,65 @@ int DeviceFile::bo_create(void* arg) {
   if (c.size == 0 || (c.flags & ~ETHOSU_ACCEL_BO_NO_MMAP)) return -EINVAL;
   if (c.size > kMaxBoBytes) return -ENOMEM;
   const uint64_t size = page_round(c.size);
-  c.handle = add_bo(std::make_unique<BufferObject>(size, c.flags, device_.allocate_mmap_offset(size)));
+  c.handle = add_bo(std::make_shared<BufferObject>(size, c.flags, device_.allocate_mmap_offset(size)));
   c.size = size;
   store(arg, c);
   return 0;
 }
 
-int DeviceFile::bo_wait(void* arg) {
+int DeviceFile::bo_wait(void* arg, Lock& lock) {
   const auto w = load<ethosu_accel_bo_wait>(arg);
   if (w.pad) return -EINVAL;
-  // drm_gem_dma_resv_wait(): an unknown handle is EINVAL. Jobs ran at SUBMIT, so every fence is signalled.
-  return lookup(w.handle) ? 0 : -EINVAL;
+  // drm_gem_dma_resv_wait(): an unknown handle is EINVAL; a BO a job still uses is waited for until the absolute
+  // timeout, then ETIMEDOUT (EBUSY for a timeout already past, as a zero jiffies wait answers).
+  const BufferPtr bo = lookup(w.handle);
+  if (!bo) return -EINVAL;
+  lock.unlock();
+  const timespec deadline{static_cast<time_t>(w.timeout_ns / 1000000000), static_cast<long>(w.timeout_ns % 1000000000)};
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const bool past = w.timeout_ns <= int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
+  if (device_.wait_idle(*bo, deadline)) return 0;
+  return past ? -EBUSY : -ETIMEDOUT;
 }
 
 int DeviceFile::bo_mmap_offset(void* arg) {
   auto m = load<ethosu_accel_bo_mmap_offset>(arg);
   if (m.pad) return -EINVAL;
-  const BufferObject* bo = lookup(m.handle);
+  const BufferPtr bo = lookup(m.handle);
   if (!bo) return -ENOENT;
   m.offset = bo->mmap_offset;
   store(arg, m);
   return 0;
 }
 
-int DeviceFile::mmap_fd(uint64_t offset, uint64_t length) {
-  for (const auto& [h, bo] : bos_) {
-    if (bo->mmap_offset != offset) continue;
-    if (page_round(length) > bo->size_bytes) return -EINVAL;
-    if (bo->flags & ETHOSU_ACCEL_BO_NO_MMAP) return -EINVAL;
-    return bo->memfd;
+intptr_t DeviceFile::map(void* addr, uint64_t length, int prot, int flags, uint64_t offset) {
+  BufferPtr bo;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [h, b] : bos_)
+      if (b->mmap_offset == offset) bo = b;
   }
-  return -EINVAL;
+  if (!bo || length == 0 || page_round(length) > bo->size_bytes || (bo->flags & ETHOSU_ACCEL_BO_NO_MMAP))
+    return -EINVAL;
+  // The same pages again: mremap() of a shared mapping with old size 0 makes a second mapping of them.
+  const int move = MREMAP_MAYMOVE | ((flags & MAP_FIXED) ? MREMAP_FIXED : 0);
+  void* p = (flags & MAP_FIXED) ? mremap(bo->data, 0, length, move, addr) : mremap(bo->data, 0, length, move);
+  if (p == MAP_FAILED) return -errno;
+  if (prot != (PROT_READ | PROT_WRITE) && mprotect(p, length, prot) != 0) {
+    const int e = errno;
+    munmap(p, length);
+    return -e;
+  }
+  return reinterpret_cast<intptr_t>(p);
 }
 
-int DeviceFile::cmdstream_bo_create(void* arg) {
+int DeviceFile::cmdstream_bo_create(void* arg, Lock& lock) {
   auto c = load<ethosu_accel_cmdstream_bo_create>(arg);
   if (c.size == 0 || c.data == 0 || c.pad || c.flags) return -EINVAL;
   if (c.size > kMaxBoBytes) return -ENOMEM;
+  // The copy and the validation touch nothing of the file's: other threads' calls on it go on meanwhile.
+  lock.unlock();
   std::vector<uint8_t> bytes(c.size);
   if (!copy_from_user(bytes.data(), c.data, bytes.size())) return -EFAULT;
   std::string reason;
@@ -396,42 +487,45 @@ int DeviceFile::cmdstream_bo_create(void* arg) {
     return -EINVAL;
   }
   const uint64_t size = page_round(c.size);
-  auto bo = std::make_unique<BufferObject>(size, ETHOSU_ACCEL_BO_NO_MMAP, device_.allocate_mmap_offset(size));
+  auto bo = std::make_shared<BufferObject>(size, ETHOSU_ACCEL_BO_NO_MMAP, device_.allocate_mmap_offset(size));
   std::memcpy(bo->data, bytes.data(), bytes.size());
   bo->stream = std::move(stream);
+  lock.lock();
   c.handle = add_bo(std::move(bo));
   store(arg, c);
   return 0;
 }
 
-int DeviceFile::submit(void* arg) {
+int DeviceFile::submit(void* arg, Lock& lock) {
   const auto s = load<ethosu_accel_submit>(arg);
   if (uint64_t{s.job_count} * sizeof(ethosu_accel_job) > (uint64_t{64} << 20)) return -ENOMEM;
   std::vector<ethosu_accel_job> jobs(s.job_count);
   if (!copy_from_user(jobs.data(), s.jobs, jobs.size() * sizeof(ethosu_accel_job))) return -EFAULT;
   // An unknown perfmon id is ignored, as ethosu_perfmon_find() returning NULL is.
-  Perfmon* perfmon = nullptr;
+  std::shared_ptr<Perfmon> perfmon;
   if (s.perfmon_id) {
     const auto it = perfmons_.find(s.perfmon_id);
-    if (it != perfmons_.end()) perfmon = it->second.get();
+    if (it != perfmons_.end()) perfmon = it->second;
   }
   for (const auto& job : jobs) {
-    const int ret = submit_job(job, device_.global_perfmon ? device_.global_perfmon.get() : perfmon);
+    const std::shared_ptr<Perfmon> global = device_.global_perfmon();
+    const int ret = submit_job(job, global ? global : perfmon, lock);
     if (ret) return ret;
   }
   return 0;
 }
 
-int DeviceFile::submit_job(const ethosu_accel_job& job, Perfmon* perfmon) {
+int DeviceFile::submit_job(const ethosu_accel_job& job, const std::shared_ptr<Perfmon>& perfmon, Lock& lock) {
   constexpr unsigned kSram = ETHOSU_ACCEL_SRAM_REGION;
   if (job.region_bo_handles[kSram] && job.sram_size) return -EINVAL;
   if (device_.sram_size_bytes() < job.sram_size) return -EINVAL;
-  const BufferObject* cmd = lookup(job.cmd_bo);
+  const BufferPtr cmd = lookup(job.cmd_bo);
   if (!cmd) return -ENOENT;
   if (!cmd->stream) return -EINVAL;
   const ValidatedStream& info = *cmd->stream;
-  std::array<BufferObject*, 8> regions{};
+  std::array<BufferPtr, 8> regions{};
   bool sram = false;
+  uint64_t job_bytes = 0;
   for (unsigned i = 0; i < 8; ++i) {
     const uint32_t h = job.region_bo_handles[i];
     const uint64_t need = info.region_size_bytes[i];
@@ -440,6 +534,7 @@ int DeviceFile::submit_job(const ethosu_accel_job& job, Perfmon* perfmon) {
       if (i == kSram) {
         if (need <= device_.sram_size_bytes()) {
           sram = true;
+          job_bytes += device_.sram_size_bytes();
           continue;
         }
         log_refusal(device_, "cmd stream region " + std::to_string(i) + " size greater than SRAM size (" +
@@ -451,7 +546,7 @@ int DeviceFile::submit_job(const ethosu_accel_job& job, Perfmon* perfmon) {
       log_refusal(device_, "Cmdstream BO handle " + std::to_string(h) + " set for unused region " + std::to_string(i));
       return -EINVAL;
     }
-    BufferObject* bo = lookup(h);
+    BufferPtr bo = lookup(h);
     if (!bo) {
       log_refusal(device_, "Invalid BO handle " + std::to_string(h) + " for region " + std::to_string(i));
       return -ENOENT;
@@ -465,9 +560,20 @@ int DeviceFile::submit_job(const ethosu_accel_job& job, Perfmon* perfmon) {
                                std::to_string(need) + " > " + std::to_string(bo->size_bytes) + ")");
       return -EOVERFLOW;
     }
-    regions[i] = bo;
+    job_bytes += bo->size_bytes;
+    regions[i] = std::move(bo);
   }
+  // Not a kernel check: the simulator copies every region for the run (host/backends/shim_env.h).
+  if (job_bytes > host::kMaxJobRegionBytes) {
+    std::cerr << "ethosu-sim accel: SUBMIT refused: the job's regions hold " << job_bytes
+              << " bytes, more than the simulator's limit of " << host::kMaxJobRegionBytes << " bytes per job\n";
+    return -ENOMEM;
+  }
+  // The job holds its BOs; the file is free for other threads while it runs.
+  const std::shared_ptr<const BufferObject> keep_stream = cmd;
+  lock.unlock();
   device_.run(info, regions, sram, perfmon);
+  lock.lock();
   return 0;
 }
 
@@ -495,10 +601,7 @@ int DeviceFile::perfmon_destroy(void* arg) {
   const auto d = load<ethosu_accel_perfmon_destroy>(arg);
   const auto it = perfmons_.find(d.id);
   if (it == perfmons_.end()) return -EINVAL;
-  if (device_.global_perfmon == it->second) {
-    device_.global_perfmon.reset();
-    device_.global_perfmon_owner = nullptr;
-  }
+  device_.drop_global_perfmon(it->second.get(), nullptr);
   perfmons_.erase(it);
   return 0;
 }
@@ -508,8 +611,13 @@ int DeviceFile::perfmon_get_values(void* arg) {
   if (g.pad) return -EINVAL;
   const auto it = perfmons_.find(g.id);
   if (it == perfmons_.end()) return -EINVAL;
-  const auto& v = it->second->values;
-  return copy_to_user(g.values_ptr, v.data(), v.size() * sizeof(uint64_t)) ? 0 : -EFAULT;
+  Perfmon& p = *it->second;
+  std::vector<uint64_t> values;
+  {
+    std::lock_guard<std::mutex> lock(p.mutex);
+    values = p.values;
+  }
+  return copy_to_user(g.values_ptr, values.data(), values.size() * sizeof(uint64_t)) ? 0 : -EFAULT;
 }
 
 int DeviceFile::perfmon_set_global(void* arg) {
@@ -517,16 +625,8 @@ int DeviceFile::perfmon_set_global(void* arg) {
   if (s.flags & ~ETHOSU_ACCEL_PERFMON_CLEAR_GLOBAL) return -EINVAL;
   const auto it = perfmons_.find(s.id);
   if (it == perfmons_.end()) return -EINVAL;
-  if (s.flags & ETHOSU_ACCEL_PERFMON_CLEAR_GLOBAL) {
-    if (!device_.global_perfmon) return -EINVAL;
-    device_.global_perfmon.reset();
-    device_.global_perfmon_owner = nullptr;
-    return 0;
-  }
-  if (device_.global_perfmon) return -EBUSY;
-  device_.global_perfmon = it->second;
-  device_.global_perfmon_owner = this;
-  return 0;
+  if (s.flags & ETHOSU_ACCEL_PERFMON_CLEAR_GLOBAL) return device_.clear_global_perfmon();
+  return device_.set_global_perfmon(it->second, this);
 }
 
 }  // namespace ethosu::accel

@@ -4,6 +4,7 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <pthread.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
 #include "host/backends/nxp/nxp_inference.h"
+#include "host/backends/owned_fds.h"
 #include "host/backends/shim_env.h"
 #include "host/capture.h"
 
@@ -38,20 +40,12 @@ void sys_close(int fd) {
 }
 
 // Which fds are ours, readable without a lock (read/write/close are intercepted for every fd in the process).
-constexpr int kFastFds = 1 << 16;
-std::array<std::atomic<bool>, kFastFds> g_owned_fast{};
-std::mutex g_owned_slow_mutex;
-std::set<int> g_owned_slow;
-
-void set_owned(int fd, bool owned) {
-  if (fd >= 0 && fd < kFastFds) {
-    g_owned_fast[static_cast<size_t>(fd)].store(owned, std::memory_order_release);
-    return;
-  }
-  std::lock_guard<std::mutex> lock(g_owned_slow_mutex);
-  if (owned) g_owned_slow.insert(fd);
-  else g_owned_slow.erase(fd);
+host::OwnedFds& owned_fds() {
+  static auto* fds = new host::OwnedFds;  // never destroyed: descriptors are closed from atexit handlers too
+  return *fds;
 }
+
+void set_owned(int fd, bool owned) { owned_fds().set(fd, owned); }
 
 // copy_from_user / copy_to_user: a bad user pointer fails instead of faulting. Where process_vm_readv/writev
 // are not allowed (some seccomp profiles), the copy is made directly, trusting the pointer as a library would.
@@ -155,6 +149,7 @@ const char* status_name(uint32_t s) {
 }  // namespace
 
 struct Driver::State {
+  const pid_t pid = getpid();  // the process whose worker thread runs the inferences
   std::mutex m;
   std::map<int, Object> fds;
   std::deque<InferencePtr> queue;
@@ -183,6 +178,9 @@ struct Driver::State {
 Driver::Driver() : s_(*new State) {  // leaked on purpose, like the driver itself (see instance())
   s_.worker = std::thread([this] { s_.work(); });
   s_.worker.detach();
+  // A fork child gets the driver's state unlocked and consistent; it has no worker (see create_inference).
+  static State* state = &s_;
+  pthread_atfork([] { state->m.lock(); }, [] { state->m.unlock(); }, [] { state->m.unlock(); });
 }
 
 Driver& Driver::instance() {
@@ -190,12 +188,7 @@ Driver& Driver::instance() {
   return *d;
 }
 
-bool Driver::owns(int fd) {
-  if (fd < 0) return false;
-  if (fd < kFastFds) return g_owned_fast[static_cast<size_t>(fd)].load(std::memory_order_acquire);
-  std::lock_guard<std::mutex> lock(g_owned_slow_mutex);
-  return g_owned_slow.count(fd) != 0;
-}
+bool Driver::owns(int fd) { return owned_fds().contains(fd); }
 
 int Driver::open_device(int flags) {
   try {
@@ -370,6 +363,17 @@ long Driver::State::create_inference(const NetworkPtr& n, const InferenceCreate&
     sys_close(fd);
     return -ENOMEM;
   }
+  if (getpid() != pid) {
+    // The firmware's worker thread stayed in the parent: a child's inference could never run, so it fails at once.
+    std::fprintf(stderr,
+                 "ethosu-sim (/dev/ethosu0): inference failed: process %d inherited the device from process %d "
+                 "across fork(); the simulator runs inferences only in the process that opened it first\n",
+                 static_cast<int>(getpid()), static_cast<int>(pid));
+    inf->status = STATUS_ERROR;
+    inf->started = true;
+    inf->complete();
+    return add(fd, inf);
+  }
   queue.push_back(inf);
   cv.notify_one();
   return add(fd, inf);
@@ -408,9 +412,17 @@ long Driver::State::inference_ioctl(const InferencePtr& inf, unsigned long cmd, 
 }
 
 void Driver::State::work() {
+  // What the firmware reaches of a buffer: its data [offset, offset + size), or from the offset to the end of the
+  // buffer when the size is 0 (the firmware then takes the buffer as a pointer, as NXP's delegate leaves it).
+  struct Window {
+    BufferPtr buffer;
+    uint64_t offset = 0, bytes = 0;
+  };
   for (;;) {
     InferenceRequest req;
     InferencePtr inf;
+    Window network;
+    std::vector<Window> ifms;
     {
       std::unique_lock<std::mutex> lock(m);
       cv.wait(lock, [&] { return !queue.empty(); });
@@ -421,22 +433,40 @@ void Driver::State::work() {
       req.pmu = inf->pmu_config;
       const BufferPtr& nb = inf->network->buffer;
       req.network_is_index = !nb;
-      bool readable = !nb || nb->read(nb->offset, nb->size, req.network);
+      if (nb) network = {nb, nb->offset, nb->size};
       for (size_t i = 0; i < inf->ifm.size(); ++i) {
-        // What the firmware can reach through the IFM's pointer: from the offset to the end of the buffer.
-        const BufferObj& b = *inf->ifm[i];
-        req.ifms.emplace_back();
-        req.ifm_sizes.push_back(inf->ifm_at[i].size);
-        readable = readable && b.read(inf->ifm_at[i].offset, b.capacity - inf->ifm_at[i].offset, req.ifms.back());
+        const Buffer& at = inf->ifm_at[i];
+        ifms.push_back({inf->ifm[i], at.offset, at.size ? at.size : inf->ifm[i]->capacity - at.offset});
+        req.ifm_sizes.push_back(at.size);
       }
       for (size_t i = 0; i < inf->ofm.size(); ++i)
         req.ofm_free_bytes.push_back(inf->ofm[i]->capacity - inf->ofm_at[i].offset - inf->ofm_at[i].size);
-      if (!readable) {
-        std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): inference failed: a buffer could not be read\n");
-        inf->status = STATUS_ERROR;
-        inf->complete();
-        continue;
+    }
+    // The copies are made without the lock (the buffers stay alive through the references held here) and are
+    // bounded per inference; any failure ends the inference in ERROR.
+    std::string failure;
+    try {
+      uint64_t total = network.bytes;
+      for (const Window& w : ifms) total += w.bytes;
+      if (total > host::kMaxJobRegionBytes)
+        failure = "its network and IFM buffers hold " + std::to_string(total) +
+                  " bytes, more than the simulator copies for one inference (" +
+                  std::to_string(host::kMaxJobRegionBytes) + " bytes)";
+      bool readable = !network.buffer || network.buffer->read(network.offset, network.bytes, req.network);
+      for (size_t i = 0; failure.empty() && readable && i < ifms.size(); ++i) {
+        req.ifms.emplace_back();
+        readable = ifms[i].buffer->read(ifms[i].offset, ifms[i].bytes, req.ifms.back());
       }
+      if (failure.empty() && !readable) failure = "a buffer could not be read";
+    } catch (const std::exception& e) {
+      failure = std::string("its buffers could not be copied: ") + e.what();
+    }
+    if (!failure.empty()) {
+      std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): inference failed: %s\n", failure.c_str());
+      std::lock_guard<std::mutex> lock(m);
+      inf->status = STATUS_ERROR;
+      inf->complete();
+      continue;
     }
     InferenceResult res;
     bool verbose = false;

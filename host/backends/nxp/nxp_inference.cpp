@@ -6,6 +6,7 @@
 #include <exception>
 #include <map>
 
+#include "host/cpu_ops.h"
 #include "host/payload.h"
 #include "host/run_job.h"
 #include "host/sim_config.h"
@@ -25,45 +26,59 @@ std::string bytes_text(uint64_t n) { return std::to_string(n) + " bytes"; }
 
 struct Tensor {
   uint64_t size_bytes = 0;
-  uint32_t arena_offset = 0;
+  uint32_t arena_offset = 0;  // in `region`
+  uint32_t region = 1;        // the arena, or the input / output region of a --separate-io-regions model
 };
 
 // A Vela model as the firmware's TFLM interpreter sees it: the NPU operator and the graph's inputs and outputs
 // with their arena offsets.
 struct ModelPlan {
+  host::VelaModel model;
   host::EthosuOperator op;
+  uint64_t arena_bytes = 0;  // the NPU's scratch and what the CPU operators exchange (host/cpu_ops.h)
   std::vector<Tensor> inputs, outputs;
+  // Variable (state) tensors in the arena and the byte TFLM's AllocateTensors() resets them to: the zero point
+  // for int8, 0 otherwise (tflite::ResetVariableTensor).
+  std::vector<std::pair<Tensor, uint8_t>> variables;
 };
 
 ModelPlan plan_model(const std::vector<uint8_t>& network) {
-  const host::NpuFile file = host::read_npu_file(network, "network buffer");
+  host::NpuFile file = host::read_npu_file(network, "network buffer");
   if (file.kind != host::NpuFileKind::TFLITE) throw InputError("network buffer: not a .tflite model");
-  const host::VelaModel& vm = *file.model;
-  if (!vm.cpu_operators.empty())
-    throw InputError("network buffer: the model has operators for the CPU (first: " + vm.cpu_operators.front().name +
-                     "), which the simulator cannot run; only models that are one ethos-u operator run in MODEL mode");
-  if (vm.ethosu_operators.size() != 1)
-    throw InputError("network buffer: expected one ethos-u operator, found " +
-                     std::to_string(vm.ethosu_operators.size()));
-  if (!vm.offline_plan) throw InputError("network buffer: no OfflineMemoryAllocation metadata (not a Vela model)");
   ModelPlan plan;
+  plan.model = std::move(*file.model);
+  const host::VelaModel& vm = plan.model;
+  // The firmware's resolver: ethos-u, DEQUANTIZE and detection post-processing; any other operator fails.
+  host::check_cpu_operators(vm, "network buffer");
+  if (!vm.offline_plan) throw InputError("network buffer: no OfflineMemoryAllocation metadata (not a Vela model)");
   plan.op = vm.ethosu_operators.front();
+  plan.arena_bytes = host::arena_bytes(vm);
   const host::TfliteSubgraph& sg = vm.model.subgraphs.at(plan.op.subgraph);
-  auto describe = [&](const std::vector<int32_t>& indices, const char* what) {
+  const bool separate = plan.op.payload.separate_io_regions;
+  auto describe = [&](const std::vector<int32_t>& indices, const char* what, uint32_t separate_region) {
     std::vector<Tensor> out;
     for (int32_t i : indices) {
       if (i < 0 || static_cast<size_t>(i) >= sg.tensors.size())
         throw InputError(std::string("network buffer: graph ") + what + " tensor index out of range");
-      const auto offset = vm.offline_plan->offset_of(vm.model, plan.op.subgraph, static_cast<uint32_t>(i));
+      const auto offset = host::arena_offset(vm, static_cast<uint32_t>(i));
       if (!offset)
         throw InputError(std::string("network buffer: graph ") + what + " '" + sg.tensors[i].name +
                          "' has no offline-planned arena offset");
-      out.push_back({host::tflite_tensor_bytes(sg.tensors[i], "network buffer"), *offset});
+      out.push_back({host::tflite_tensor_bytes(sg.tensors[i], "network buffer"), *offset, separate ? separate_region : 1});
     }
     return out;
   };
-  plan.inputs = describe(sg.inputs, "input");
-  plan.outputs = describe(sg.outputs, "output");
+  plan.inputs = describe(sg.inputs, "input", host::kSeparateInputRegion);
+  plan.outputs = describe(sg.outputs, "output", host::kSeparateOutputRegion);
+  for (size_t i = 0; i < sg.tensors.size(); ++i) {
+    const host::TfliteTensor& t = sg.tensors[i];
+    if (!t.is_variable) continue;
+    const auto offset = vm.offline_plan->offset_of(vm.model, plan.op.subgraph, static_cast<uint32_t>(i));
+    if (!offset) continue;  // planned by the interpreter, outside what the NPU sees
+    const bool int8 = t.type == static_cast<int>(host::TfliteType::INT8);
+    const auto value = static_cast<uint8_t>(int8 && !t.zero_point.empty() ? t.zero_point.front() : 0);
+    plan.variables.push_back({{host::tflite_tensor_bytes(t, "network buffer"), *offset}, value});
+  }
   return plan;
 }
 
@@ -103,6 +118,7 @@ void place(std::vector<uint8_t>& arena, const Tensor& t, const std::vector<uint8
 
 struct Prepared {
   host::Job job;
+  std::optional<host::VelaModel> cpu_model;  // MODEL: CPU operators to run on the arena after the job
   bool arena_in_ifm = false;        // ifm[0] holds the arena (region 1) and gets it back
   std::vector<Tensor> outputs;      // MODEL: copied into the OFM buffers
   bool profiling = false;           // OP: ofm[0] receives a QreadEvent
@@ -132,21 +148,38 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
   bool per_input = ifms.size() == plan.inputs.size() && !ifms.empty() && !r.ofm_free_bytes.empty();
   for (size_t i = 0; per_input && i < ifms.size(); ++i) per_input = ifms[i].size() == plan.inputs[i].size_bytes;
   size_t first_input_ifm = 0;
+  if (plan.op.payload.separate_io_regions) {
+    if (!per_input && !ifms.empty())
+      throw InputError("the model keeps its inputs and outputs in regions of their own (--separate-io-regions), "
+                       "not in the arena: give one IFM buffer per input and OFM buffers for the outputs");
+    p.job.regions[host::kSeparateInputRegion] =
+        firmware_memory(plan.op.input_region_bytes, kFirmwareArena, "input region");
+    p.job.regions[host::kSeparateOutputRegion] =
+        firmware_memory(plan.op.output_region_bytes, kFirmwareArena, "output region");
+  }
   if (per_input || ifms.empty()) {
-    p.job.regions[1] = firmware_memory(plan.op.scratch_bytes, kFirmwareArena, "tensor arena");
+    p.job.regions[1] = firmware_memory(plan.arena_bytes, kFirmwareArena, "tensor arena");
   } else {
     if (ifms.size() != 1 && ifms.size() != plan.inputs.size() + 1)
       throw InputError(std::to_string(ifms.size()) + " IFM buffers for a model with " +
                        std::to_string(plan.inputs.size()) + " input(s): give one per input, or the arena first");
-    if (ifms[0].size() < plan.op.scratch_bytes)
+    if (ifms[0].size() < plan.arena_bytes)
       throw InputError("arena buffer (ifm[0]) has " + bytes_text(ifms[0].size()) + ", the model needs " +
-                       bytes_text(plan.op.scratch_bytes));
+                       bytes_text(plan.arena_bytes));
     p.job.regions[1] = ifms[0];
     p.arena_in_ifm = true;
     first_input_ifm = 1;
   }
+  // The firmware builds a new interpreter for every inference: its variable tensors start from their reset value,
+  // whatever the arena held before.
+  for (const auto& [t, value] : plan.variables) {
+    if (t.arena_offset + t.size_bytes > p.job.regions[1].size())
+      throw InputError("variable tensor at arena offset " + std::to_string(t.arena_offset) + " lies outside the arena");
+    std::fill_n(p.job.regions[1].begin() + t.arena_offset, t.size_bytes, value);
+  }
   for (size_t i = first_input_ifm; i < ifms.size(); ++i)
-    place(p.job.regions[1], plan.inputs[i - first_input_ifm], ifms[i], "ifm[" + std::to_string(i) + "]");
+    place(p.job.regions[plan.inputs[i - first_input_ifm].region], plan.inputs[i - first_input_ifm], ifms[i],
+          "ifm[" + std::to_string(i) + "]");
   if (!r.ofm_free_bytes.empty() && r.ofm_free_bytes.size() != plan.outputs.size())
     throw InputError(std::to_string(r.ofm_free_bytes.size()) + " OFM buffers for a model with " +
                      std::to_string(plan.outputs.size()) + " output(s)");
@@ -154,15 +187,16 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
     if (r.ofm_free_bytes[i] < plan.outputs[i].size_bytes)
       throw InputError("ofm[" + std::to_string(i) + "] has room for " + bytes_text(r.ofm_free_bytes[i]) +
                        ", the output has " + bytes_text(plan.outputs[i].size_bytes));
-    if (plan.outputs[i].arena_offset + plan.outputs[i].size_bytes > p.job.regions[1].size())
+    if (plan.outputs[i].arena_offset + plan.outputs[i].size_bytes > p.job.regions[plan.outputs[i].region].size())
       throw InputError("output " + std::to_string(i) + " lies outside the arena");
   }
   p.outputs = r.ofm_free_bytes.empty() ? std::vector<Tensor>{} : plan.outputs;
+  if (!plan.model.cpu_operators.empty()) p.cpu_model = std::move(plan.model);
   return p;
 }
 
 Prepared prepare_op(const InferenceRequest& r, const host::ShimSettings& settings) {
-  const host::DriverPayload payload = host::parse_cop1(r.network, "network buffer (COP1 payload)");
+  const host::DriverPayload payload = host::parse_driver_payload(r.network, "network buffer (driver payload)");
   if (r.ifms.size() < 2 || r.ifms.size() > 3)
     throw InputError("OP mode takes 2 or 3 IFM buffers (arena, layout, optional flash), got " +
                      std::to_string(r.ifms.size()));
@@ -227,7 +261,9 @@ Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array
 
 InferenceResult run_inference(const InferenceRequest& r, const host::ShimSettings& settings) {
   InferenceResult res;
+  // The kernel's message to the firmware carries each event number as a u8: 257 counts, and reports, event 1.
   res.pmu_config = r.pmu;
+  for (uint32_t& event : res.pmu_config.events) event = static_cast<uint8_t>(event);
   res.ifms_after.resize(r.ifms.size());
   res.ofm_appended.resize(r.ofm_free_bytes.size());
   try {
@@ -239,8 +275,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     // Driver-API event indices to the hardware ids the firmware programs; an unknown index counts nothing.
     std::array<uint16_t, 4> hw{};
     for (size_t i = 0; i < kPmuEventMax; ++i) {
-      const isa::PmuEventInfo* e = r.pmu.events[i] > 0xFFFF ? nullptr
-                                   : isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(r.pmu.events[i]));
+      const isa::PmuEventInfo* e = isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(res.pmu_config.events[i]));
       hw[i] = e ? e->hw_id : 0;
     }
     host::Capture cap;
@@ -257,6 +292,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     cap.parameters = ran.parameters;
     cap.regions_after[1] = p.job.regions[1];
     cap.regions_after[2] = p.job.regions[2];
+    cap.regions_after[host::kSeparateOutputRegion] = p.job.regions[host::kSeparateOutputRegion];
     cap.status = ran.status_reg;
     cap.cycle_counter = ran.cycles;
     cap.event_counters = ran.events;
@@ -265,10 +301,10 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
       res.message = "NPU fault: " + ran.fault;
       return res;
     }
+    if (p.cpu_model) host::run_cpu_operators(*p.cpu_model, p.job.regions[1], "network buffer");
     if (p.arena_in_ifm) res.ifms_after[0] = p.job.regions[1];
-    const std::vector<uint8_t>& arena = p.job.regions[1];
     for (size_t i = 0; i < p.outputs.size(); ++i) {
-      const auto begin = arena.begin() + p.outputs[i].arena_offset;
+      const auto begin = p.job.regions[p.outputs[i].region].begin() + p.outputs[i].arena_offset;
       res.ofm_appended[i].assign(begin, begin + static_cast<std::ptrdiff_t>(p.outputs[i].size_bytes));
     }
     for (size_t i = 0; i < kPmuEventMax; ++i) res.pmu_count.events[i] = hw[i] ? ran.events[i] : 0;
@@ -279,13 +315,14 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
       e.cycle_count = ran.cycles;
       e.qread = static_cast<uint32_t>(p.job.stream.size());
       e.status = ran.status_reg;
-      for (size_t i = 0; i < kPmuEventMax; ++i) e.pmu[i] = {r.pmu.events[i], res.pmu_count.events[i]};
+      for (size_t i = 0; i < kPmuEventMax; ++i) e.pmu[i] = {res.pmu_config.events[i], res.pmu_count.events[i]};
       const auto* bytes = reinterpret_cast<const uint8_t*>(&e);
       res.ofm_appended[0].assign(bytes, bytes + sizeof e);
     }
     res.status = STATUS_OK;
   } catch (const std::exception& e) {  // InputError, or anything the run throws: the firmware reports ERROR
     res.message = e.what();
+    res.pmu_count = {};
     res.ifms_after.assign(r.ifms.size(), std::nullopt);
     res.ofm_appended.assign(r.ofm_free_bytes.size(), {});
   }
@@ -295,13 +332,25 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
 std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
   try {
     const host::NpuFile file = host::read_npu_file(network, "network buffer");
-    if (file.kind == host::NpuFileKind::COP1_PAYLOAD) return NetworkInfoV2{};
+    if (file.kind == host::NpuFileKind::DRIVER_PAYLOAD) return NetworkInfoV2{};
     if (file.kind != host::NpuFileKind::TFLITE || file.model->model.subgraphs.empty()) return std::nullopt;
     const host::VelaModel& vm = *file.model;
     const host::TfliteSubgraph& sg = vm.model.subgraphs.front();
     if (sg.inputs.size() > kFdMax || sg.outputs.size() > kFdMax) return std::nullopt;
+    // Where the tensor is in the arena: as the firmware lays it out for a model it runs, else Vela's plan.
+    const bool runnable = vm.ethosu_operators.size() == 1 && [&] {
+      try {
+        host::check_cpu_operators(vm, "network buffer");
+        return true;
+      } catch (const InputError&) {
+        return false;
+      }
+    }();
+    const auto arena_offset = [&](uint32_t t) {
+      return (runnable ? host::arena_offset(vm, t) : vm.offline_plan->offset_of(vm.model, 0, t)).value_or(0);
+    };
     NetworkInfoV2 info{};
-    std::snprintf(info.desc, sizeof info.desc, "%s", sg.name.c_str());
+    std::snprintf(info.desc, sizeof info.desc, "%s", vm.model.description.c_str());  // the firmware's answer
     info.is_vela = vm.ethosu_operators.empty() ? 0 : 1;
     auto fill = [&](const std::vector<int32_t>& indices, uint32_t& count, uint32_t* size, uint32_t* type,
                     uint32_t* offset, uint32_t* dims, uint32_t (*shape)[kDimMax]) {
@@ -314,8 +363,7 @@ std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
         if (bytes > UINT32_MAX) throw InputError("tensor too large");
         size[k] = static_cast<uint32_t>(bytes);
         type[k] = static_cast<uint32_t>(tensor.type);
-        if (vm.offline_plan)
-          offset[k] = vm.offline_plan->offset_of(vm.model, 0, static_cast<uint32_t>(t)).value_or(0);
+        if (vm.offline_plan) offset[k] = arena_offset(static_cast<uint32_t>(t));
         dims[k] = static_cast<uint32_t>(std::min<size_t>(tensor.shape.size(), kDimMax));
         for (size_t d = 0; d < dims[k]; ++d) shape[k][d] = static_cast<uint32_t>(tensor.shape[d]);
       }

@@ -10,8 +10,9 @@
 //    libethosu and inference_runner: the firmware copies them into and out of its own arena), or ifm[0] is the
 //    tensor arena with the inputs at the offsets of Vela's offline plan (NXP's lf-6.x libethosu Interpreter),
 //    optionally followed by one buffer per input that is copied in first. OFM buffers, when given, one per graph
-//    output, receive the outputs after their data.
-//  * OP: the network is the COP1 payload of one `ethos-u` operator (NXP's TFLite delegate); ifm[0] = arena
+//    output, receive the outputs after their data. A model compiled with separate I/O regions (COP2) keeps its
+//    inputs and outputs in regions 3 and 4, so it takes the per-tensor buffers only.
+//  * OP: the network is the COP1 or COP2 payload of one `ethos-u` operator (NXP's TFLite delegate); ifm[0] = arena
 //    (region 1), ifm[1] = layout, optional ifm[2] = flash (region 0, else the arena); region 2 is the
 //    firmware's fast memory, sized by the layout's base_addr_size[2]. The firmware takes these buffers as
 //    pointers, so each reaches from its offset to its capacity (older delegates leave their size 0). An OFM
@@ -54,7 +55,7 @@ struct InferenceResult {
 InferenceResult run_inference(const InferenceRequest& request, const host::ShimSettings& settings);
 
 // The firmware's NETWORK_INFO reply for a network buffer's data: the graph's inputs and outputs of a .tflite,
-// nothing (counts 0) for a COP1 payload (OP-mode networks); nullopt when the firmware cannot read the buffer
+// nothing (counts 0) for a driver payload (OP-mode networks); nullopt when the firmware cannot read the buffer
 // (the kernel then fails the ioctl with EBADF).
 std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network);
 

@@ -392,7 +392,7 @@ void prepare(const WeightLayout& l, DenseWeights& dense) {
   dense.values.assign(static_cast<size_t>(l.ofm_depth) * l.kernel_height * l.kernel_width * depth, 0);
 }
 
-void reorder(const WeightLayout& l, const int16_t* stream, size_t count, DenseWeights& dense) {
+void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, const PackedLayout& dst) {
   const size_t expected = stream_weight_count(l);
   if (count != expected) {
     throw InputError("weight stream holds " + std::to_string(count) + " weights; the layout (OFM depth " +
@@ -400,43 +400,76 @@ void reorder(const WeightLayout& l, const int16_t* stream, size_t count, DenseWe
                      std::to_string(expected));
   }
   const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
-  if (dense.ofm_depth != l.ofm_depth || dense.kernel_height != l.kernel_height ||
-      dense.kernel_width != l.kernel_width || dense.depth != depth) {
-    throw InputError("weight reorder: dense buffer not prepared for this layout");
-  }
   const Geometry g = geometry(l);
   const int i_group = g.dw ? 1 : kIfmMicroBlock;
-  const size_t o_stride = static_cast<size_t>(l.kernel_height) * l.kernel_width * depth;
   const int16_t* s = stream;
-  int16_t* d = dense.values.data();
+  const auto lane = [&](int o) {
+    const size_t oc = static_cast<size_t>(l.core + o * l.cores);
+    return (oc / 16) * dst.ofm_group_stride + (oc % 16) * dst.ofm_lane_stride;
+  };
   walk(l, g, [&](int o_first, int o_end, int i_first, int ky, int kx) {
     if (ky < 0) {  // tap padding
       s += kOfmMicroBlock * i_group;
       return;
     }
-    const size_t tap = (static_cast<size_t>(ky) * l.kernel_width + kx) * depth;
+    const size_t tap = (static_cast<size_t>(ky) * l.kernel_width + kx) * dst.tap_stride;
     const int i_count = std::max(0, std::min(i_group, depth - i_first));
+    // i_first is a multiple of 8: its pairs start at a pair boundary.
+    const size_t pair0 = static_cast<size_t>(i_first / 2) * dst.ifm_pair_stride;
     for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += i_group) {
       const int o = o_first + oz;
       if (o >= o_end) continue;
-      int16_t* row = d + static_cast<size_t>(l.core + o * l.cores) * o_stride + tap + i_first;
-      std::copy(s, s + i_count, row);
+      int16_t* row = dst.base + lane(o) + tap + pair0;
+      int i = 0;
+      for (; i + 1 < i_count; i += 2, row += dst.ifm_pair_stride) {
+        row[0] = s[i];
+        row[1] = s[i + 1];
+      }
+      if (i < i_count) row[0] = s[i];
     }
   });
 }
 
-void decode_weights(const WeightLayout& l, const uint8_t* data, size_t size_bytes, DenseWeights& dense) {
+namespace {
+
+PackedLayout dense_layout(DenseWeights& dense) {
+  PackedLayout dst;
+  dst.base = dense.values.data();
+  dst.tap_stride = static_cast<size_t>(dense.depth);
+  dst.ofm_lane_stride = static_cast<size_t>(dense.kernel_height) * dense.kernel_width * dst.tap_stride;
+  dst.ofm_group_stride = 16 * dst.ofm_lane_stride;
+  dst.ifm_pair_stride = 2;
+  return dst;
+}
+
+}  // namespace
+
+void reorder(const WeightLayout& l, const int16_t* stream, size_t count, DenseWeights& dense) {
+  const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
+  if (dense.ofm_depth != l.ofm_depth || dense.kernel_height != l.kernel_height ||
+      dense.kernel_width != l.kernel_width || dense.depth != depth) {
+    throw InputError("weight reorder: dense buffer not prepared for this layout");
+  }
+  reorder_packed(l, stream, count, dense_layout(dense));
+}
+
+void decode_packed(const WeightLayout& l, const uint8_t* data, size_t size_bytes, const PackedLayout& dst,
+                   std::vector<int16_t>& scratch) {
   const size_t expected = stream_weight_count(l);
-  prepare(l, dense);
   if (expected == 0) {
     // A core without channels (OFM depth 1 on two cores): Vela programs WEIGHT1_LENGTH = 0.
     if (size_bytes != 0) throw InputError("weight stream: core " + std::to_string(l.core) + " has no OFM channels but a " + std::to_string(size_bytes) + "-byte stream");
     return;
   }
+  scratch.reserve(expected);
+  decode_stream(data, size_bytes, scratch, expected);
+  reorder_packed(l, scratch.data(), scratch.size(), dst);
+}
+
+void decode_weights(const WeightLayout& l, const uint8_t* data, size_t size_bytes, DenseWeights& dense) {
+  prepare(l, dense);
   std::vector<int16_t> stream;
-  stream.reserve(expected);
-  decode_stream(data, size_bytes, stream, expected);
-  reorder(l, stream.data(), stream.size(), dense);
+  decode_packed(l, data, size_bytes, dense_layout(dense), stream);
 }
 
 }  // namespace ethosu::weights

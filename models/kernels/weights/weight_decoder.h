@@ -10,7 +10,8 @@
 //  * reorder() maps that sequence back to the dense OHWI layout, using the hardware consumption order
 //    (OFM block depth, part-kernel-first or depth-first, 8/16-bit IFM, dilation, U65-512 channel split).
 //    It throws InputError when the stream length differs from what the layout consumes.
-//  * decode_weights() does both for one core's stream.
+//  * decode_weights() does both for one core's stream; decode_packed() does both straight into any layout
+//    whose element (o, tap, i) sits at a separable offset (the kernels' packed layouts, see PackedLayout).
 // Plain C++, no SystemC; no allocation per weight (output vectors grow once per stream).
 #pragma once
 
@@ -75,5 +76,22 @@ void reorder(const WeightLayout& layout, const int16_t* stream, size_t count, De
 // decode_stream + reorder for one core's stream, with the decoded length capped at the layout's count.
 // A core whose share of the OFM channels is empty must have an empty stream (nothing is decoded).
 void decode_weights(const WeightLayout& layout, const uint8_t* data, size_t size_bytes, DenseWeights& dense);
+
+// Where weight (o, tap, i) of the op goes (tap = ky * kernel_width + kx; i = 0 for DEPTHWISE), in int16
+// elements from `base`:
+//   (o / 16) * ofm_group_stride + (o % 16) * ofm_lane_stride + tap * tap_stride + (i / 2) * ifm_pair_stride + i % 2.
+// Dense OHWI is ofm_lane_stride = taps * depth, ofm_group_stride = 16 * that, tap_stride = depth,
+// ifm_pair_stride = 2; the conv kernel's pair-interleaved groups and the depthwise by-tap layout are others.
+struct PackedLayout {
+  int16_t* base = nullptr;
+  size_t ofm_group_stride = 0, ofm_lane_stride = 0, tap_stride = 0, ifm_pair_stride = 0;
+};
+
+// reorder() into a packed layout: positions no stream fills are left as they are.
+void reorder_packed(const WeightLayout& layout, const int16_t* stream, size_t count, const PackedLayout& dst);
+
+// decode_weights() into a packed layout. `scratch` holds the decoded stream (reused across calls).
+void decode_packed(const WeightLayout& layout, const uint8_t* data, size_t size_bytes, const PackedLayout& dst,
+                   std::vector<int16_t>& scratch);
 
 }  // namespace ethosu::weights

@@ -1,0 +1,281 @@
+// Compiled once per Highway target (foreach_target.h) and dispatched at run time by our own table: Highway's
+// HWY_DYNAMIC_DISPATCH needs libhwy.so, whose load-time initialisation calibrates a timer for ~5 ms of CPU
+// in every process, more than a small job's whole simulation. Only Highway's headers are used.
+#ifndef ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
+#define ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/simd_loops.h"
+
+namespace ethosu::kernels {
+namespace {
+
+// One target's compiled loops.
+struct SimdLoops {
+  int64_t target;
+  bool (*requantize)(const int32_t*, ptrdiff_t, int, int, const RequantizeParams&, int32_t*, ptrdiff_t);
+  void (*depthwise)(const int16_t*, ptrdiff_t, const int32_t*, int, const int16_t*, ptrdiff_t, int, int, int32_t*,
+                    ptrdiff_t);
+};
+
+std::vector<SimdLoops>& registry() {
+  static std::vector<SimdLoops> loops;
+  return loops;
+}
+
+bool register_loops(const SimdLoops& loops) {
+  registry().push_back(loops);
+  return true;
+}
+
+}  // namespace
+}  // namespace ethosu::kernels
+#endif
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "models/kernels/simd_loops.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "models/kernels/simd_loops.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace ethosu::kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// One lane has no 32-bit halves to multiply: the same arithmetic in plain C++.
+bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    int32_t* out, ptrdiff_t out_stride) {
+  int64_t wide = 0;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < channels; ++j) {
+      int64_t x = p.bias[j] + sums[i * sum_stride + j];
+      x = x < p.acc_lo ? p.acc_lo : (x > p.acc_hi ? p.acc_hi : x);
+      wide |= (x + (int64_t{1} << 31)) >> 32;
+      const uint64_t magnitude = x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+      const uint64_t product = (magnitude & 0xFFFFFFFFu) * static_cast<uint64_t>(p.mult[j]);
+      const int64_t prod = x < 0 ? -static_cast<int64_t>(product) : static_cast<int64_t>(product);
+      int64_t v = (prod >> p.shift[j]) + (((prod & p.mask[j]) + (x < 0 ? p.rneg[j] : p.rpos[j])) >> p.shift[j]) + p.zp;
+      v = v < p.lo ? p.lo : (v > p.hi ? p.hi : v);
+      out[i * out_stride + j] = static_cast<int32_t>(v);
+    }
+  return wide == 0;
+}
+#else
+bool RequantizeTile32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                      int32_t* out, ptrdiff_t out_stride) {
+  const Requantize32& f = *p.fast;
+  const hn::CappedTag<int32_t, kRequantizeLanes> d;
+  const hn::Repartition<int64_t, decltype(d)> d64;
+  const hn::RebindToUnsigned<decltype(d64)> du64;
+  const size_t n = hn::Lanes(d);
+  const auto zp = hn::Set(d, static_cast<int32_t>(p.zp));
+  const auto lo = hn::Set(d, static_cast<int32_t>(p.lo)), hi = hn::Set(d, static_cast<int32_t>(p.hi));
+  const auto zero64 = hn::Zero(d64);
+  auto overflow = hn::Zero(d);
+  // One parity's 64-bit half: the rounded quotient of x * m.
+  const auto half = [&](auto x, auto m, auto rpos, auto rneg, auto shift, auto sub) {
+    const auto prod = hn::MulEven(x, m);
+    const auto biased = hn::Add(hn::BitCast(du64, prod), hn::BitCast(du64, hn::IfThenElse(hn::Lt(prod, zero64), rneg, rpos)));
+    return hn::Sub(hn::BitCast(d64, biased >> hn::BitCast(du64, shift)), sub);
+  };
+  for (size_t j = 0; j < static_cast<size_t>(channels); j += n) {
+    const auto bias = hn::LoadU(d, f.bias + j), mult = hn::LoadU(d, f.mult + j);
+    const auto mult_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, mult)));
+    const size_t k = j / 2;
+    const auto erp = hn::LoadU(d64, f.even_rpos + k), ern = hn::LoadU(d64, f.even_rneg + k);
+    const auto orp = hn::LoadU(d64, f.odd_rpos + k), orn = hn::LoadU(d64, f.odd_rneg + k);
+    const auto esh = hn::LoadU(d64, f.even_shift + k), osh = hn::LoadU(d64, f.odd_shift + k);
+    const auto esub = hn::LoadU(d64, f.even_sub + k), osub = hn::LoadU(d64, f.odd_sub + k);
+    const auto used = hn::FirstN(d, static_cast<size_t>(channels) - j);  // the tail's lanes are not stored
+    for (int i = 0; i < rows; ++i) {
+      const auto sum = hn::LoadU(d, sums + i * sum_stride + j);
+      const auto x = hn::BitCast(d, hn::Add(hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), sum),
+                                             hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), bias)));
+      // Signed wrap-around: both operands of one sign and the sum of the other.
+      overflow = hn::Or(overflow, hn::IfThenElseZero(used, hn::And(hn::Xor(x, sum), hn::Xor(x, bias))));
+      const auto x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, x)));
+      const auto even = half(x, mult, erp, ern, esh, esub);
+      const auto odd = half(x_odd, mult_odd, orp, orn, osh, osub);
+      auto v = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+      v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
+      hn::StoreU(v, d, out + i * out_stride + j);
+    }
+  }
+  return hn::AllFalse(d, hn::Lt(overflow, hn::Zero(d)));
+}
+
+bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    int32_t* out, ptrdiff_t out_stride) {
+  if (p.fast) return RequantizeTile32(sums, sum_stride, rows, channels, p, out, out_stride);
+  // int64 lanes, at most kRequantizeLanes so that callers know how far the tail may reach.
+  const hn::CappedTag<int64_t, kRequantizeLanes> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Repartition<uint32_t, decltype(du)> du32;
+  const hn::Rebind<int32_t, decltype(d)> d32;
+  const hn::Rebind<uint32_t, decltype(d)> du32_half;
+  const size_t n = hn::Lanes(d);
+  const auto acc_lo = hn::Set(d, p.acc_lo), acc_hi = hn::Set(d, p.acc_hi);
+  const auto zp = hn::Set(d, p.zp), lo = hn::Set(d, p.lo), hi = hn::Set(d, p.hi);
+  const auto int32_bias = hn::Set(d, int64_t{1} << 31);
+  const auto zero = hn::Zero(d);
+  auto wide = hn::Zero(d);
+  for (size_t j = 0; j < static_cast<size_t>(channels); j += n) {
+    // The channel constants once per tile column, for every row.
+    const auto mult = hn::BitCast(du32, hn::LoadU(d, p.mult + j));
+    const auto bias = hn::LoadU(d, p.bias + j), shift = hn::LoadU(d, p.shift + j), mask = hn::LoadU(d, p.mask + j);
+    const auto rpos = hn::LoadU(d, p.rpos + j), rneg = hn::LoadU(d, p.rneg + j);
+    const auto used = hn::FirstN(d, static_cast<size_t>(channels) - j);  // the tail's lanes are not stored
+    for (int i = 0; i < rows; ++i) {
+      auto x = hn::Add(bias, hn::PromoteTo(d, hn::LoadU(d32, sums + i * sum_stride + j)));
+      x = hn::Min(hn::Max(x, acc_lo), acc_hi);
+      // Nonzero high half after the offset: x is outside int32 (only lanes that are used count).
+      wide = hn::Or(wide, hn::IfThenElseZero(used, hn::ShiftRight<32>(hn::Add(x, int32_bias))));
+      // |x| * mult as an unsigned 32 x 32 -> 64 product (exact for |x| <= 2^31), then the sign.
+      const auto negative = hn::Lt(x, zero);
+      const auto magnitude = hn::BitCast(du32, hn::Abs(x));
+      const auto product = hn::BitCast(d, hn::MulEven(magnitude, mult));
+      const auto prod = hn::IfThenElse(negative, hn::Neg(product), product);
+      const auto rem = hn::And(prod, mask);
+      auto v = hn::Add(prod >> shift, hn::Add(rem, hn::IfThenElse(negative, rneg, rpos)) >> shift);
+      v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
+      hn::StoreU(hn::BitCast(d32, hn::TruncateTo(du32_half, hn::BitCast(du, v))), d32, out + i * out_stride + j);
+    }
+  }
+  return hn::AllTrue(d, hn::Eq(wide, zero));
+}
+#endif
+
+void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+  const hn::ScalableTag<int32_t> d;
+  const hn::Rebind<int16_t, decltype(d)> d16;
+  const int n = static_cast<int>(hn::Lanes(d));
+  int c = 0;
+  // Two vectors of channels per pass: more independent accumulators than one.
+  for (; c + 2 * n <= channels; c += 2 * n) {
+    for (int i = 0; i < pixels; ++i) {
+      const int16_t* ai = a + i * pix_stride + c;
+      auto s0 = hn::Zero(d), s1 = hn::Zero(d);
+      for (int t = 0; t < ntaps; ++t) {
+        const int16_t* at = ai + taps[t];
+        const int16_t* wt = w + t * w_tap_stride + c;
+        s0 = hn::Add(s0, hn::Mul(hn::PromoteTo(d, hn::LoadU(d16, at)), hn::PromoteTo(d, hn::LoadU(d16, wt))));
+        s1 = hn::Add(s1, hn::Mul(hn::PromoteTo(d, hn::LoadU(d16, at + n)), hn::PromoteTo(d, hn::LoadU(d16, wt + n))));
+      }
+      hn::StoreU(s0, d, acc + i * acc_stride + c);
+      hn::StoreU(s1, d, acc + i * acc_stride + c + n);
+    }
+  }
+  for (; c < channels; ++c)
+    for (int i = 0; i < pixels; ++i) {
+      // uint32: wrap-around stays defined.
+      uint32_t sum = 0;
+      for (int t = 0; t < ntaps; ++t)
+        sum += static_cast<uint32_t>(int32_t{a[i * pix_stride + taps[t] + c]} * w[t * w_tap_stride + c]);
+      acc[i * acc_stride + c] = static_cast<int32_t>(sum);
+    }
+}
+
+const bool registered = register_loops({HWY_TARGET, &RequantizeTile, &DepthwiseSums});
+
+}  // namespace HWY_NAMESPACE
+}  // namespace ethosu::kernels
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+#include <atomic>
+
+#if HWY_ARCH_X86
+#include <cpuid.h>
+#endif
+
+namespace ethosu::kernels {
+namespace {
+
+// Whether this CPU runs a target's code: the instruction sets Highway compiles each x86 target for
+// (HWY_TARGET_STR_*). On Arm, NEON is the aarch64 baseline; the SVE targets are not selected.
+bool cpu_runs(int64_t target) {
+#if HWY_ARCH_X86
+  __builtin_cpu_init();
+  const bool ssse3 = __builtin_cpu_supports("ssse3");
+  const bool sse4 = ssse3 && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+                    __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("aes");
+  const bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
+                    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+                    __builtin_cpu_supports("f16c");
+  const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+  switch (target) {
+    case HWY_SSSE3: return ssse3;
+    case HWY_SSE4: return sse4;
+    case HWY_AVX2: return avx2;
+    case HWY_AVX3: return avx3;
+    default: break;
+  }
+#elif HWY_ARCH_ARM_A64
+  if (target == HWY_NEON) return true;
+#endif
+  return target == HWY_SCALAR || target == HWY_EMU128;
+}
+
+// The targets this CPU runs, best first (Highway numbers better targets lower).
+std::vector<SimdLoops> runnable() {
+  std::vector<SimdLoops> out;
+  for (const SimdLoops& l : registry())
+    if (cpu_runs(l.target)) out.push_back(l);
+  std::sort(out.begin(), out.end(), [](const SimdLoops& a, const SimdLoops& b) { return a.target < b.target; });
+  return out;
+}
+
+const std::vector<SimdLoops>& available() {
+  static const std::vector<SimdLoops> loops = runnable();
+  return loops;
+}
+
+std::atomic<const SimdLoops*> chosen{nullptr};
+
+const SimdLoops& loops() {
+  const SimdLoops* l = chosen.load(std::memory_order_relaxed);
+  if (!l) {
+    l = &available().front();
+    chosen.store(l, std::memory_order_relaxed);
+  }
+  return *l;
+}
+
+}  // namespace
+
+bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                     int32_t* out, ptrdiff_t out_stride) {
+  return loops().requantize(sums, sum_stride, rows, channels, p, out, out_stride);
+}
+
+void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                    ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+  loops().depthwise(a, pix_stride, taps, ntaps, w, w_tap_stride, channels, pixels, acc, acc_stride);
+}
+
+std::vector<int64_t> available_simd_targets() {
+  std::vector<int64_t> targets;
+  for (const SimdLoops& l : available()) targets.push_back(l.target);
+  return targets;
+}
+
+void select_simd_target(int64_t target) {
+  for (const SimdLoops& l : available())
+    if (target == 0 || l.target == target) {
+      chosen.store(&l, std::memory_order_relaxed);
+      return;
+    }
+}
+
+const char* simd_target_name() { return hwy::TargetName(loops().target); }
+
+}  // namespace ethosu::kernels
+#endif

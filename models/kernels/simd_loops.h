@@ -1,0 +1,57 @@
+// Internal: the kernels' inner loops in SIMD, written once with Google Highway and dispatched at run time
+// over the host's vector units (SSSE3/SSE4/AVX2/AVX-512 on x86, NEON/SVE on Arm, or one lane). All exact.
+//
+// requantize_tile(), the output stage of conv, depthwise and elementwise for a tile of accumulators:
+// for rows i < rows and channels j < channels,
+//   x = saturate(bias[j] + sums[i * sum_stride + j]) to [acc_lo, acc_hi],
+//   out[i * out_stride + j] = clamp(round(x * mult[j] / 2^shift[j]) + zp, lo, hi)
+// with the rounding given per channel as round(p / 2^s) = (p >> s) + ((p & mask) + r) >> s, r = rpos[j]
+// for x >= 0 and rneg[j] for x < 0 (prepared by the caller; shift <= 61 so that nothing overflows).
+// Returns false, with `out` unusable, when some x lies outside int32 (the caller then takes the exact
+// 128-bit path). Rows of sums and out, and the channel arrays, must be readable/writable up to
+// round_up(channels, kRequantizeLanes): the tail is computed on whatever is there and not used.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ethosu::kernels {
+
+inline constexpr int kRequantizeLanes = 8;
+
+// The common case in 32-bit lanes: every channel's bias fits int32, mult < 2^31 and 32 <= shift <= 61, and
+// |zp| <= 2^30. Then x = bias + sum is exact unless it wraps int32 (which makes the tile fall back), the
+// product fits 62 bits, and round(p / 2^s) = ((p + 2^62 + r) >> s, unsigned) - 2^(62 - s). The 64-bit
+// constants are split by channel parity, as 64-bit lanes see them: even[k] for channel 2k, odd[k] for
+// 2k + 1 (each padded like the per-channel arrays).
+struct Requantize32 {
+  const int32_t *bias, *mult;
+  const int64_t *even_rpos, *even_rneg, *odd_rpos, *odd_rneg;  // 2^62 + r
+  const int64_t *even_shift, *odd_shift, *even_sub, *odd_sub;   // s, 2^(62 - s)
+};
+
+struct RequantizeParams {
+  const int64_t *bias, *mult, *shift, *mask, *rpos, *rneg;  // per channel (mult < 2^32, shift <= 61)
+  int64_t acc_lo, acc_hi, zp, lo, hi;
+  // When set (and the tile starts at an even channel of these arrays), the 32-bit path.
+  const Requantize32* fast = nullptr;
+};
+
+bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                     int32_t* out, ptrdiff_t out_stride);
+
+// Depthwise sums of a run of output pixels, accumulators in registers across the taps:
+//   acc[i * acc_stride + c] = sum over t < ntaps of a[i * pix_stride + taps[t] + c] * w[t * w_tap_stride + c]
+// for i < pixels, c < channels, in wrapping int32 (the caller bounds the sums so that nothing wraps).
+void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                    ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride);
+
+// The Highway targets (HWY_AVX2, ...) this host runs and the build holds, best first; the loops run on the
+// first unless select_simd_target() picks another (0: the best again). For tests and benchmarks.
+std::vector<int64_t> available_simd_targets();
+void select_simd_target(int64_t target);
+// The name of the target the loops run on.
+const char* simd_target_name();
+
+}  // namespace ethosu::kernels

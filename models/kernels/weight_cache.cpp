@@ -1,0 +1,114 @@
+#include "models/kernels/weight_cache.h"
+
+#include <cstring>
+
+#define XXH_STATIC_LINKING_ONLY  // XXH3_state_t on the stack
+#include <xxhash.h>
+
+namespace ethosu::kernels {
+
+WeightCache& WeightCache::shared() {
+  static WeightCache cache;
+  return cache;
+}
+
+WeightCache::Hash128 WeightCache::hash(const std::vector<ByteSpan>& key) {
+  XXH3_state_t state;
+  XXH3_128bits_reset(&state);
+  for (const ByteSpan& part : key) {
+    // The length too, so that moving bytes between parts changes the key.
+    const uint64_t size = part.size;
+    XXH3_128bits_update(&state, &size, sizeof size);
+    if (part.size) XXH3_128bits_update(&state, part.data, part.size);
+  }
+  const XXH128_hash_t h = XXH3_128bits_digest(&state);
+  return {h.low64, h.high64};
+}
+
+bool WeightCache::same_key(const std::vector<uint8_t>& stored, const std::vector<ByteSpan>& key) {
+  size_t pos = 0;
+  for (const ByteSpan& part : key) {
+    const uint64_t size = part.size;
+    if (stored.size() - pos < sizeof size + part.size) return false;
+    if (std::memcmp(stored.data() + pos, &size, sizeof size) != 0) return false;
+    pos += sizeof size;
+    if (part.size && std::memcmp(stored.data() + pos, part.data, part.size) != 0) return false;
+    pos += part.size;
+  }
+  return pos == stored.size();
+}
+
+std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>& key,
+                                                    const std::function<ConvWeights()>& make) {
+  const Hash128 h = hash(key);
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto range = index_.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it) {
+      if (!same_key(it->second->key, key)) continue;
+      lru_.splice(lru_.begin(), lru_, it->second);
+      ++stats_.hits;
+      return it->second->weights;
+    }
+    ++stats_.misses;
+  }
+  // Decode without the lock: another thread may decode the same stream meanwhile; the first stored wins.
+  auto weights = std::make_shared<const ConvWeights>(make());
+  Entry e;
+  e.hash = h;
+  for (const ByteSpan& part : key) {
+    const uint64_t size = part.size;
+    const auto* p = reinterpret_cast<const uint8_t*>(&size);
+    e.key.insert(e.key.end(), p, p + sizeof size);
+    if (part.size) e.key.insert(e.key.end(), part.data, part.data + part.size);
+  }
+  e.bytes = e.key.size() + weights->size_bytes();
+  e.weights = weights;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (e.bytes > capacity_bytes_) return weights;
+  const auto range = index_.equal_range(h);
+  for (auto it = range.first; it != range.second; ++it)
+    if (it->second->key == e.key) return it->second->weights;
+  evict_to(capacity_bytes_ - e.bytes);
+  bytes_ += e.bytes;
+  lru_.push_front(std::move(e));
+  index_.emplace(h, lru_.begin());
+  return weights;
+}
+
+void WeightCache::evict_to(size_t bytes) {
+  while (bytes_ > bytes && !lru_.empty()) {
+    const Entry& victim = lru_.back();
+    const auto range = index_.equal_range(victim.hash);
+    for (auto it = range.first; it != range.second; ++it) {
+      if (&*it->second == &victim) {
+        index_.erase(it);
+        break;
+      }
+    }
+    bytes_ -= victim.bytes;
+    lru_.pop_back();
+    ++stats_.evictions;
+  }
+}
+
+WeightCache::Stats WeightCache::stats() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  Stats s = stats_;
+  s.entries = lru_.size();
+  s.bytes = bytes_;
+  return s;
+}
+
+void WeightCache::set_capacity_bytes(size_t bytes) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  capacity_bytes_ = bytes;
+  evict_to(bytes);
+}
+
+void WeightCache::clear() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  evict_to(0);
+}
+
+}  // namespace ethosu::kernels

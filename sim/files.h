@@ -1,0 +1,25 @@
+// Reading and writing the files a user names, safely: every error names the file (ethosu::InputError).
+//
+// Contract: reads take regular files only (a directory, FIFO, socket or device is refused before it is
+// opened, so nothing blocks) and at most `max_bytes` (a larger file is refused without reading it all).
+// Writes go into the named file; an existing regular file is replaced as a whole (written beside it and
+// renamed over it, so the path holds the old or the new contents, never a part), anything else that
+// exists (a device such as /dev/null, a FIFO, a symbolic link) is written through in place and never
+// replaced, and a directory is refused.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ethosu::sim {
+
+inline constexpr uint64_t kMaxTextFileBytes = uint64_t{16} << 20;  // configuration and vela.ini files
+
+std::vector<uint8_t> read_file(const std::filesystem::path& path, uint64_t max_bytes = uint64_t{1} << 32);
+std::string read_text_file(const std::filesystem::path& path, uint64_t max_bytes = kMaxTextFileBytes);
+void write_file(const std::filesystem::path& path, const uint8_t* data, size_t size);
+void write_text_file(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace ethosu::sim

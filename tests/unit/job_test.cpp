@@ -1,0 +1,133 @@
+// Job builders: a model's inputs in its graph order and by name, separate I/O regions (COP2), and the
+// payload header check for Vela 3.2's product-0 headers. Models and payloads are made with the project's own
+// writers (tests/unit/flatbuffer_builder.h, host::make_driver_payload).
+#include "host/job.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "host/file_io.h"
+#include "host/payload.h"
+#include "host/run_job.h"
+#include "host/sim_config.h"
+#include "sim/error.h"
+#include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/io_models.h"
+
+namespace ethosu::host {
+namespace {
+
+namespace tb = ethosu::testing;
+namespace fs = std::filesystem;
+
+const std::vector<uint32_t> kStream = {0x0000FFFF};  // NPU_OP_STOP
+
+class JobFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ethosu_job_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name, const std::vector<uint8_t>& bytes) {
+    const std::string path = (dir_ / name).string();
+    write_file(path, bytes);
+    return path;
+  }
+  fs::path dir_;
+};
+
+tb::Bytes cop1() {
+  return make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP1, 0x10003008, kVelaIdWord);
+}
+
+std::vector<uint8_t> bytes_at(const std::vector<uint8_t>& region, size_t offset, size_t n) {
+  return {region.begin() + static_cast<std::ptrdiff_t>(offset), region.begin() + static_cast<std::ptrdiff_t>(offset + n)};
+}
+
+template <typename F>
+std::string input_error(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no InputError)";
+}
+
+TEST_F(JobFiles, InputsFollowTheModelsGraphOrderAndNames) {
+  const std::string model = file("m.tflite", tb::two_input_model(cop1(), false));
+  const std::string a = file("a.bin", {1, 2, 3, 4}), b = file("b.bin", {5, 6, 7, 8});
+  const Job by_order = job_from_tflite(model, {a, b});
+  EXPECT_EQ(bytes_at(by_order.regions[1], 0x40, 4), (std::vector<uint8_t>{1, 2, 3, 4}));
+  EXPECT_EQ(bytes_at(by_order.regions[1], 0x80, 4), (std::vector<uint8_t>{5, 6, 7, 8}));
+  ASSERT_EQ(by_order.input_mapping.size(), 2u);
+  EXPECT_EQ(by_order.input_mapping[0], "input 0 'a' (region 1, offset 64, 4 bytes) <- " + a);
+  EXPECT_EQ(by_order.input_mapping[1], "input 1 'b' (region 1, offset 128, 4 bytes) <- " + b);
+  // By name, in any order; an unnamed file takes the first input left.
+  const Job by_name = job_from_tflite(model, {"b=" + a, b});
+  EXPECT_EQ(bytes_at(by_name.regions[1], 0x80, 4), (std::vector<uint8_t>{1, 2, 3, 4}));
+  EXPECT_EQ(bytes_at(by_name.regions[1], 0x40, 4), (std::vector<uint8_t>{5, 6, 7, 8}));
+  const Job one = job_from_tflite(model, {"b=" + b});
+  EXPECT_EQ(one.input_mapping[0], "input 0 'a' (region 1, offset 64, 4 bytes) <- zeros");
+  ASSERT_EQ(one.outputs.size(), 1u);
+  EXPECT_EQ(one.outputs[0].name, "y");
+  EXPECT_EQ(one.outputs[0].region, 1u);
+  EXPECT_NE(input_error([&] { job_from_tflite(model, {"a=" + a, "a=" + b}); }).find("input 'a' given twice"),
+            std::string::npos);
+  EXPECT_NE(input_error([&] { job_from_tflite(model, {a, b, a}); }).find("more input files than the model's 2"),
+            std::string::npos);
+  EXPECT_NE(input_error([&] { job_from_tflite(model, {b, a + "x"}); }).find(a + "x"), std::string::npos);
+}
+
+TEST_F(JobFiles, SeparateIoRegionsPlaceInputsAndOutputsInRegions3And4) {
+  const tb::Bytes payload =
+      make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP2, 0x10003008, kVelaIdWord, true);
+  const std::string model = file("m.tflite", tb::two_input_model(payload, true));
+  const Job job = job_from_tflite(model, {file("a.bin", {1, 2, 3, 4}), file("b.bin", {5, 6, 7, 8})});
+  EXPECT_EQ(job.regions[3], (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(job.regions[4].size(), 8u);
+  EXPECT_EQ(job.regions[1].size(), 256u);
+  ASSERT_EQ(job.outputs.size(), 1u);
+  EXPECT_EQ(job.outputs[0].region, 4u);
+  EXPECT_EQ(job.stream, tb::words_to_bytes(kStream));
+
+  // A stream that copies the input region into the output region runs, and the output comes back from region 4.
+  const tb::Bytes copying = make_driver_payload(tb::copy_inputs_to_output(), PayloadFormat::COP2, 0x10003008, kVelaIdWord, true);
+  Job run = job_from_tflite(file("c.tflite", tb::two_input_model(copying, true)),
+                            {file("a.bin", {1, 2, 3, 4}), file("b.bin", {5, 6, 7, 8})});
+  RunOptions functional;
+  functional.timed = false;
+  const RunOutcome outcome = run_job(run, functional);
+  ASSERT_FALSE(outcome.fault) << *outcome.fault;
+  EXPECT_EQ(run.output_bytes(run.outputs[0]), (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
+TEST_F(JobFiles, OldPayloadHeadersRunOnlyOnAVariantTheUserNames) {
+  const std::string stream = file(
+      "old.bin", make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP1, 0x00003008, kVelaIdWord));
+  const Job job = job_from_stream(stream, {{1, std::nullopt, 64}}, {}, {});
+  ASSERT_TRUE(job.header_variant);
+  EXPECT_EQ(*job.header_variant, "ethos-u55-256 (CONFIG word 0x00003008, product 0)");
+  EXPECT_EQ(job.variant, "ethos-u65-256");
+  const std::string refused = input_error([&] { check_payload_header(job, resolve_config({}, job.variant)); });
+  EXPECT_NE(refused.find("Arm's core driver refuses such a payload"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("--variant ethos-u65-256"), std::string::npos) << refused;
+  ConfigRequest named;
+  named.variant = "ethos-u65-512";
+  const auto warning = check_payload_header(job, resolve_config(named, job.variant));
+  ASSERT_TRUE(warning);
+  EXPECT_NE(warning->find("names ethos-u55-256 (CONFIG word 0x00003008, product 0)"), std::string::npos) << *warning;
+  EXPECT_NE(warning->find("running it on ethos-u65-512"), std::string::npos) << *warning;
+  // A current header needs no check.
+  const Job current = job_from_stream(file("new.bin", cop1()), {{1, std::nullopt, 64}}, {}, {});
+  EXPECT_FALSE(current.header_variant);
+  EXPECT_FALSE(check_payload_header(current, resolve_config({}, current.variant)));
+}
+
+}  // namespace
+}  // namespace ethosu::host

@@ -1,0 +1,122 @@
+// What goes wrong inside a job stays inside it: a memory model that throws from b_transport (a user's bus, an
+// exhausted host) ends that job with the simulator's own fault, STATUS and the IRQ as for any fault, and the
+// same NPU runs the next job. A QSIZE of 4 GiB costs no 4 GiB of host memory.
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <functional>
+#include <stdexcept>
+
+#include "isa/assembler.h"
+#include "isa/registers.h"
+#include "models/mem/axi_port.h"
+#include "models/mem/memory.h"
+#include "models/npu/npu.h"
+
+namespace ethosu::npu {
+namespace {
+
+using isa::Reg;
+using isa::RegField;
+
+// A target that grants no DMI and throws on every access.
+SC_MODULE(ThrowingMemory) {
+  tlm_utils::simple_target_socket<ThrowingMemory> socket;
+  SC_CTOR(ThrowingMemory) : socket("socket") { socket.register_b_transport(this, &ThrowingMemory::b_transport); }
+  void b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) { throw std::runtime_error("the bus model failed"); }
+};
+
+SC_MODULE(Stimulus) {
+  tlm_utils::simple_initiator_socket<Stimulus> apb;
+  sc_core::sc_in<bool> irq;
+  std::function<void(Stimulus&)> script;
+  sc_core::sc_event go;
+  SC_CTOR(Stimulus) : apb("apb"), irq("irq") { SC_THREAD(thread); }
+  void thread() {
+    for (;;) {
+      wait(go);
+      script(*this);
+      sc_core::sc_pause();
+    }
+  }
+  void access(tlm::tlm_command cmd, uint16_t offset, uint32_t& v) {
+    tlm::tlm_generic_payload gp;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    gp.set_command(cmd);
+    gp.set_address(offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    apb->b_transport(gp, delay);
+  }
+  void wr(uint16_t offset, uint32_t v) { access(tlm::TLM_WRITE_COMMAND, offset, v); }
+  uint32_t rd(uint16_t offset) {
+    uint32_t v = 0;
+    access(tlm::TLM_READ_COMMAND, offset, v);
+    return v;
+  }
+};
+
+struct Bench {
+  mem::Memory sram{"sram"};
+  ThrowingMemory bad{"bad"};
+  mem::AxiPort axi0{"axi0", {}, sc_core::sc_time(1, sc_core::SC_NS)};
+  mem::AxiPort axi1{"axi1", {}, sc_core::sc_time(1, sc_core::SC_NS)};
+  Npu npu{"npu", axi0, axi1};
+  Stimulus stim{"stim"};
+  sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq{"irq"};
+  std::vector<uint8_t> stream = isa::assemble("NPU_OP_STOP mask=0x1\n");
+  uint32_t status = 0;
+
+  Bench() {
+    axi0.socket.bind(sram.socket);
+    axi1.socket.bind(bad.socket);
+    npu.apb.bind(stim.apb);
+    npu.irq.bind(irq);
+    stim.irq.bind(irq);
+    sram.map(0x1000, stream.data(), stream.size());
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  }
+  // Runs the stream from QBASE 0x1000 through AXI port `port` and returns STATUS after the IRQ.
+  uint32_t run(unsigned port, uint32_t qsize) {
+    stim.script = [&](Stimulus& s) {
+      s.wr(isa::reg_at(Reg::RESET, 0), 2);
+      s.wr(isa::reg_at(Reg::QCONFIG, 0), port ? 2 : 0);
+      s.wr(isa::reg_at(Reg::QBASE, 0), 0x1000);
+      s.wr(isa::reg_at(Reg::QSIZE, 0), qsize);
+      s.wr(isa::reg_at(Reg::CMD, 0), 1);
+      if (!s.irq.read()) wait(s.irq.posedge_event());
+      status = s.rd(isa::reg_at(Reg::STATUS, 0));
+    };
+    stim.go.notify(sc_core::SC_ZERO_TIME);
+    sc_core::sc_start();
+    return status;
+  }
+};
+
+bool has(uint32_t status, RegField f) { return isa::get(status, f) != 0; }
+
+TEST(NpuContainment, AThrowingMemoryEndsTheJobNotTheSimulator) {
+  Bench b;
+  const uint32_t failed = b.run(1, static_cast<uint32_t>(b.stream.size()));
+  EXPECT_TRUE(has(failed, RegField::STATUS_cmd_parse_error));
+  EXPECT_TRUE(has(failed, RegField::STATUS_irq_raised));
+  EXPECT_NE(b.npu.report().status.find("simulation limit at 0x000000: the simulator could not run the job: the bus "
+                                       "model failed"),
+            std::string::npos)
+      << b.npu.report().status;
+  // The same NPU, the next job: a clean stop.
+  const uint32_t ok = b.run(0, static_cast<uint32_t>(b.stream.size()));
+  EXPECT_TRUE(has(ok, RegField::STATUS_cmd_end_reached)) << std::hex << ok;
+  EXPECT_FALSE(has(ok, RegField::STATUS_cmd_parse_error));
+  EXPECT_EQ(b.npu.report().status, "ok");
+  // QSIZE of 4 GiB - 4: the NPU fetches at most the 16 MiB limit and a word, finds it over the limit, stops.
+  const uint32_t huge = b.run(0, 0xFFFFFFFC);
+  EXPECT_TRUE(has(huge, RegField::STATUS_bus_status) || has(huge, RegField::STATUS_cmd_parse_error)) << std::hex << huge;
+}
+
+}  // namespace
+}  // namespace ethosu::npu
+
+extern "C" int sc_main(int, char**) { return 0; }

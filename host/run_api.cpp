@@ -35,11 +35,11 @@ Job& Job::operator=(const Job& other) {
 Job& Job::operator=(Job&& other) noexcept = default;
 Job::~Job() = default;
 
-Job Job::from_case(const std::filesystem::path& folder) {
-  return Job(std::make_unique<Impl>(host::job_from_case(folder)));
+Job Job::from_case(const std::filesystem::path& folder, bool allow_outside) {
+  return Job(std::make_unique<Impl>(host::job_from_case(folder, allow_outside)));
 }
 
-Job Job::from_tflite(const std::filesystem::path& model, const std::vector<std::filesystem::path>& inputs) {
+Job Job::from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {
   return Job(std::make_unique<Impl>(host::job_from_tflite(model, inputs)));
 }
 

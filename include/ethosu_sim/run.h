@@ -37,10 +37,13 @@ struct Output {
 
 class Job {
  public:
-  static Job from_case(const std::filesystem::path& folder);
-  // inputs: files in the model's input order, placed at their offline-planned arena offsets (missing: zero).
-  static Job from_tflite(const std::filesystem::path& model, const std::vector<std::filesystem::path>& inputs = {});
-  // A bare command stream or a COP1 driver payload, with the region buffers it runs on.
+  // The manifest's files must lie inside the folder (or its parent case, for a nested build such as u65_512/)
+  // unless allow_outside.
+  static Job from_case(const std::filesystem::path& folder, bool allow_outside = false);
+  // inputs: "FILE" (the next input in the model's graph-input order) or "NAME=FILE" (the input tensor NAME),
+  // placed at their offline-planned offsets; missing inputs are zero.
+  static Job from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs = {});
+  // A bare command stream or a COP1/COP2 driver payload, with the region buffers it runs on.
   static Job from_stream(std::vector<uint8_t> stream, std::array<std::vector<uint8_t>, kRegionCount> regions,
                          const std::string& variant = "ethos-u65-256");
 

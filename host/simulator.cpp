@@ -33,8 +33,8 @@ Simulator::Simulator() : platform_("platform"), host_("host") {
 
 TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32_t regioncfg,
                         const std::array<uint16_t, 4>& pmu_events, sim::Trace* trace) {
-  platform_.configure(config);
-  platform_.npu.set_trace(trace);
+  platform::configure(platform_, config);
+  platform_.npu.impl().set_trace(trace);
   platform_.sram.unmap_all();
   platform_.dram.unmap_all();
 
@@ -84,7 +84,7 @@ TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32
   if (!out.driver.completed) out.fault = out.report.status.empty() ? out.driver.error : out.report.status;
   platform_.sram.unmap_all();
   platform_.dram.unmap_all();
-  platform_.npu.set_trace(nullptr);
+  platform_.npu.impl().set_trace(nullptr);
   return out;
 }
 

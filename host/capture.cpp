@@ -466,6 +466,8 @@ ReplayResult replay(const Capture& c) { return replay(c, ReplayOptions{}); }
 
 void check_replay(const Capture& c, const ReplayOptions& o) { replay_config(c, o); }
 
+sim::Config replay_configuration(const Capture& c, const ReplayOptions& o) { return replay_config(c, o); }
+
 ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   const bool timed = c.timed && !o.functional;
   const sim::Config config = replay_config(c, o);
@@ -496,16 +498,19 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
     if (c.regions_after[i].empty()) continue;
     r.replayed.regions_after[i] = job.regions[i];
     if (job.regions[i] != c.regions_after[i])
-      r.differences.push_back(region_difference(i, job.regions[i], c.regions_after[i]));
+      r.output_differences.push_back(region_difference(i, job.regions[i], c.regions_after[i]));
   }
+  r.fault = outcome.fault;
   const std::string fault = outcome.fault ? " (the replay faulted: " + *outcome.fault + ")" : "";
   if (timed != c.timed) {
     // Only the end state is comparable across models.
     if (c.status_recorded && completed(outcome.status) != completed(c.status))
-      r.differences.push_back(std::string("the replay ") + (completed(outcome.status) ? "completed" : "did not complete") +
+      r.output_differences.push_back(std::string("the replay ") + (completed(outcome.status) ? "completed" : "did not complete") +
                               ", the recorded run (STATUS " + hex32(c.status) + ") " +
                               (completed(c.status) ? "completed" : "did not") + fault);
-  } else {
+  }
+  r.differences = r.output_differences;
+  if (timed == c.timed) {
     // Functional captures made before the functional model shared the NPU's control registers recorded
     // STATUS without the IRQ history bits (31:16): those bits, set by the stream's own masks, are not compared.
     const uint32_t compared = timed ? 0xFFFFFFFFu : 0xFFFFu;

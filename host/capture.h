@@ -149,6 +149,10 @@ uint32_t crc32(const uint8_t* data, size_t size_bytes, uint32_t crc = 0);
 struct ReplayResult {
   bool identical = false;      // outputs, STATUS and counters all equal to the recorded ones
   std::vector<std::string> differences;  // one line per difference, naming what and where
+  // The part of `differences` about what the client reads back: the regions the stream writes and, across
+  // models, whether the run completed.
+  std::vector<std::string> output_differences;
+  std::optional<std::string> fault;  // the replay's NPU fault, if it faulted
   Capture replayed;            // what this run produced (same inputs, new results)
 };
 ReplayResult replay(const Capture& capture);
@@ -167,6 +171,8 @@ ReplayResult replay(const Capture& capture, const ReplayOptions& options);
 // does not program, parameters or assignments that do not resolve), so that a front end replaying several
 // captures can refuse a bad one before running any.
 void check_replay(const Capture& capture, const ReplayOptions& options);
+// The configuration replay() runs with: the recorded parameters, then options' file and assignments.
+sim::Config replay_configuration(const Capture& capture, const ReplayOptions& options);
 
 // For writers of captures. The part of a resolved configuration that differs from make_config()'s defaults, as
 // Capture::parameters holds it (values in the registry's text form).

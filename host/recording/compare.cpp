@@ -1,0 +1,180 @@
+#include "host/recording/compare.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "host/backends/nxp/nxp_inference.h"
+#include "isa/registers.h"
+#include "sim/config.h"
+#include "sim/error.h"
+
+namespace ethosu::host {
+
+namespace {
+
+std::string event_name(uint16_t id) {
+  const isa::PmuEventInfo* e = isa::find_pmu_event(id);
+  return e ? std::string(e->name) : "event " + std::to_string(id);
+}
+
+std::string status_name(uint32_t s) {
+  static const char* const kNames[] = {"OK", "ERROR", "RUNNING", "REJECTED", "ABORTED", "ABORTING"};
+  return s < std::size(kNames) ? kNames[s] : "status " + std::to_string(s);
+}
+
+// "what: N of M bytes differ, the first at offset X (0xAA simulated, 0xBB recorded)", or the sizes.
+std::string bytes_difference(const std::string& what, const uint8_t* simulated, size_t simulated_size,
+                             const uint8_t* recorded, size_t recorded_size) {
+  if (simulated_size != recorded_size)
+    return what + ": " + std::to_string(simulated_size) + " bytes simulated, " + std::to_string(recorded_size) +
+           " recorded";
+  size_t differ = 0, first = 0;
+  for (size_t i = 0; i < simulated_size; ++i)
+    if (simulated[i] != recorded[i] && differ++ == 0) first = i;
+  if (!differ) return "";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, ", the first at offset 0x%zx (0x%02x simulated, 0x%02x recorded)", first,
+                simulated[first], recorded[first]);
+  return what + ": " + std::to_string(differ) + " of " + std::to_string(simulated_size) + " bytes differ" + buf;
+}
+
+void add_if(std::vector<std::string>& out, std::string text) {
+  if (!text.empty()) out.push_back(std::move(text));
+}
+
+// The firmware emulation's settings for replaying an inference on the configuration `o` asks for.
+ShimSettings inference_settings(const Capture& c, const ReplayOptions& o) {
+  ShimSettings s;
+  s.request.variant = c.variant;
+  s.request.config_file = o.config_file;
+  for (const auto& [name, value] : c.parameters) s.request.assignments.push_back(name + "=" + value);
+  s.request.assignments.insert(s.request.assignments.end(), o.assignments.begin(), o.assignments.end());
+  s.functional = o.functional;
+  const sim::Config config = resolve_config(s.request, c.variant);
+  s.sram_size_bytes = static_cast<uint64_t>(std::max<int64_t>(config.param("mem.sram.size_bytes").as_int(), 0));
+  return s;
+}
+
+nxp::InferenceRequest inference_request(const InferenceRecord& r) {
+  nxp::InferenceRequest q;
+  q.inference_type = r.type;
+  q.network = r.network;
+  q.ifms = r.ifms;
+  q.ifm_sizes = r.ifm_data_bytes;
+  q.ofm_free_bytes = r.ofm_free_bytes;
+  for (size_t i = 0; i < 4; ++i) q.pmu.events[i] = r.pmu_event_indices[i];
+  q.pmu.cycle_count = r.pmu_cycle_count ? 1 : 0;
+  return q;
+}
+
+void compare_inference(const Capture& c, const ReplayOptions& o, JobComparison& j, Capture& simulated) {
+  const InferenceRecord& rec = *c.inference;
+  const nxp::InferenceResult res = nxp::run_inference(inference_request(rec), inference_settings(c, o));
+  if (res.status != rec.status)
+    j.output_differences.push_back("inference status " + status_name(res.status) + " simulated, " +
+                                   status_name(rec.status) + " recorded" +
+                                   (res.message.empty() ? std::string() : " (" + res.message + ")"));
+  for (size_t i = 0; i < rec.ofms_appended.size() && i < res.ofm_appended.size(); ++i) {
+    const auto& want = rec.ofms_appended[i];
+    const auto& got = res.ofm_appended[i];
+    add_if(j.output_differences,
+           bytes_difference("ofm[" + std::to_string(i) + "] appended", got.data(), got.size(), want.data(), want.size()));
+  }
+  if (!res.ifms_after.empty() && res.ifms_after[0] && !rec.ifms.empty()) {
+    const std::vector<uint8_t>& got = *res.ifms_after[0];
+    const std::vector<uint8_t>& want =
+        !rec.ifms_after.empty() && !rec.ifms_after[0].empty() ? rec.ifms_after[0] : rec.ifms[0];
+    for (const auto& [begin, end] : res.arena_results) {
+      if (end > got.size() || end > want.size() || begin >= end) continue;
+      add_if(j.output_differences, bytes_difference("ifm[0] (arena) bytes [" + std::to_string(begin) + ", " +
+                                                        std::to_string(end) + ")",
+                                                    got.data() + begin, end - begin, want.data() + begin, end - begin));
+    }
+  }
+  if (res.capture) simulated = *res.capture;
+}
+
+}  // namespace
+
+void check_recording(const Capture& c, const ReplayOptions& o) {
+  if (c.inference)
+    inference_settings(c, o);
+  else
+    check_replay(c, o);
+}
+
+JobComparison compare_recording(const Capture& c, const std::string& name, const ReplayOptions& o) {
+  JobComparison j;
+  j.capture = name;
+  j.source = c.source;
+  j.on_hardware = c.on_hardware;
+  j.wall_ns = c.wall_ns;
+  Capture simulated;
+  if (c.inference) {
+    compare_inference(c, o, j, simulated);
+    j.clock_hz = resolve_config(inference_settings(c, o).request, c.variant).param("system.clock_hz").as_double();
+  } else {
+    ReplayResult r = replay(c, o);
+    j.output_differences = r.output_differences;
+    if (c.on_hardware && r.fault) j.output_differences.push_back("the simulated run faulted: " + *r.fault);
+    // A board's counters differ from the simulator's by design; a simulator capture's must not.
+    if (!c.on_hardware)
+      for (const auto& d : r.differences)
+        if (std::find(r.output_differences.begin(), r.output_differences.end(), d) == r.output_differences.end())
+          j.other_differences.push_back(d);
+    simulated = r.replayed;
+    j.clock_hz = replay_configuration(c, o).param("system.clock_hz").as_double();
+  }
+  const bool timed = c.timed && !o.functional;
+  if (!timed) return j;
+  j.simulated_cycles = simulated.cycle_counter;
+  if (c.cycle_counter_recorded) {
+    j.recorded_cycles = c.cycle_counter;
+    if (c.cycle_counter)
+      j.cycle_error = static_cast<double>(simulated.cycle_counter) / static_cast<double>(c.cycle_counter) - 1;
+    if (j.wall_ns && j.clock_hz > 0)
+      j.overhead_ns = static_cast<double>(*j.wall_ns) - static_cast<double>(c.cycle_counter) * 1e9 / j.clock_hz;
+  }
+  if (c.event_counters_recorded)
+    for (size_t i = 0; i < 4; ++i)
+      if (c.pmu_events[i])
+        j.counters.push_back({c.pmu_events[i], event_name(c.pmu_events[i]), c.event_counters[i],
+                              simulated.pmu_events[i] == c.pmu_events[i] ? simulated.event_counters[i] : 0});
+  j.replayed = std::move(simulated);
+  return j;
+}
+
+RecordedJob::RecordedJob(const Capture& c, std::string name) : name_(std::move(name)) {
+  if (c.cycle_counter_recorded) recorded_cycles_ = c.cycle_counter;
+  wall_ns_ = c.wall_ns;
+  options_.timed = true;
+  options_.pmu_events = c.pmu_events;
+  if (!c.inference) {
+    job_.name = name_;
+    job_.variant = c.variant;
+    job_.stream = c.stream;
+    job_.regions = c.regions_before;
+    options_.regioncfg = c.regioncfg;
+    return;
+  }
+  // The NPU job the firmware makes of the inference; the functional model is enough to build it.
+  ShimSettings s = inference_settings(c, ReplayOptions{});
+  s.functional = true;
+  const nxp::InferenceResult res = nxp::run_inference(inference_request(*c.inference), s);
+  if (!res.capture)
+    throw InputError(name_ + ": the firmware's emulation cannot run this inference: " + res.message);
+  job_.name = name_;
+  job_.variant = res.capture->variant;
+  job_.stream = res.capture->stream;
+  job_.regions = res.capture->regions_before;
+  options_.regioncfg = res.capture->regioncfg;
+}
+
+uint64_t RecordedJob::simulate(const platform::PlatformConfig& config) const {
+  Job job = job_;
+  RunOptions options = options_;
+  options.config = config;
+  return run_job(job, options).cycle_counter;
+}
+
+}  // namespace ethosu::host

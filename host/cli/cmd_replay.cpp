@@ -157,6 +157,7 @@ nlohmann::ordered_json to_json(const std::vector<host::JobComparison>& rows) {
     o["outputs_identical"] = j.output_differences.empty();
     o["output_differences"] = j.output_differences;
     o["other_differences"] = j.other_differences;
+    o["notes"] = j.notes;
     o["recorded_cycles"] = opt(j.recorded_cycles);
     o["simulated_cycles"] = j.simulated_cycles;
     o["cycle_error"] = opt(j.cycle_error);
@@ -208,6 +209,7 @@ void print_table(const std::vector<host::JobComparison>& rows) {
   for (const auto& j : rows) {
     for (const auto& d : j.output_differences) std::cout << j.capture << ": FUNCTIONAL DIFFERENCE: " << d << "\n";
     for (const auto& d : j.other_differences) std::cout << j.capture << ": " << d << "\n";
+    for (const auto& d : j.notes) std::cout << j.capture << ": note: " << d << "\n";
   }
   const Summary s = summarise(rows);
   std::cout << s.jobs << (s.jobs == 1 ? " job" : " jobs") << ": outputs identical in " << s.identical;

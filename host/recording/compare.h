@@ -38,6 +38,7 @@ struct JobComparison {
   bool on_hardware = false;
   std::vector<std::string> output_differences;  // functional: the client would read other bytes
   std::vector<std::string> other_differences;   // simulator captures: STATUS and counters that differ
+  std::vector<std::string> notes;               // worth knowing, not a difference (a fault the board may share)
   std::optional<uint64_t> recorded_cycles;
   uint64_t simulated_cycles = 0;
   std::optional<double> cycle_error;            // simulated / recorded - 1

@@ -15,6 +15,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <new>
 #include <set>
 
 #include "host/backends/accel/ethosu_accel_uapi.h"
@@ -93,6 +94,7 @@ struct AccelRecorder::State {
   host::OwnedFds watched;
   std::map<int, FilePtr> files;  // by descriptor
   std::deque<Pending> pending;   // submitted, results not yet recorded
+  std::mutex submitting;         // one SUBMIT recorded at a time
   FilePtr global_file;           // PERFMON_SET_GLOBAL: the file whose perfmon counts every job
   uint32_t global_perfmon = 0;
   bool warned_no_mmap = false;
@@ -156,13 +158,41 @@ struct AccelRecorder::State {
     m.status_recorded = false;  // the driver never tells user space STATUS
     m.device = identity(*f);
     if (m.device) {
-      if (auto v = host::variant_of_config(m.device->config)) m.variant = *v;
-      else warn("DEV_QUERY's CONFIG " + std::to_string(m.device->config) + " names no Ethos-U65; recorded as " + m.variant);
-      if (!host::variant_of_config(m.device->config)) m.device.reset();
+      if (auto v = host::variant_of_config(m.device->config)) {
+        m.variant = *v;
+      } else {
+        warn("DEV_QUERY's CONFIG " + std::to_string(m.device->config) + " names no Ethos-U65; recorded as " + m.variant);
+        m.device.reset();
+      }
     }
     const Reach r = reach(stream, m.variant);
+    uint64_t total = 0;
+    for (unsigned i = 0; i < kRegions; ++i) {
+      const auto bo = f->bos.find(job.region_bo_handles[i]);
+      if (job.region_bo_handles[i] && bo != f->bos.end())
+        total += (r.written[i] ? 2 : 1) * (r.bytes[i] ? std::min(r.bytes[i], bo->second.size_bytes) : bo->second.size_bytes);
+    }
+    if (total > kMaxRecordedJobBytes)
+      throw InputError("its regions hold " + std::to_string(total) + " bytes before and after, more than a recording takes");
+    for (unsigned i = 0; i < kRegions; ++i)
+      if (job.region_bo_handles[i] && !f->bos.count(job.region_bo_handles[i]))
+        return std::nullopt;  // the kernel refuses the job (ENOENT)
     p.writer = std::make_unique<host::CaptureWriter>(
         host::next_capture_dir(settings().root, "linux-accel", "ETHOSU_RECORD_DIR"));
+    try {
+      record_before(p, *f, job, r, stream);
+    } catch (...) {
+      std::error_code ec;
+      fs::remove_all(p.writer->dir(), ec);
+      throw;
+    }
+    return p;
+  }
+
+  void record_before(Pending& p, File& file, const ethosu_accel_job& job, const Reach& r,
+                     const std::vector<uint8_t>& stream) {
+    File* f = &file;
+    host::Capture& m = p.meta;  // NOLINT: the regions below fill it
     p.writer->add_stream(stream.data(), stream.size());
     for (unsigned i = 0; i < kRegions; ++i) {
       const uint32_t h = job.region_bo_handles[i];
@@ -175,7 +205,6 @@ struct AccelRecorder::State {
         continue;
       }
       const auto bo = f->bos.find(h);
-      if (bo == f->bos.end()) throw InputError("region " + std::to_string(i) + ": BO handle " + std::to_string(h) + " unknown");
       const uint64_t size = r.bytes[i] ? std::min(r.bytes[i], bo->second.size_bytes) : bo->second.size_bytes;
       p.handles[i] = h;
       if (bo->second.flags & ETHOSU_ACCEL_BO_NO_MMAP) {
@@ -193,7 +222,6 @@ struct AccelRecorder::State {
       p.written[i] = r.written[i];
     }
     m.cycle_counter_recorded = m.event_counters_recorded = false;  // until a perfmon's values say otherwise
-    return p;
   }
 
   // Records a job's results; waits for it first unless the client has seen it done.
@@ -328,6 +356,7 @@ void AccelRecorder::finish_all() {
 
 void AccelRecorder::forget_all() {
   State& st = s();
+  new (&st.submitting) std::mutex;  // a parent's thread may have held it at the fork
   st.pending.clear();
   for (const auto& [fd, f] : st.files) st.watched.set(fd, false);
   st.files.clear();
@@ -361,6 +390,7 @@ int AccelRecorder::ioctl(int fd, unsigned long request, void* arg) {
     return r;
   }
 
+  if (nr == nr_of(ETHOSU_ACCEL_SUBMIT)) return submit(fd, request, arg);
   std::lock_guard<std::recursive_mutex> l(lock());
   FilePtr f = st.file_of(fd);
   if (!f) return pass();
@@ -436,19 +466,37 @@ int AccelRecorder::ioctl(int fd, unsigned long request, void* arg) {
       }
       return r;
     }
-    case nr_of(ETHOSU_ACCEL_SUBMIT):
-      break;
     default:
       return pass();
   }
+}
 
-  // SUBMIT. Per-job counters need the jobs one at a time: earlier jobs are recorded first.
+int AccelRecorder::submit(int fd, unsigned long request, void* arg) {
+  const auto pass = [&] { return next().ioctl(fd, request, arg); };
+  const uint64_t user = reinterpret_cast<uintptr_t>(arg);
+  State& st = s();
+  // Submissions are recorded one at a time; the tables stay free while the driver takes the job (a driver shim
+  // runs it inside SUBMIT), so that the client's other threads go on.
+  std::lock_guard<std::mutex> one_at_a_time(st.submitting);
+  std::unique_lock<std::recursive_mutex> l(lock());
+  FilePtr f = st.file_of(fd);
+  if (!f) {
+    l.unlock();
+    return pass();
+  }
+  // Per-job counters need the jobs one at a time: earlier jobs are recorded first.
   st.finish_every();
   ethosu_accel_submit submit{};
   std::vector<ethosu_accel_job> jobs;
-  if (!read_user(&submit, user, sizeof submit) || submit.job_count > 1024) return pass();
+  if (!read_user(&submit, user, sizeof submit) || submit.job_count > 1024) {
+    l.unlock();
+    return pass();
+  }
   jobs.resize(submit.job_count);
-  if (!read_user(jobs.data(), submit.jobs, jobs.size() * sizeof(ethosu_accel_job))) return pass();
+  if (!read_user(jobs.data(), submit.jobs, jobs.size() * sizeof(ethosu_accel_job))) {
+    l.unlock();
+    return pass();
+  }
   const bool counted = submit.job_count == 1;
   std::vector<Pending> started;
   for (const ethosu_accel_job& job : jobs) {
@@ -468,9 +516,11 @@ int AccelRecorder::ioctl(int fd, unsigned long request, void* arg) {
       passed.perfmon_id = counter.second;
     if (counter.first) before = st.values(*counter.first, counter.second);
   }
+  l.unlock();
   const uint64_t start = monotonic_ns();
-  r = passed.perfmon_id != submit.perfmon_id ? next().ioctl(fd, request, &passed) : pass();
+  const int r = passed.perfmon_id != submit.perfmon_id ? next().ioctl(fd, request, &passed) : pass();
   const int saved = errno;
+  l.lock();
   for (Pending& p : started) {
     if (r != 0) {  // refused: nothing ran
       std::error_code ec;

@@ -115,17 +115,22 @@ struct NxpRecorder::State {
     }
     m.cycle_counter_recorded = rec.pmu_cycle_count;
     m.event_counters_recorded = m.pmu_events != std::array<uint16_t, 4>{};
-    p.writer = std::make_unique<host::CaptureWriter>(
-        host::next_capture_dir(settings().root, "nxp-ethosu", "ETHOSU_RECORD_DIR"));
-    p.writer->add_network(n.map.data() + n.offset, n.size);
+    uint64_t total = n.size;
     for (uint32_t i = 0; i < req.ifm_count; ++i) {
       BufferView v = view(static_cast<int>(req.ifm_fd[i]), "ifm", i);
       // OP mode: the firmware takes the buffer as a pointer, reaching to its capacity; MODEL mode reads its data.
       const size_t end = rec.type == INFERENCE_OP ? v.map.size() : std::min<size_t>(v.map.size(), size_t{v.offset} + v.size);
       v.recorded_bytes = end > v.offset ? end - v.offset : 0;
-      p.writer->add_ifm(i, false, v.map.data() + v.offset, v.recorded_bytes, v.size);
+      total += 2 * uint64_t{v.recorded_bytes};  // before, and after when it changes
       p.ifms.push_back(std::move(v));
     }
+    if (total > kMaxRecordedJobBytes)
+      throw InputError("its network and IFM buffers hold " + std::to_string(total / 2) + " bytes, more than a recording takes");
+    p.writer = std::make_unique<host::CaptureWriter>(
+        host::next_capture_dir(settings().root, "nxp-ethosu", "ETHOSU_RECORD_DIR"));
+    p.writer->add_network(n.map.data() + n.offset, n.size);
+    for (uint32_t i = 0; i < p.ifms.size(); ++i)
+      p.writer->add_ifm(i, false, p.ifms[i].map.data() + p.ifms[i].offset, p.ifms[i].recorded_bytes, p.ifms[i].size);
     for (uint32_t i = 0; i < req.ofm_count; ++i) {
       BufferView v = view(static_cast<int>(req.ofm_fd[i]), "ofm", i);
       const uint64_t used = uint64_t{v.offset} + v.size;

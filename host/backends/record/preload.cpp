@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <mutex>
+#include <new>
 
 #include "host/backends/record/recorder.h"
 
@@ -28,10 +29,11 @@ F next_of(const char* name) {
 void before_fork() { ethosu::record::lock().lock(); }
 void after_fork_in_parent() { ethosu::record::lock().unlock(); }
 void after_fork_in_child() {
-  // The parent's jobs and descriptors are the parent's to record.
+  // The lock belongs to the parent's forking thread, which the child's thread is not (a recursive mutex refuses
+  // the unlock): the child starts with a fresh one. The parent's jobs and descriptors are the parent's to record.
+  new (&ethosu::record::lock()) std::recursive_mutex;
   AccelRecorder::instance().forget_all();
   NxpRecorder::instance().forget_all();
-  ethosu::record::lock().unlock();
 }
 
 // Jobs still waiting for their results when the process ends are recorded then.

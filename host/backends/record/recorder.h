@@ -11,7 +11,7 @@
 // calls (BO_MMAP_OFFSET, DEV_QUERY, BO_WAIT, PERFMON_*, BUFFER_GET, CAPABILITIES_REQ, INFERENCE_STATUS) read and
 // wait, and change nothing a client sees, except that the recorder's own perfmon (ETHOSU_RECORD_PMU) takes a
 // perfmon id. A recording that fails (a full disk, an unknown buffer) is reported once per job on stderr and
-// dropped; the client's call is never affected.
+// dropped, as is a job whose buffers exceed kMaxRecordedJobBytes; the client's call is never affected.
 #pragma once
 
 #include <sys/types.h>
@@ -25,6 +25,10 @@
 #include <vector>
 
 namespace ethosu::record {
+
+// The most buffer bytes one job's recording may write (before and after): a larger job is not recorded (a
+// warning says so), so that a client's huge buffers never fill the disk.
+inline constexpr uint64_t kMaxRecordedJobBytes = uint64_t{2} << 30;
 
 // The next definitions of the functions the recorder interposes (dlsym RTLD_NEXT).
 struct Next {
@@ -93,6 +97,7 @@ class AccelRecorder {
 
  private:
   AccelRecorder() = default;
+  int submit(int fd, unsigned long request, void* arg);
   struct State;
   State& s();
 };

@@ -151,10 +151,8 @@ json_check "$work/secret.json" "all(x['outputs_identical'] and x['cycle_error'] 
   "on the board's configuration the recordings must replay to the cycle"
 
 # The fit, from the default configuration, on all but the held-back jobs.
-"$sim" calibrate $train --fit mem.axi1.read_latency_cycles,mem.axi1.bytes_per_cycle -o "$work/fit.cfg" ||
-  fail "calibrate"
-"$sim" calibrate $train --fit mem.axi1.read_latency_cycles,mem.axi1.bytes_per_cycle --json > "$work/fit.json" ||
-  fail "calibrate --json"
+"$sim" calibrate $train --fit mem.axi1.read_latency_cycles,mem.axi1.bytes_per_cycle -o "$work/fit.cfg" --json \
+  > "$work/fit.json" || fail "calibrate"
 json_check "$work/fit.json" \
   "{p['name']: float(p['after']) for p in j['parameters']} and abs(float([p for p in j['parameters'] if p['name'] == 'mem.axi1.read_latency_cycles'][0]['after']) / 800 - 1) < 0.1 and abs(float([p for p in j['parameters'] if p['name'] == 'mem.axi1.bytes_per_cycle'][0]['after']) / 2.0 - 1) < 0.1" \
   "the fitted parameters are not within 10 % of the board's"

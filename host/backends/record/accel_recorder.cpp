@@ -189,10 +189,10 @@ struct AccelRecorder::State {
     return p;
   }
 
-  void record_before(Pending& p, File& file, const ethosu_accel_job& job, const Reach& r,
+  // Writes the job's stream and regions as they are before it runs, and keeps mappings of the regions it writes.
+  void record_before(Pending& p, const File& f, const ethosu_accel_job& job, const Reach& r,
                      const std::vector<uint8_t>& stream) {
-    File* f = &file;
-    host::Capture& m = p.meta;  // NOLINT: the regions below fill it
+    host::Capture& m = p.meta;
     p.writer->add_stream(stream.data(), stream.size());
     for (unsigned i = 0; i < kRegions; ++i) {
       const uint32_t h = job.region_bo_handles[i];
@@ -204,7 +204,7 @@ struct AccelRecorder::State {
         }
         continue;
       }
-      const auto bo = f->bos.find(h);
+      const auto bo = f.bos.find(h);
       const uint64_t size = r.bytes[i] ? std::min(r.bytes[i], bo->second.size_bytes) : bo->second.size_bytes;
       p.handles[i] = h;
       if (bo->second.flags & ETHOSU_ACCEL_BO_NO_MMAP) {
@@ -214,9 +214,9 @@ struct AccelRecorder::State {
         continue;
       }
       ethosu_accel_bo_mmap_offset mo{h, 0, 0};
-      if (own_ioctl(f->fd(), ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &mo) != 0)
+      if (own_ioctl(f.fd(), ETHOSU_ACCEL_IOCTL_BO_MMAP_OFFSET, &mo) != 0)
         throw InputError("region " + std::to_string(i) + ": BO_MMAP_OFFSET refused");
-      p.maps[i] = Mapping(f->fd(), static_cast<off_t>(mo.offset), size);
+      p.maps[i] = Mapping(f.fd(), static_cast<off_t>(mo.offset), size);
       if (!p.maps[i].data()) throw InputError("region " + std::to_string(i) + ": the BO cannot be mapped");
       p.writer->add_region(i, false, p.maps[i].data(), size);
       p.written[i] = r.written[i];

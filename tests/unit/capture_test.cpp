@@ -553,6 +553,19 @@ TEST(Replay, TimedCaptureReplaysIdenticallyToTheCycle) {
   EXPECT_EQ(r.replayed.regions_after, c.regions_after);
 }
 
+TEST(Replay, AVersion1CaptureReplaysIdentically) {
+  const Capture c = captured_run(true);
+  TempDir t;
+  write_capture(t.path(), c);
+  json j = load_manifest(t.path());
+  j["version"] = 1;
+  for (const char* key : {"recorded_on", "device", "wall_ns"}) j.erase(key);
+  save_manifest(t.path(), j);
+  const ReplayResult r = replay(read_capture(t.path()));
+  EXPECT_TRUE(r.identical) << (r.differences.empty() ? "" : r.differences[0]);
+  EXPECT_EQ(r.replayed.cycle_counter, c.cycle_counter);
+}
+
 TEST(Replay, FunctionalCaptureReplaysIdentically) {
   const Capture c = captured_run(false);
   EXPECT_EQ(c.status, 0xFFFF0022u);  // irq_raised, cmd_end_reached and the stop's IRQ mask, as the NPU reports

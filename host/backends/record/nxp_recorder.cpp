@@ -13,6 +13,7 @@
 #include <iterator>
 #include <cstring>
 #include <map>
+#include <vector>
 #include <memory>
 
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
@@ -220,6 +221,13 @@ void NxpRecorder::closing(int fd) {
   if (!watches(fd)) return;
   std::lock_guard<std::recursive_mutex> l(lock());
   State& st = s();
+  // An inference's buffers are read once more when it ends (the OFM sizes): one whose buffer goes is recorded first.
+  std::vector<int> using_it;
+  for (const auto& [inference, p] : st.inferences)
+    for (const auto* views : {&p.ifms, &p.ofms})
+      for (const BufferView& v : *views)
+        if (v.fd == fd) using_it.push_back(inference);
+  for (int inference : using_it) st.finish_unasked(inference);
   st.finish_unasked(fd);
   st.devices.erase(fd);
   st.buffers.erase(fd);

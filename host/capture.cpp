@@ -28,15 +28,6 @@ namespace {
 using namespace capture_names;
 constexpr uint64_t kPmccntrMax = (uint64_t{1} << 48) - 1;  // PMCCNTR is 48 bits wide
 
-// The entries of a folder; file system errors become InputError naming it.
-std::vector<fs::path> list_dir(const fs::path& dir) {
-  std::error_code ec;
-  std::vector<fs::path> out;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path());
-  if (ec) throw InputError(dir.string() + ": cannot list the folder: " + ec.message());
-  return out;
-}
-
 // Strict reading of capture.json: every error names the manifest and the key.
 class ManifestReader {
  public:

@@ -3,9 +3,13 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "host/regions.h"
+#include "sim/error.h"
 
 namespace ethosu::host::capture_names {
 
@@ -41,5 +45,15 @@ inline std::string hex32(uint32_t v) {
 }
 
 inline std::string crc_text(uint32_t v) { return hex32(v).substr(2); }
+
+// The entries of a folder; file system errors become InputError naming it.
+inline std::vector<std::filesystem::path> list_dir(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> out;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    out.push_back(it->path());
+  if (ec) throw InputError(dir.string() + ": cannot list the folder: " + ec.message());
+  return out;
+}
 
 }  // namespace ethosu::host::capture_names

@@ -25,15 +25,6 @@ using namespace capture_names;
 
 namespace {
 
-// The entries of a folder; file system errors become InputError naming it.
-std::vector<fs::path> list_dir(const fs::path& dir) {
-  std::error_code ec;
-  std::vector<fs::path> out;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path());
-  if (ec) throw InputError(dir.string() + ": cannot list the folder: " + ec.message());
-  return out;
-}
-
 void remove_file(const fs::path& p) {
   std::error_code ec;
   if (!fs::remove(p, ec) || ec) throw InputError(p.string() + ": cannot remove: " + ec.message());

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "host/capture.h"
@@ -97,32 +96,6 @@ void print(const host::CalibrationResult& r) {
   }
 }
 
-nlohmann::ordered_json to_json(const host::CalibrationResult& r) {
-  using ojson = nlohmann::ordered_json;
-  ojson out;
-  out["parameters"] = ojson::array();
-  for (const auto& p : r.parameters)
-    out["parameters"].push_back(
-        {{"name", p.name}, {"before", p.before}, {"after", p.after}, {"unit", p.unit}, {"determined", p.determined},
-         {"note", p.note}});
-  out["jobs"] = ojson::array();
-  for (const auto& j : r.jobs)
-    out["jobs"].push_back({{"job", j.name},
-                           {"recorded_cycles", j.recorded_cycles},
-                           {"cycles_before", j.cycles_before},
-                           {"cycles_after", j.cycles_after},
-                           {"cycle_error_before", j.error_before},
-                           {"cycle_error_after", j.error_after}});
-  out["flat_directions"] = r.flat_directions;
-  out["median_abs_cycle_error_before"] = r.median_abs_error_before;
-  out["median_abs_cycle_error_after"] = r.median_abs_error_after;
-  out["worst_cycle_error_before"] = r.worst_error_before;
-  out["worst_cycle_error_after"] = r.worst_error_after;
-  out["overhead_ns"] = r.overhead_ns ? ojson(*r.overhead_ns) : ojson(nullptr);
-  out["evaluations"] = r.evaluations;
-  return out;
-}
-
 }  // namespace
 
 int run_calibrate(const std::vector<std::string>& argv) {
@@ -152,7 +125,7 @@ int run_calibrate(const std::vector<std::string>& argv) {
   const host::CalibrationResult r = host::calibrate(jobs, options);
   if (output) host::write_text_file(*output, r.parameter_file());
   if (a.flag("--json"))
-    std::cout << to_json(r).dump(1) << "\n";
+    std::cout << host::calibration_json(r) << "\n";
   else
     print(r);
   if (output && !a.flag("--json")) std::cout << "written to " << *output << "\n";

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
@@ -109,87 +108,6 @@ std::string micro(double ns) {
   return buf;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
-struct Summary {
-  size_t jobs = 0, identical = 0;
-  std::optional<double> median_error, median_abs_error, worst_error, median_overhead_ns;
-  std::string worst_job;
-};
-
-Summary summarise(const std::vector<host::JobComparison>& rows) {
-  Summary s;
-  std::vector<double> errors, abs_errors, overheads;
-  for (const auto& j : rows) {
-    ++s.jobs;
-    s.identical += j.output_differences.empty();
-    if (j.cycle_error) {
-      errors.push_back(*j.cycle_error);
-      abs_errors.push_back(std::fabs(*j.cycle_error));
-      if (!s.worst_error || std::fabs(*j.cycle_error) > std::fabs(*s.worst_error)) {
-        s.worst_error = *j.cycle_error;
-        s.worst_job = j.capture;
-      }
-    }
-    if (j.overhead_ns) overheads.push_back(*j.overhead_ns);
-  }
-  if (!errors.empty()) {
-    s.median_error = median(errors);
-    s.median_abs_error = median(abs_errors);
-  }
-  if (!overheads.empty()) s.median_overhead_ns = median(overheads);
-  return s;
-}
-
-nlohmann::ordered_json to_json(const std::vector<host::JobComparison>& rows) {
-  using ojson = nlohmann::ordered_json;
-  const auto opt = [](const auto& v) { return v ? ojson(*v) : ojson(nullptr); };
-  ojson jobs = ojson::array();
-  for (const auto& j : rows) {
-    ojson o;
-    o["capture"] = j.capture;
-    o["source"] = j.source;
-    o["recorded_on"] = j.on_hardware ? "hardware" : "simulator";
-    o["outputs_identical"] = j.output_differences.empty();
-    o["output_differences"] = j.output_differences;
-    o["other_differences"] = j.other_differences;
-    o["notes"] = j.notes;
-    o["recorded_cycles"] = opt(j.recorded_cycles);
-    o["simulated_cycles"] = j.simulated_cycles;
-    o["cycle_error"] = opt(j.cycle_error);
-    o["counters"] = ojson::array();
-    for (const auto& c : j.counters) {
-      ojson k;
-      k["event"] = c.name;
-      k["recorded"] = c.recorded;
-      k["simulated"] = c.simulated;
-      k["ratio"] = c.recorded ? ojson(static_cast<double>(c.simulated) / static_cast<double>(c.recorded)) : ojson(nullptr);
-      o["counters"].push_back(k);
-    }
-    o["wall_ns"] = opt(j.wall_ns);
-    o["clock_hz"] = j.clock_hz;
-    o["overhead_ns"] = opt(j.overhead_ns);
-    jobs.push_back(o);
-  }
-  const Summary s = summarise(rows);
-  ojson sum;
-  sum["jobs"] = s.jobs;
-  sum["outputs_identical"] = s.identical;
-  sum["median_cycle_error"] = opt(s.median_error);
-  sum["median_abs_cycle_error"] = opt(s.median_abs_error);
-  sum["worst_cycle_error"] = opt(s.worst_error);
-  sum["worst_job"] = s.worst_job.empty() ? ojson(nullptr) : ojson(s.worst_job);
-  sum["median_overhead_ns"] = opt(s.median_overhead_ns);
-  ojson out;
-  out["jobs"] = jobs;
-  out["summary"] = sum;
-  return out;
-}
-
 void print_table(const std::vector<host::JobComparison>& rows) {
   size_t width = 8;
   for (const auto& j : rows) width = std::max(width, j.capture.size());
@@ -211,18 +129,18 @@ void print_table(const std::vector<host::JobComparison>& rows) {
     for (const auto& d : j.other_differences) std::cout << j.capture << ": " << d << "\n";
     for (const auto& d : j.notes) std::cout << j.capture << ": note: " << d << "\n";
   }
-  const Summary s = summarise(rows);
-  std::cout << s.jobs << (s.jobs == 1 ? " job" : " jobs") << ": outputs identical in " << s.identical;
-  if (s.median_error)
-    std::cout << "; cycle error (simulated / recorded - 1) median " << percent(*s.median_error) << ", median |error| "
-              << percent(*s.median_abs_error).substr(1) << ", worst " << percent(*s.worst_error) << " (" << s.worst_job
+  const host::ComparisonSummary s = host::summarise(rows);
+  std::cout << s.jobs << (s.jobs == 1 ? " job" : " jobs") << ": outputs identical in " << s.outputs_identical;
+  if (s.median_cycle_error)
+    std::cout << "; cycle error (simulated / recorded - 1) median " << percent(*s.median_cycle_error) << ", median |error| "
+              << percent(*s.median_abs_cycle_error).substr(1) << ", worst " << percent(*s.worst_cycle_error) << " (" << s.worst_job
               << ")";
   std::cout << "\n";
   if (s.median_overhead_ns)
     std::cout << "wall clock: median " << micro(*s.median_overhead_ns) << " us per job outside the NPU (wall time - recorded cycles / system.clock_hz)\n";
-  if (s.identical != s.jobs)
-    std::cout << "the simulator's outputs differ from the recorded ones in " << s.jobs - s.identical
-              << (s.jobs - s.identical == 1 ? " job" : " jobs")
+  if (s.outputs_identical != s.jobs)
+    std::cout << "the simulator's outputs differ from the recorded ones in " << s.jobs - s.outputs_identical
+              << (s.jobs - s.outputs_identical == 1 ? " job" : " jobs")
               << ": a functional bug of the simulator (please report it with the recording)\n";
 }
 
@@ -235,7 +153,7 @@ int compare_all(const std::vector<std::string>& dirs, const host::ReplayOptions&
     if (save) host::write_capture(*save, rows.back().replayed);
   }
   if (json)
-    std::cout << to_json(rows).dump(1) << "\n";
+    std::cout << host::comparison_json(rows) << "\n";
   else
     print_table(rows);
   return std::all_of(rows.begin(), rows.end(), [](const auto& j) { return j.identical(); }) ? 0 : 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "sim/config.h"
@@ -228,6 +229,38 @@ std::string CalibrationResult::parameter_file() const {
                     percent(median_abs_error_before) + " before, " + percent(median_abs_error_after) + " after\n";
   for (const auto& [name, value] : values) out += name + " = " + value + "\n";
   return out;
+}
+
+std::string calibration_json(const CalibrationResult& r) {
+  using ojson = nlohmann::ordered_json;
+  ojson out;
+  out["parameters"] = ojson::array();
+  for (const auto& p : r.parameters)
+    out["parameters"].push_back({{"name", p.name},
+                                 {"before", p.before},
+                                 {"after", p.after},
+                                 {"unit", p.unit},
+                                 {"determined", p.determined},
+                                 {"note", p.note}});
+  out["jobs"] = ojson::array();
+  for (const auto& j : r.jobs)
+    out["jobs"].push_back({{"job", j.name},
+                           {"recorded_cycles", j.recorded_cycles},
+                           {"cycles_before", j.cycles_before},
+                           {"cycles_after", j.cycles_after},
+                           {"cycle_error_before", j.error_before},
+                           {"cycle_error_after", j.error_after}});
+  out["flat_directions"] = r.flat_directions;
+  out["median_abs_cycle_error_before"] = r.median_abs_error_before;
+  out["median_abs_cycle_error_after"] = r.median_abs_error_after;
+  out["worst_cycle_error_before"] = r.worst_error_before;
+  out["worst_cycle_error_after"] = r.worst_error_after;
+  out["overhead_ns"] = r.overhead_ns ? ojson(*r.overhead_ns) : ojson(nullptr);
+  out["evaluations"] = r.evaluations;
+  out["values"] = ojson::object();
+  for (const auto& [name, value] : r.values) out["values"][name] = value;
+  out["parameter_file"] = r.parameter_file();
+  return out.dump(1);
 }
 
 CalibrationResult calibrate(const std::vector<RecordedJob>& jobs, const CalibrationOptions& o) {

@@ -61,6 +61,10 @@ struct CalibrationResult {
   std::vector<std::pair<std::string, std::string>> values;  // what parameter_file() writes
 };
 
+// As `calibrate --json` and ethosu_sim.calibrate() give it: parameters, jobs, flat_directions, the errors before
+// and after, overhead_ns, evaluations, values and parameter_file.
+std::string calibration_json(const CalibrationResult& result);
+
 // Throws InputError naming a parameter that cannot be fitted, or a job without a recorded cycle count.
 CalibrationResult calibrate(const std::vector<RecordedJob>& jobs, const CalibrationOptions& options);
 

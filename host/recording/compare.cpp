@@ -1,7 +1,9 @@
 #include "host/recording/compare.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "host/backends/nxp/nxp_inference.h"
 #include "isa/registers.h"
@@ -143,6 +145,81 @@ JobComparison compare_recording(const Capture& c, const std::string& name, const
                               simulated.pmu_events[i] == c.pmu_events[i] ? simulated.event_counters[i] : 0});
   j.replayed = std::move(simulated);
   return j;
+}
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+}  // namespace
+
+ComparisonSummary summarise(const std::vector<JobComparison>& rows) {
+  ComparisonSummary s;
+  std::vector<double> errors, abs_errors, overheads;
+  for (const auto& j : rows) {
+    ++s.jobs;
+    s.outputs_identical += j.output_differences.empty();
+    if (j.cycle_error) {
+      errors.push_back(*j.cycle_error);
+      abs_errors.push_back(std::fabs(*j.cycle_error));
+      if (!s.worst_cycle_error || std::fabs(*j.cycle_error) > std::fabs(*s.worst_cycle_error)) {
+        s.worst_cycle_error = *j.cycle_error;
+        s.worst_job = j.capture;
+      }
+    }
+    if (j.overhead_ns) overheads.push_back(*j.overhead_ns);
+  }
+  if (!errors.empty()) {
+    s.median_cycle_error = median(errors);
+    s.median_abs_cycle_error = median(abs_errors);
+  }
+  if (!overheads.empty()) s.median_overhead_ns = median(overheads);
+  return s;
+}
+
+std::string comparison_json(const std::vector<JobComparison>& rows) {
+  using ojson = nlohmann::ordered_json;
+  const auto opt = [](const auto& v) { return v ? ojson(*v) : ojson(nullptr); };
+  ojson jobs = ojson::array();
+  for (const auto& j : rows) {
+    ojson o;
+    o["capture"] = j.capture;
+    o["source"] = j.source;
+    o["recorded_on"] = j.on_hardware ? "hardware" : "simulator";
+    o["outputs_identical"] = j.output_differences.empty();
+    o["output_differences"] = j.output_differences;
+    o["other_differences"] = j.other_differences;
+    o["notes"] = j.notes;
+    o["recorded_cycles"] = opt(j.recorded_cycles);
+    o["simulated_cycles"] = j.simulated_cycles;
+    o["cycle_error"] = opt(j.cycle_error);
+    o["counters"] = ojson::array();
+    for (const auto& c : j.counters)
+      o["counters"].push_back(
+          {{"event", c.name},
+           {"recorded", c.recorded},
+           {"simulated", c.simulated},
+           {"ratio", c.recorded ? ojson(static_cast<double>(c.simulated) / static_cast<double>(c.recorded)) : ojson(nullptr)}});
+    o["wall_ns"] = opt(j.wall_ns);
+    o["clock_hz"] = j.clock_hz;
+    o["overhead_ns"] = opt(j.overhead_ns);
+    jobs.push_back(o);
+  }
+  const ComparisonSummary s = summarise(rows);
+  ojson out;
+  out["jobs"] = jobs;
+  out["summary"] = {{"jobs", s.jobs},
+                    {"outputs_identical", s.outputs_identical},
+                    {"median_cycle_error", opt(s.median_cycle_error)},
+                    {"median_abs_cycle_error", opt(s.median_abs_cycle_error)},
+                    {"worst_cycle_error", opt(s.worst_cycle_error)},
+                    {"worst_job", s.worst_job.empty() ? ojson(nullptr) : ojson(s.worst_job)},
+                    {"median_overhead_ns", opt(s.median_overhead_ns)}};
+  return out.dump(1);
 }
 
 RecordedJob::RecordedJob(const Capture& c, std::string name) : name_(std::move(name)) {

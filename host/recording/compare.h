@@ -54,6 +54,17 @@ JobComparison compare_recording(const Capture& capture, const std::string& name,
 // Throws the InputError compare_recording() would throw before running.
 void check_recording(const Capture& capture, const ReplayOptions& options);
 
+// The figures `replay` prints under its table: outputs identical, the median (signed and absolute) and worst cycle
+// error with its job, the median per-job time outside the NPU. Unset when no job has them.
+struct ComparisonSummary {
+  size_t jobs = 0, outputs_identical = 0;
+  std::optional<double> median_cycle_error, median_abs_cycle_error, worst_cycle_error, median_overhead_ns;
+  std::string worst_job;
+};
+ComparisonSummary summarise(const std::vector<JobComparison>& jobs);
+// {"jobs": [...], "summary": {...}} as `replay --json` and ethosu_sim.compare() give it (host/CAPTURE.md).
+std::string comparison_json(const std::vector<JobComparison>& jobs);
+
 class RecordedJob {
  public:
   // Throws InputError naming `name` when the recording cannot be run (an NXP inference the firmware refuses).

@@ -11,6 +11,7 @@ The same computations as `ethosu-sim replay` and `ethosu-sim calibrate` (host/re
 """
 
 import dataclasses
+import json
 import os
 from typing import List, Mapping, Optional
 
@@ -76,7 +77,8 @@ def calibrate(recordings, fit, config=None, *, max_evaluations=400, **settings):
     if isinstance(fit, str):
         fit = [name for name in fit.split(",") if name]
     config = Config.of(config, **settings)
-    raw = _ethosu_sim.calibrate(_capture_folders(recordings), list(fit), config.request(), int(max_evaluations))
+    raw = json.loads(_ethosu_sim.calibrate(_capture_folders(recordings), list(fit), config.request(),
+                                           int(max_evaluations)))
     return Calibration(
         parameters={p.pop("name"): p for p in raw["parameters"]},
         jobs=Table(raw["jobs"]),
@@ -93,11 +95,12 @@ def calibrate(recordings, fit, config=None, *, max_evaluations=400, **settings):
 
 
 def compare(recordings, config_file=None, *, params=None, functional=False):
-    """Replays recordings and compares them with the simulator, as `ethosu-sim replay` does: a Table with one row
-    per job (capture, outputs_identical, output_differences, recorded_cycles, simulated_cycles, cycle_error,
-    counters: name -> (simulated, recorded), wall_ns, overhead_ns, ...). config_file and params (name -> value)
-    replay on another configuration."""
+    """Replays recordings and compares them with the simulator, as `ethosu-sim replay --json` does: a Table with
+    one row per job (capture, outputs_identical, output_differences, recorded_cycles, simulated_cycles,
+    cycle_error, counters: a list of {event, recorded, simulated, ratio}, wall_ns, overhead_ns, ...). config_file
+    and params (name -> value) replay on another configuration."""
     assignments = [f"{name}={value}" for name, value in (params or {}).items()]
-    return Table(_ethosu_sim.compare_recordings(_capture_folders(recordings),
-                                                None if config_file is None else os.fspath(config_file),
-                                                assignments, bool(functional)))
+    raw = _ethosu_sim.compare_recordings(_capture_folders(recordings),
+                                         None if config_file is None else os.fspath(config_file), assignments,
+                                         bool(functional))
+    return Table(json.loads(raw)["jobs"])

@@ -87,37 +87,36 @@ int fcntl_through(int (*real)(int, int, ...), int fd, int cmd, void* arg) {
 #pragma GCC visibility push(default)
 extern "C" {
 
-#define ETHOSU_RECORD_OPEN(name)                                               \
-  int name(const char* path, int flags, ...) {                                 \
-    static const auto real = next_of<int (*)(const char*, int, ...)>(#name);   \
-    mode_t mode = 0;                                                           \
-    if (needs_mode(flags)) {                                                   \
-      va_list ap;                                                              \
-      va_start(ap, flags);                                                     \
-      mode = static_cast<mode_t>(va_arg(ap, int));                             \
-      va_end(ap);                                                              \
-    }                                                                          \
-    return opened(path, real(path, flags, mode));                              \
+// The mode open() takes with O_CREAT or O_TMPFILE, from the variadic arguments after `flags`.
+#define ETHOSU_RECORD_MODE(flags)                  \
+  mode_t mode = 0;                                 \
+  if (needs_mode(flags)) {                         \
+    va_list ap;                                    \
+    va_start(ap, flags);                           \
+    mode = static_cast<mode_t>(va_arg(ap, int));   \
+    va_end(ap);                                    \
+  }
+
+#define ETHOSU_RECORD_OPEN(name)                                              \
+  int name(const char* path, int flags, ...) {                                \
+    static const auto real = next_of<int (*)(const char*, int, ...)>(#name);  \
+    ETHOSU_RECORD_MODE(flags)                                                 \
+    return opened(path, real(path, flags, mode));                             \
   }
 ETHOSU_RECORD_OPEN(open)
 ETHOSU_RECORD_OPEN(open64)
 #undef ETHOSU_RECORD_OPEN
 
-#define ETHOSU_RECORD_OPENAT(name)                                                 \
-  int name(int dirfd, const char* path, int flags, ...) {                          \
-    static const auto real = next_of<int (*)(int, const char*, int, ...)>(#name);  \
-    mode_t mode = 0;                                                               \
-    if (needs_mode(flags)) {                                                       \
-      va_list ap;                                                                  \
-      va_start(ap, flags);                                                         \
-      mode = static_cast<mode_t>(va_arg(ap, int));                                 \
-      va_end(ap);                                                                  \
-    }                                                                              \
-    return opened(absolute(path), real(dirfd, path, flags, mode));                 \
+#define ETHOSU_RECORD_OPENAT(name)                                                \
+  int name(int dirfd, const char* path, int flags, ...) {                         \
+    static const auto real = next_of<int (*)(int, const char*, int, ...)>(#name); \
+    ETHOSU_RECORD_MODE(flags)                                                     \
+    return opened(absolute(path), real(dirfd, path, flags, mode));                \
   }
 ETHOSU_RECORD_OPENAT(openat)
 ETHOSU_RECORD_OPENAT(openat64)
 #undef ETHOSU_RECORD_OPENAT
+#undef ETHOSU_RECORD_MODE
 
 // The forms _FORTIFY_SOURCE builds call.
 int __open_2(const char* path, int flags) {

@@ -546,6 +546,15 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
     const int i_count = std::max(0, std::min(i_group, depth - i_first));
     // i_first is a multiple of 8: its pairs start at a pair boundary.
     const size_t pair0 = static_cast<size_t>(i_first / 2) * dst.ifm_pair_stride;
+    if (i_count == kIfmMicroBlock && o_first + kOfmMicroBlock <= o_end) {
+      // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words.
+      for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
+        int16_t* row = dst.base + lane(o_first + oz) + tap + pair0;
+        for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
+          std::memcpy(row + pair * dst.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
+      }
+      return;
+    }
     for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += i_group) {
       const int o = o_first + oz;
       if (o >= o_end) continue;

@@ -223,7 +223,7 @@ void Cc::run_stream() {
     if (fetch_stream(bytes)) {
       const cc::RunResult r = cc::Engine::run(isa::decode(bytes), regions_, b_.shram.banks(), engine_config_, *this);
       report_.hazards = r.hazards;
-      report_.host_kernel_seconds = r.stats.host_data_seconds;
+      report_.host = r.stats.host;
     } else {
       const unsigned p = b_.ctrl.command_port();
       fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "isa/access.h"
+#include "sim/host_time.h"
 
 namespace ethosu::timing {
 
@@ -69,9 +70,9 @@ struct JobReport {
   }
   std::vector<std::string> hazards;     // reads of DMA destinations the stream had not waited for (the first 1000)
   std::string status;                   // "ok" or the fault
-  // Host wall time (steady clock) of the stream's run, and the part of it in the operations' data effects
-  // (kernels, weight decoding, DMA copies); the rest is timing and SystemC. For `ethosu-sim bench`.
-  double host_kernel_seconds = 0, host_total_seconds = 0;
+  // Host wall time (steady clock) of the stream's run, and its parts (sim/host_time.h). For speed reports.
+  double host_total_seconds = 0;
+  sim::HostSeconds host;
 };
 
 }  // namespace ethosu::timing

@@ -14,6 +14,17 @@ function(ethosu_unit_test name)
   gtest_discover_tests(${name} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 endfunction()
 
+# ethosu_robustness_test(NAME LIBS...): a unit test that is also a reproducer of hostile input: its cases are
+# discovered under label `unit`, and the whole program runs once more as one test under label `robustness`.
+function(ethosu_robustness_test name)
+  if(NOT ETHOSU_SIM_TESTS)
+    return()
+  endif()
+  ethosu_unit_test(${name} ${ARGN})
+  add_test(NAME robustness_${name} COMMAND ${name})
+  set_tests_properties(robustness_${name} PROPERTIES LABELS robustness)
+endfunction()
+
 # ethosu_corpus_test(NAME LIBS...): tests/corpus/NAME.cpp, label `corpus`, reading the data from
 # $ETHOSU_SIM_SHARED_DIR or the ETHOSU_SIM_SHARED_DIR cache variable; skips when the data is absent.
 function(ethosu_corpus_test name)

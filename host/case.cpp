@@ -27,7 +27,13 @@ constexpr TensorKeys kCorpusOutputs{"npu_outputs", "bytes", "expected_file"};
 
 class ManifestReader {
  public:
-  explicit ManifestReader(fs::path manifest) : path_(std::move(manifest)), dir_(path_.parent_path()) {}
+  ManifestReader(fs::path manifest, bool allow_outside)
+      : path_(std::move(manifest)), dir_(path_.parent_path()), allow_outside_(allow_outside) {
+    // A nested build of a case (the corpus's u65_512/) shares its parent case's files.
+    std::error_code ec;
+    const fs::path folder = fs::weakly_canonical(dir_.empty() ? fs::path(".") : dir_, ec);
+    root_ = fs::is_regular_file(folder.parent_path() / "manifest.json", ec) ? folder.parent_path() : folder;
+  }
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
     throw InputError(path_.string() + ": " + key + ": " + problem);
@@ -74,6 +80,15 @@ class ManifestReader {
     const fs::path p = (dir_ / it->get<std::string>()).lexically_normal();
     std::error_code ec;
     if (!fs::is_regular_file(p, ec)) fail(k, "file " + p.string() + " does not exist");
+    if (!allow_outside_) {
+      // Someone else's case must not make `run --capture` copy any file it can name (an absolute path, "..",
+      // a symbolic link out of the folder).
+      const fs::path real = fs::canonical(p, ec);
+      const auto [end, _] = std::mismatch(root_.begin(), root_.end(), real.begin(), real.end());
+      if (ec || end != root_.end())
+        fail(k, "file " + p.string() + " lies outside the case folder " + root_.string() +
+                    " (allow it with --allow-outside-case)");
+    }
     const uint64_t actual = fs::file_size(p, ec);
     if (ec) fail(k, "cannot read the size of " + p.string());
     if (size && actual != *size) {
@@ -90,6 +105,8 @@ class ManifestReader {
  private:
   fs::path path_;
   fs::path dir_;
+  fs::path root_;  // the folder the case's files must lie in
+  bool allow_outside_;
 };
 
 uint32_t region_index(const ManifestReader& r, uint64_t index, const std::string& key) {
@@ -198,10 +215,10 @@ const CaseRegion* CorpusCase::region(uint32_t index) const {
   return it == regions.end() ? nullptr : &*it;
 }
 
-CorpusCase load_case(const std::filesystem::path& path) {
+CorpusCase load_case(const std::filesystem::path& path, bool allow_outside) {
   std::error_code ec;
   const fs::path manifest_path = fs::is_directory(path, ec) ? path / "manifest.json" : path;
-  const ManifestReader r(manifest_path);
+  const ManifestReader r(manifest_path, allow_outside);
   const json m = r.load();
   if (!m.is_object()) r.fail("(top level)", "is not an object");
 

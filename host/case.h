@@ -52,6 +52,8 @@ struct CorpusCase {
 };
 
 // `path` is a manifest.json or the folder holding one.
-CorpusCase load_case(const std::filesystem::path& path);
+// The files a manifest names must lie, after symbolic links, inside the case folder (or, for a nested build
+// such as u65_512/, the parent case's folder) unless `allow_outside`.
+CorpusCase load_case(const std::filesystem::path& path, bool allow_outside = false);
 
 }  // namespace ethosu::host

@@ -8,12 +8,15 @@
 #include "host/payload.h"
 #include "isa/variant.h"
 #include "sim/error.h"
+#include "sim/text.h"
 
 namespace ethosu::host {
 namespace {
 
-// Regions are host buffers; keep a single region within what a 64-bit host can sensibly allocate.
+// Regions are host buffers; keep a region, and a job's regions together, within what a host can sensibly
+// allocate.
 constexpr uint64_t kMaxRegionBytes = uint64_t{4} << 30;
+constexpr uint64_t kMaxJobRegionBytes = uint64_t{8} << 30;
 
 void place(std::vector<uint8_t>& region, uint32_t index, uint64_t offset, const std::vector<uint8_t>& data,
            const std::string& what) {
@@ -24,18 +27,20 @@ void place(std::vector<uint8_t>& region, uint32_t index, uint64_t offset, const 
   std::copy(data.begin(), data.end(), region.begin() + static_cast<std::ptrdiff_t>(offset));
 }
 
-std::vector<uint8_t> sized_region(uint64_t size, const std::string& what) {
+// Region `index` of the job as `size` zero bytes, checked against both limits before anything is allocated.
+void size_region(Job& job, uint32_t index, uint64_t size, const std::string& what) {
   if (size > kMaxRegionBytes)
     throw InputError(what + ": region size " + std::to_string(size) + " bytes is over the 4 GiB limit");
-  return std::vector<uint8_t>(size, 0);
+  uint64_t others = 0;
+  for (uint32_t r = 0; r < kRegions; ++r)
+    if (r != index) others += job.regions[r].size();
+  if (others + size > kMaxJobRegionBytes)
+    throw InputError(what + ": the job's regions would hold " + std::to_string(others + size) +
+                     " bytes, over the 8 GiB limit per job");
+  job.regions[index].assign(size, 0);
 }
 
-std::string hex_word(uint32_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s = "0x";
-  for (int shift = 28; shift >= 0; shift -= 4) s += kDigits[(v >> shift) & 0xF];
-  return s;
-}
+using sim::hex_word;
 
 // The variant a payload was compiled for, from its header.
 void take_payload_variant(Job& job, const DriverPayload& payload) {
@@ -72,8 +77,8 @@ std::optional<std::string> check_payload_header(const Job& job, const sim::Confi
   return what + "; running it on " + v.as_string() + " (set by " + v.origin() + ")";
 }
 
-Job job_from_case(const std::filesystem::path& dir) {
-  const CorpusCase c = load_case(dir);
+Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
+  const CorpusCase c = load_case(dir, allow_outside);
   Job job;
   job.name = c.name;
   if (!c.accelerator.empty()) job.variant = c.accelerator;
@@ -81,9 +86,8 @@ Job job_from_case(const std::filesystem::path& dir) {
   for (const auto& r : c.regions) {
     const std::string what = c.manifest.string() + ": region " + std::to_string(r.index);
     if (r.index >= kRegions) throw InputError(what + ": region index over 7");
-    auto& buf = job.regions[r.index];
-    buf = sized_region(r.size_bytes, what);
-    if (r.file) place(buf, r.index, 0, read_file(r.file->string()), r.file->string());
+    size_region(job, r.index, r.size_bytes, what);
+    if (r.file) place(job.regions[r.index], r.index, 0, read_file(r.file->string()), r.file->string());
   }
   for (const auto& in : c.inputs) {
     if (in.region >= kRegions || !in.file) throw InputError(c.manifest.string() + ": input '" + in.name + "' invalid");
@@ -105,12 +109,18 @@ Job job_from_case(const std::filesystem::path& dir) {
 
 Job job_from_stream(const std::filesystem::path& stream, const std::vector<RegionArg>& regions,
                     const std::vector<PlacementArg>& inputs, const std::vector<PlacementArg>& dumps) {
+  return job_from_stream_bytes(stream.filename().string(), read_file(stream.string()), stream.string(), regions,
+                               inputs, dumps);
+}
+
+Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& file, const std::string& what_file,
+                          const std::vector<RegionArg>& regions, const std::vector<PlacementArg>& inputs,
+                          const std::vector<PlacementArg>& dumps) {
   Job job;
-  job.name = stream.filename().string();
-  const auto file = read_file(stream.string());
-  const auto npu = read_npu_file(file, stream.string());
+  job.name = name;
+  const auto npu = read_npu_file(file, what_file);
   if (npu.kind == NpuFileKind::TFLITE)
-    throw InputError(stream.string() + ": is a .tflite model; run it without --region options");
+    throw InputError(what_file + ": is a .tflite model; run it without --region options");
   job.stream = npu.command_stream;
   if (npu.payload) take_payload_variant(job, *npu.payload);
   for (const auto& r : regions) {
@@ -122,7 +132,7 @@ Job job_from_stream(const std::filesystem::path& stream, const std::vector<Regio
     if (size < data.size())
       throw InputError(what + ": size " + std::to_string(size) + " is smaller than " + r.file->string() + " (" +
                        std::to_string(data.size()) + " bytes)");
-    job.regions[r.region] = sized_region(size, what);
+    size_region(job, r.region, size, what);
     place(job.regions[r.region], r.region, 0, data, what);
   }
   for (const auto& in : inputs) {
@@ -157,11 +167,11 @@ Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::s
   job.stream = op.payload.command_stream;
   take_payload_variant(job, op.payload);
   job.regions[0] = op.flash;
-  job.regions[1] = sized_region(op.scratch_bytes, model.string() + ": scratch tensor");
-  job.regions[2] = sized_region(op.scratch_fast_bytes, model.string() + ": scratch_fast tensor");
+  size_region(job, 1, op.scratch_bytes, model.string() + ": scratch tensor");
+  size_region(job, 2, op.scratch_fast_bytes, model.string() + ": scratch_fast tensor");
   if (op.payload.separate_io_regions) {
-    job.regions[kSeparateInputRegion] = sized_region(op.input_region_bytes, model.string() + ": input region");
-    job.regions[kSeparateOutputRegion] = sized_region(op.output_region_bytes, model.string() + ": output region");
+    size_region(job, kSeparateInputRegion, op.input_region_bytes, model.string() + ": input region");
+    size_region(job, kSeparateOutputRegion, op.output_region_bytes, model.string() + ": output region");
   }
   for (const NpuTensor& t : op.model_inputs)
     if (!t.arena_offset)

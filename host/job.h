@@ -46,7 +46,7 @@ struct Job {
 };
 
 // A corpus case folder (manifest.json layout of shared/opcorpus and shared/corpus).
-Job job_from_case(const std::filesystem::path& dir);
+Job job_from_case(const std::filesystem::path& dir, bool allow_outside = false);  // see load_case()
 
 struct RegionArg {  // --region N=FILE[:SIZE] or N=:SIZE
   uint32_t region = 0;
@@ -70,6 +70,10 @@ std::optional<std::string> check_payload_header(const Job& job, const sim::Confi
 // byte ranges to dump as outputs.
 Job job_from_stream(const std::filesystem::path& stream, const std::vector<RegionArg>& regions,
                     const std::vector<PlacementArg>& inputs, const std::vector<PlacementArg>& dumps);
+// The same from the stream's bytes (`what_file` names them in messages).
+Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& file, const std::string& what_file,
+                          const std::vector<RegionArg>& regions, const std::vector<PlacementArg>& inputs,
+                          const std::vector<PlacementArg>& dumps);
 
 // A Vela-compiled .tflite whose graph is one ethos-u operator: region 0 = flash, 1 = arena (scratch),
 // 2 = scratch_fast, and with separate I/O regions (COP2) 3 = inputs, 4 = outputs. `inputs` are "FILE" or

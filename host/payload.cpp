@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "sim/error.h"
+#include "sim/text.h"
 
 namespace ethosu::host {
 namespace {
@@ -50,12 +51,7 @@ constexpr RegisterField kIdArchMajor = register_field("ID", "arch_major_rev");
 constexpr RegisterField kIdArchMinor = register_field("ID", "arch_minor_rev");
 constexpr RegisterField kIdArchPatch = register_field("ID", "arch_patch_rev");
 
-std::string hex(uint32_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s = "0x";
-  for (int shift = 28; shift >= 0; shift -= 4) s += kDigits[(v >> shift) & 0xF];
-  return s;
-}
+using sim::hex_word;
 
 uint32_t word_at(const std::vector<uint8_t>& b, uint64_t pos) {
   return uint32_t{b[pos]} | uint32_t{b[pos + 1]} << 8 | uint32_t{b[pos + 2]} << 16 | uint32_t{b[pos + 3]} << 24;
@@ -158,7 +154,7 @@ std::string OptimizerConfig::accelerator() const {
   switch (product) {
     case 0: return "ethos-u55-" + macs;
     case 1: return "ethos-u65-" + macs;
-    default: throw InputError("OPTIMIZER_CONFIG: CONFIG word " + hex(config_word) + " names unknown product " +
+    default: throw InputError("OPTIMIZER_CONFIG: CONFIG word " + hex_word(config_word) + " names unknown product " +
                               std::to_string(product));
   }
 }
@@ -178,7 +174,7 @@ DriverPayload parse_cop1(const std::vector<uint8_t>& payload, const std::string&
     a.tag = word_at(payload, pos);
     a.param = a.tag >> 16;
     const uint32_t command = a.tag & 0xFF;
-    const std::string at = what + ": driver action at byte " + std::to_string(pos) + " (tag " + hex(a.tag) + ")";
+    const std::string at = what + ": driver action at byte " + std::to_string(pos) + " (tag " + hex_word(a.tag) + ")";
     switch (command) {
       case static_cast<uint32_t>(DriverActionType::OPTIMIZER_CONFIG):
         if (payload.size() - pos < 12) throw InputError(at + ": OPTIMIZER_CONFIG needs 2 more words; the payload ends");

@@ -26,6 +26,13 @@ sim::Config make_config() {
   c.declare_int("npu.cc.quantum_cycles", static_cast<int64_t>(n.cc.quantum_cycles), "cycles",
                 "longest run-ahead of the command controller before it synchronises with SystemC", 1,
                 int64_t{1} << 40);
+  c.declare_int("sim.limits.work_steps", static_cast<int64_t>(n.limits.work), "steps",
+                "host work one job may take: element steps of its operations, 256 per OFM block (a job over it ends "
+                "with a simulation-limit fault)",
+                1, int64_t{1} << 50);
+  c.declare_int("sim.limits.buffer_elements", static_cast<int64_t>(n.limits.buffer_elements), "elements",
+                "largest host buffer one operation may need (gathered IFM, weights, DMA source)", 1,
+                int64_t{1} << 30);
   c.declare_int("npu.dma.queue_depth", n.dma.queue_depth, "DMAs", "DMAs queued before the command controller stalls",
                 1, 16);
   return c;
@@ -41,6 +48,8 @@ platform::PlatformConfig platform_config(const sim::Config& c) {
   p.npu.mac.weight_buffer_refill_cycles = static_cast<unsigned>(c.param("npu.mac.weight_buffer_refill_cycles").as_int());
   p.npu.wd.weights_per_cycle = static_cast<unsigned>(c.param("npu.wd.weights_per_cycle").as_int());
   p.npu.shram_bytes_per_core = static_cast<uint64_t>(c.param("npu.shram.bytes_per_core").as_int());
+  p.npu.limits.work = static_cast<uint64_t>(c.param("sim.limits.work_steps").as_int());
+  p.npu.limits.buffer_elements = static_cast<uint64_t>(c.param("sim.limits.buffer_elements").as_int());
   p.npu.cc.cycles_per_word = static_cast<uint32_t>(c.param("npu.cc.cycles_per_word").as_int());
   p.npu.cc.fetch_bytes = static_cast<uint32_t>(c.param("npu.cc.fetch_bytes").as_int());
   p.npu.cc.tsu_banks = static_cast<uint32_t>(c.param("npu.cc.tsu_banks").as_int());

@@ -1,6 +1,9 @@
 #include "isa/isa.h"
 
+#include <algorithm>
 #include <array>
+#include <utility>
+#include <vector>
 #include <stdexcept>
 
 namespace ethosu::isa {
@@ -11,8 +14,21 @@ struct CommandIndex {
   std::array<int16_t, 0x8000> by_halfword{};  // command table index + 1, 0 = unknown
   std::array<uint16_t, kCommandCount + 1> field_begin{};
   std::array<uint64_t, kCommandCount> reserved{};
+  // Each enum's values as a range of kEnumValues (the table lists them enum by enum), and commands by name:
+  // the assembler and disassembler look them up per field.
+  static constexpr size_t kEnumIds = sizeof(kEnumNames) / sizeof(kEnumNames[0]);
+  std::array<std::pair<uint16_t, uint16_t>, kEnumIds> enum_range{};
+  std::vector<std::pair<std::string_view, uint16_t>> by_name;
 
   CommandIndex() {
+    for (size_t i = 0; i < sizeof(kEnumValues) / sizeof(kEnumValues[0]); ++i) {
+      auto& r = enum_range[static_cast<size_t>(kEnumValues[i].enum_id)];
+      if (r.first == r.second) r.first = static_cast<uint16_t>(i);
+      else if (r.second != i) throw std::logic_error("isa.def: an enum's values must be listed together");
+      r.second = static_cast<uint16_t>(i + 1);
+    }
+    for (size_t i = 0; i < kCommandCount; ++i) by_name.emplace_back(kCommands[i].name, static_cast<uint16_t>(i));
+    std::sort(by_name.begin(), by_name.end());
     for (size_t i = 0; i < kCommandCount; ++i) by_halfword[first_halfword(kCommands[i].cmd)] = static_cast<int16_t>(i + 1);
     size_t f = 0;
     for (size_t i = 0; i < kCommandCount; ++i) {
@@ -66,9 +82,9 @@ const CommandInfo* find_command(uint16_t first_halfword) {
 const CommandInfo* find_command(Cmd cmd) { return find_command(first_halfword(cmd)); }
 
 const CommandInfo* find_command(std::string_view name) {
-  for (const auto& c : kCommands)
-    if (c.name == name) return &c;
-  return nullptr;
+  const auto& v = index().by_name;
+  const auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(name, uint16_t{0}));
+  return it != v.end() && it->first == name ? &kCommands[it->second] : nullptr;
 }
 
 const CommandInfo& command_info(Cmd cmd) { return kCommands[index().index_of(cmd)]; }
@@ -87,14 +103,16 @@ const FieldInfo* find_field(Cmd cmd, std::string_view name) {
 std::string_view enum_name(EnumId e) { return kEnumNames[static_cast<size_t>(e)]; }
 
 std::string_view enum_value_name(EnumId e, uint32_t v) {
-  for (const auto& ev : kEnumValues)
-    if (ev.enum_id == e && ev.value == v) return ev.name;
+  const auto [begin, end] = index().enum_range[static_cast<size_t>(e)];
+  for (size_t i = begin; i < end; ++i)
+    if (kEnumValues[i].value == v) return kEnumValues[i].name;
   return {};
 }
 
 std::optional<uint32_t> enum_value(EnumId e, std::string_view name) {
-  for (const auto& ev : kEnumValues)
-    if (ev.enum_id == e && ev.name == name) return ev.value;
+  const auto [begin, end] = index().enum_range[static_cast<size_t>(e)];
+  for (size_t i = begin; i < end; ++i)
+    if (kEnumValues[i].name == name) return kEnumValues[i].value;
   return std::nullopt;
 }
 

@@ -1,5 +1,8 @@
 #include "isa/validator.h"
 
+#include "sim/int_math.h"
+#include "sim/text.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -94,17 +97,10 @@ namespace {
 
 constexpr int64_t kMaxRegionOffset = int64_t{1} << 40;  // U65 region offsets are 40-bit (spec 01 section 6)
 
-std::string hex(int64_t v) {
-  char buf[32];
-  if (v < 0)
-    std::snprintf(buf, sizeof buf, "-0x%" PRIx64, static_cast<uint64_t>(-(v + 1)) + 1);
-  else
-    std::snprintf(buf, sizeof buf, "0x%" PRIx64, static_cast<uint64_t>(v));
-  return buf;
-}
+using sim::hex;
+using sim::round_up;
 
-unsigned div_up(uint64_t a, uint64_t b) { return static_cast<unsigned>((a + b - 1) / b); }
-uint64_t round_up(uint64_t a, uint64_t b) { return (a + b - 1) / b * b; }
+unsigned div_up(uint64_t a, uint64_t b) { return static_cast<unsigned>(sim::ceil_div(a, b)); }
 
 class Checker {
  public:

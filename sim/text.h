@@ -33,4 +33,11 @@ std::string hex(T value) {
   return buf;
 }
 
+// A 32-bit register or command word as written in manuals: "0x0001010f".
+inline std::string hex_word(uint32_t v) {
+  char buf[12];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
 }  // namespace ethosu::sim

@@ -50,6 +50,8 @@ const char* const kRunHelp =
     "           operator is an error naming it.\n"
     "\n"
     "  --out DIR       where output<k>.bin files go (created if needed)\n"
+    "  --allow-outside-case  let a case's manifest name files outside its folder (by default they must lie\n"
+    "                  inside it, or inside its parent case for a nested build such as u65_512/)\n"
     "\n"
     "The job runs on the cycle-level SystemC platform, driven through the NPU's registers the way the\n"
     "Linux and Arm core drivers do, and prints a table of cycles per operation. Machine:\n"
@@ -146,6 +148,7 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--report", "", true, false},
                 {"--trace", "", true, false},
                 {"--functional", "", false, false},
+                {"--allow-outside-case", "", false, false},
                 {"--capture", "", true, false}});
   if (a.flag("--list-params")) {
     const sim::Config config = host::make_config();  // outlives the loop: params() points into it
@@ -163,7 +166,7 @@ int run_run(const std::vector<std::string>& argv) {
   if (is_dir) {
     if (!a.values("--region").empty() || !a.values("--input").empty() || !a.values("--dump").empty())
       throw UsageError("--region, --input and --dump are for raw streams, not case folders");
-    job = host::job_from_case(target);
+    job = host::job_from_case(target, a.flag("--allow-outside-case"));
   } else if (is_tflite) {
     if (!a.values("--region").empty() || !a.values("--dump").empty())
       throw UsageError("--region and --dump are for raw streams; a .tflite brings its own regions");

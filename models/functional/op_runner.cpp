@@ -8,6 +8,7 @@
 #include "models/kernels/pool.h"
 #include "models/kernels/weight_cache.h"
 #include "sim/error.h"
+#include "sim/int_math.h"
 
 namespace ethosu::functional {
 
@@ -26,16 +27,10 @@ uint32_t ifm_depth_read(const Operation& op) {
 }
 
 // Saturating arithmetic for the cost bounds: anything that saturates is far over every limit.
-uint64_t mul(uint64_t a, uint64_t b) {
-  uint64_t r;
-  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-uint64_t add(uint64_t a, uint64_t b) {
-  uint64_t r;
-  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-uint64_t div_up(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-uint64_t round_up(uint64_t a, uint64_t b) { return mul(div_up(a, b), b); }
+uint64_t mul(uint64_t a, uint64_t b) { return sim::sat_mul(a, b); }
+uint64_t add(uint64_t a, uint64_t b) { return sim::sat_add(a, b); }
+uint64_t round_up(uint64_t a, uint64_t b) { return sim::sat_round_up(a, b); }
+uint64_t div_up(uint64_t a, uint64_t b) { return sim::ceil_div(a, b); }
 
 }  // namespace
 

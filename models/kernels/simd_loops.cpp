@@ -259,6 +259,14 @@ namespace {
 
 // Whether this CPU runs a target's code: the instruction sets Highway compiles each x86 target for
 // (HWY_TARGET_STR_*). On Arm, NEON is the aarch64 baseline; the SVE targets are not selected.
+#if HWY_ARCH_X86
+// F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know the name.
+bool cpu_has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && ((ecx >> 29) & 1);
+}
+#endif
+
 bool cpu_runs(int64_t target) {
 #if HWY_ARCH_X86
   __builtin_cpu_init();
@@ -267,7 +275,7 @@ bool cpu_runs(int64_t target) {
                     __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("aes");
   const bool avx2 = sse4 && __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
                     __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
-                    __builtin_cpu_supports("f16c");
+                    cpu_has_f16c();
   const bool avx3 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                     __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
   switch (target) {

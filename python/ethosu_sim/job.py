@@ -35,10 +35,12 @@ def _manifest_shapes(path):
 class Job:
     """A loaded submission. ``Job(path)`` takes a case folder or a .tflite; raw streams use from_stream()."""
 
-    def __init__(self, path):
+    def __init__(self, path, allow_outside_case=False):
+        """allow_outside_case: a case folder's manifest may name files outside the folder (by default they
+        must lie inside it, or inside its parent case for a nested build such as u65_512/)."""
         path = os.path.abspath(os.fspath(path))  # absolute: the spec travels to workers with other cwds
         if os.path.isdir(path) or os.path.basename(path) == "manifest.json":
-            self._spec = ("case", path)
+            self._spec = ("case", path, bool(allow_outside_case))
         elif path.endswith(".tflite"):
             self._spec = ("tflite", path)
         elif not os.path.exists(path):
@@ -49,8 +51,8 @@ class Job:
         self._load()
 
     @classmethod
-    def from_case(cls, path):
-        return cls._from_spec(("case", os.path.abspath(os.fspath(path))))
+    def from_case(cls, path, allow_outside_case=False):
+        return cls._from_spec(("case", os.path.abspath(os.fspath(path)), bool(allow_outside_case)))
 
     @classmethod
     def from_tflite(cls, path):
@@ -58,7 +60,7 @@ class Job:
 
     @classmethod
     def from_stream(cls, path, regions, outputs=None):
-        """A raw stream (bare, COP1 or COP2).
+        """A raw stream (bare, COP1 or COP2): a file's path, or the stream's bytes.
 
         regions: {index: file | size | (file, size)}: contents from a file, zeros of a size, or a file in a
             larger region.
@@ -66,6 +68,7 @@ class Job:
         Place inputs with write(): a raw stream does not say where its inputs go.
         """
         region_args = []
+        stream_bytes = isinstance(path, (bytes, bytearray, memoryview))
         for index, spec in sorted(regions.items()):
             if isinstance(spec, tuple):
                 file, size = spec
@@ -75,6 +78,8 @@ class Job:
                 file, size = spec, None
             region_args.append((int(index), None if file is None else os.path.abspath(os.fspath(file)), size))
         dumps = [(int(r), int(o), int(s), name) for name, (r, o, s) in (outputs or {}).items()]
+        if stream_bytes:
+            return cls._from_spec(("stream_bytes", bytes(path), tuple(region_args), tuple(dumps)))
         return cls._from_spec(("stream", os.path.abspath(os.fspath(path)), tuple(region_args), tuple(dumps)))
 
     @classmethod
@@ -89,10 +94,13 @@ class Job:
         """Reads the submission (again, after unpickling) and replays the writes."""
         kind, path = self._spec[0], self._spec[1]
         if kind == "case":
-            self._native = _ethosu_sim.load_case(path)
+            self._native = _ethosu_sim.load_case(path, self._spec[2])
             shapes = _manifest_shapes(path)
         elif kind == "tflite":
             self._native = _ethosu_sim.load_tflite(path)
+            shapes = {}
+        elif kind == "stream_bytes":
+            self._native = _ethosu_sim.load_stream_bytes(path, list(self._spec[2]), list(self._spec[3]))
             shapes = {}
         else:
             self._native = _ethosu_sim.load_stream(path, list(self._spec[2]), list(self._spec[3]))
@@ -184,18 +192,39 @@ class Job:
         raise InputError(f"{self.name}: no {what} named '{key}' (it has: {names})")
 
     def set_input(self, key, value):
-        """Places an input (by index or name) from a numpy array of its dtype and size, or raw bytes."""
+        """Places an input (by index or name) from a numpy array of its dtype and shape (or flat, of its size),
+        Python numbers that its dtype holds, or raw bytes."""
         t = self._inputs[self._index(key, self._inputs, "input")]
+        what = f"{self.name}: input '{t['name']}'"
         if isinstance(value, (bytes, bytearray, memoryview)):
             data = bytes(value)
         else:
-            array = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=t["dtype"])
+            if isinstance(value, np.ndarray):
+                array = value
+            else:
+                # Python numbers: refuse what the tensor's type cannot hold rather than wrap it.
+                values = np.asarray(value)
+                dtype = np.dtype(t["dtype"])
+                if dtype.kind in "iu" and values.size:
+                    if values.dtype.kind not in "iub":
+                        raise InputError(f"{what} is {t['dtype']}, got {values.dtype} values")
+                    lo, hi = np.iinfo(dtype).min, np.iinfo(dtype).max
+                    if int(values.min()) < lo or int(values.max()) > hi:
+                        raise InputError(f"{what} is {t['dtype']}: values from {int(values.min())} to "
+                                         f"{int(values.max())} do not fit [{lo}, {hi}]")
+                array = values.astype(dtype)
             if array.dtype != t["dtype"]:
-                raise InputError(f"{self.name}: input '{t['name']}' is {t['dtype']}, got an array of {array.dtype}")
+                raise InputError(f"{what} is {t['dtype']}, got an array of {array.dtype}")
             data = np.ascontiguousarray(array).tobytes()
+            shape = tuple(array.shape)
         if len(data) != t["size_bytes"]:
             raise InputError(f"{self.name}: input '{t['name']}' has {t['size_bytes']} bytes (shape {t['shape']}), "
                              f"got {len(data)}")
+        # A flat array (as read from a file) carries no shape; any other shape must be the tensor's.
+        if (not isinstance(value, (bytes, bytearray, memoryview)) and t["shape"] and len(shape) > 1
+                and shape != tuple(t["shape"])):
+            raise InputError(f"{what} has shape {tuple(t['shape'])}, got {shape} "
+                             f"(reshape it if the layout is what you mean)")
         self.write(t["region"], t["offset"], data)
 
     def set_inputs(self, inputs):

@@ -68,9 +68,16 @@ void bind_job(py::module_& m) {
           py::arg("region"), py::arg("offset"), py::arg("size_bytes"))
       .def("copy", [](const NativeJob& n) { return NativeJob(n); });
 
-  m.def("load_case", &load_case, py::arg("path"));
+  m.def("load_case", &load_case, py::arg("path"), py::arg("allow_outside") = false);
   m.def("load_tflite", &load_tflite, py::arg("path"));
   m.def("load_stream", &load_stream, py::arg("path"), py::arg("regions"), py::arg("dumps"));
+  m.def(
+      "load_stream_bytes",
+      [](const py::bytes& stream, const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
+         const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
+        return load_stream_bytes(std::string(stream), regions, dumps);
+      },
+      py::arg("stream"), py::arg("regions"), py::arg("dumps"));
   // The driver's payload header check for a run of `job` under `request` (host::check_payload_header).
   m.def(
       "payload_header_warning",

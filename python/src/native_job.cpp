@@ -59,11 +59,11 @@ std::string NativeJob::read(uint32_t region, uint64_t offset, uint64_t size_byte
   return {begin, begin + static_cast<std::ptrdiff_t>(size_bytes)};
 }
 
-NativeJob load_case(const std::filesystem::path& dir) {
+NativeJob load_case(const std::filesystem::path& dir, bool allow_outside) {
   NativeJob n;
   n.kind = "case";
-  n.job = host::job_from_case(dir);
-  const host::CorpusCase c = host::load_case(dir);
+  n.job = host::job_from_case(dir, allow_outside);
+  const host::CorpusCase c = host::load_case(dir, allow_outside);
   for (const auto& t : c.inputs) n.inputs.push_back({t.name, t.region, t.offset, t.size_bytes, t.dtype, {}});
   for (size_t k = 0; k < n.job.outputs.size(); ++k) {
     const auto& o = n.job.outputs[k];
@@ -87,9 +87,11 @@ NativeJob load_tflite(const std::filesystem::path& model) {
   return n;
 }
 
-NativeJob load_stream(const std::filesystem::path& stream,
-                      const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
-                      const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
+namespace {
+
+NativeJob stream_job(const std::string& job_name, const std::vector<uint8_t>& stream, const std::string& what,
+                     const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
+                     const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
   std::vector<host::RegionArg> region_args;
   for (const auto& [index, file, size] : regions) {
     if (!file && !size) throw InputError("region " + std::to_string(index) + ": give a file, a size or both");
@@ -103,10 +105,25 @@ NativeJob load_stream(const std::filesystem::path& stream,
   for (const auto& [region, offset, size, name] : dumps) dump_args.push_back({region, offset, size, name});
   NativeJob n;
   n.kind = "stream";
-  n.job = host::job_from_stream(stream, region_args, {}, dump_args);
+  n.job = host::job_from_stream_bytes(job_name, stream, what, region_args, {}, dump_args);
   for (const auto& o : n.job.outputs)
     n.outputs.push_back({o.name, o.region, o.offset, o.size_bytes, "uint8", {static_cast<int64_t>(o.size_bytes)}});
   return n;
+}
+
+}  // namespace
+
+NativeJob load_stream(const std::filesystem::path& stream,
+                      const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
+                      const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
+  return stream_job(stream.filename().string(), host::read_file(stream), stream.string(), regions, dumps);
+}
+
+NativeJob load_stream_bytes(const std::string& stream,
+                            const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
+                            const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
+  return stream_job("stream", std::vector<uint8_t>(stream.begin(), stream.end()), "the stream's bytes", regions,
+                    dumps);
 }
 
 }  // namespace ethosu::python

@@ -37,11 +37,15 @@ struct NativeJob {
   std::string read(uint32_t region, uint64_t offset, uint64_t size_bytes) const;
 };
 
-NativeJob load_case(const std::filesystem::path& dir);
+NativeJob load_case(const std::filesystem::path& dir, bool allow_outside);
 NativeJob load_tflite(const std::filesystem::path& model);
 // regions: (index, file or none, size or none); dumps: (region, offset, size, name).
 NativeJob load_stream(const std::filesystem::path& stream,
                       const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
                       const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps);
+// The same from the stream's bytes.
+NativeJob load_stream_bytes(const std::string& stream,
+                            const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
+                            const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps);
 
 }  // namespace ethosu::python

@@ -55,6 +55,32 @@ def test_bad_inputs(add_case):
         job.set_input("ifm3", np.zeros(1024, dtype=np.int8))
     with pytest.raises(ethosu_sim.InputError, match="region 1"):
         job.write(1, 2040, b"0123456789")
+    # The right number of bytes in the wrong shape, and values the type cannot hold, are refused, not wrapped.
+    with pytest.raises(ethosu_sim.InputError, match=r"shape \(1, 8, 8, 16\), got \(1, 16, 8, 8\)"):
+        job.set_input("ifm", np.zeros((1, 16, 8, 8), dtype=np.int8))
+    job.set_input("ifm", np.zeros(1024, dtype=np.int8))  # flat, as read from a file: no shape to contradict
+    with pytest.raises(ethosu_sim.InputError, match=r"values from 300 to 300 do not fit \[-128, 127\]"):
+        job.set_input("ifm", np.full((1, 8, 8, 16), 300).tolist())
+    job.set_input("ifm", np.full((1, 8, 8, 16), -128).tolist())  # in range: fine
+    job.set_input("ifm", bytes(1024))                            # raw bytes say nothing of a shape
+
+
+def test_stream_from_bytes_and_confined_case_files(add_case, tmp_path):
+    # Bytes are the stream itself, never a path (an empty one is an empty stream, refused as such).
+    stream = (add_case / "cmdstream.bin").read_bytes()
+    job = ethosu_sim.Job.from_stream(stream, regions={1: 2048})
+    assert job.kind == "stream"
+    with pytest.raises(ethosu_sim.InputError, match="empty"):
+        ethosu_sim.Job.from_stream(b"", regions={1: 16})
+    # A manifest that names a file outside its folder is refused unless allowed.
+    case = tmp_path / "case"
+    case.mkdir()
+    for f in add_case.iterdir():
+        if f.is_file():
+            (case / f.name).symlink_to(f)
+    with pytest.raises(ethosu_sim.InputError, match="outside the case folder"):
+        ethosu_sim.Job(case)
+    assert ethosu_sim.run(ethosu_sim.Job(case, allow_outside_case=True)).exact
 
 
 def test_bad_pmu_events(add_case):

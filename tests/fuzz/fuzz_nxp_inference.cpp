@@ -11,17 +11,24 @@
 
 #include "host/backends/nxp/nxp_inference.h"
 #include "host/backends/shim_env.h"
+#include "tests/fuzz/fuzz_defaults.h"
 
 namespace nxp = ethosu::nxp;
 
 namespace {
+
+// Small work limits keep every input to milliseconds; refusing an operation exercises the cost bound itself.
+const char* fuzz_limits(const char* name) {
+  return std::strcmp(name, "ETHOSU_SIM_SET") == 0 ? "sim.limits.work_steps=4194304;sim.limits.buffer_elements=262144"
+                                                  : nullptr;
+}
 
 constexpr size_t kArenaBytes = 256 * 1024;
 
 const ethosu::host::ShimSettings& settings() {
   static const ethosu::host::ShimSettings s = [] {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-    ethosu::host::ShimSettings v = ethosu::host::read_shim_settings([](const char*) { return nullptr; });
+    ethosu::host::ShimSettings v = ethosu::host::read_shim_settings(fuzz_limits);
     v.functional = true;  // the timed platform is fuzzed through the accel shim (fuzz_submit)
     return v;
   }();
@@ -43,6 +50,11 @@ void run(nxp::InferenceRequest& request) {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  ethosu::fuzz::default_max_len(argc, argv, 4096);
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   nxp::InferenceRequest request;

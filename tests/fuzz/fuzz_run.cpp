@@ -20,8 +20,14 @@
 #include "isa/decoder.h"
 #include "isa/variant.h"
 #include "models/cc/engine.h"
+#include "tests/fuzz/fuzz_defaults.h"
 
 namespace cc = ethosu::cc;
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  ethosu::fuzz::default_max_len(argc, argv, 4096);
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto variant = ethosu::isa::Variant::U65_256;

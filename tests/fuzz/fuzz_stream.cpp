@@ -9,6 +9,12 @@
 #include "isa/decoder.h"
 #include "isa/disasm.h"
 #include "isa/validator.h"
+#include "tests/fuzz/fuzz_defaults.h"
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  ethosu::fuzz::default_max_len(argc, argv, 1024);
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto stream = ethosu::isa::decode(data, size);

@@ -18,10 +18,17 @@
 #include "host/backends/accel/device.h"
 #include "host/backends/accel/ethosu_accel_uapi.h"
 #include "host/backends/shim_env.h"
+#include "tests/fuzz/fuzz_defaults.h"
 
 namespace acc = ethosu::accel;
 
 namespace {
+
+// Small work limits keep every input to milliseconds; refusing an operation exercises the cost bound itself.
+const char* fuzz_limits(const char* name) {
+  return std::strcmp(name, "ETHOSU_SIM_SET") == 0 ? "sim.limits.work_steps=4194304;sim.limits.buffer_elements=262144"
+                                                  : nullptr;
+}
 
 constexpr uint64_t kMaxRegionBytes = uint64_t{1} << 20;
 
@@ -29,7 +36,7 @@ acc::Device& device() {
   static acc::Device* d = [] {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     // The shim's defaults (timed imx93, its SRAM), whatever the environment says.
-    return new acc::Device(ethosu::host::read_shim_settings([](const char*) { return nullptr; }));
+    return new acc::Device(ethosu::host::read_shim_settings(fuzz_limits));
   }();
   return *d;
 }
@@ -40,6 +47,11 @@ acc::Device& device() {
 // runs its processes on coroutine stacks it switches to by hand) and reports libFuzzer's locals as leaks. Leak
 // detection is therefore off for this target; ASan's bounds and use-after-free checks are what it is for.
 extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  ethosu::fuzz::default_max_len(argc, argv, 2048);
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0 || size > 65536) return 0;

@@ -1,5 +1,7 @@
 // Writes the fuzz seed corpus: the same well-formed and malformed models, payloads and streams the unit tests
-// build, so the fuzzers start from inputs that reach deep into the readers. Usage: make_seeds DIR
+// build, so the fuzzers start from inputs that reach deep into the readers, and the inputs earlier fuzzing runs
+// found to add coverage (tests/fuzz/seeds/<target>.hex: one input per line, in hex; libFuzzer's -merge=1 picked
+// them, the smallest kept). Usage: make_seeds DIR [HEXFILE...]
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,8 +11,8 @@
 namespace tb = ethosu::testing;
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: make_seeds DIR\n";
+  if (argc < 2) {
+    std::cerr << "usage: make_seeds DIR [HEXFILE...]\n";
     return 2;
   }
   const std::filesystem::path dir = argv[1];
@@ -47,5 +49,19 @@ int main(int argc, char** argv) {
   write("cop2_separate_io.bin", tb::words_to_bytes(cop2));
   write("cop1_truncated.bin", tb::words_to_bytes({0x31504F43, 0x00100001, 0x10003008, 0x10060000, 0x00050002, 0}));
   write("bare_stream.bin", tb::words_to_bytes(stream));
+  for (int a = 2; a < argc; ++a) {
+    std::ifstream in(argv[a]);
+    if (!in) {
+      std::cerr << "make_seeds: cannot read " << argv[a] << "\n";
+      return 2;
+    }
+    const std::string stem = std::filesystem::path(argv[a]).stem().string();
+    std::string line;
+    for (size_t n = 0; std::getline(in, line); ++n) {
+      tb::Bytes bytes;
+      for (size_t i = 0; i + 1 < line.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(line.substr(i, 2), nullptr, 16)));
+      write(stem + "_grown_" + std::to_string(n), bytes);
+    }
+  }
   return 0;
 }

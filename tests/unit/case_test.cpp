@@ -230,5 +230,29 @@ TEST_F(CaseTest, NotJsonOrMissing) {
   EXPECT_THROW(load_case(dir_), InputError);
 }
 
+TEST_F(CaseTest, FilesMustLieInsideTheCaseFolder) {
+  // Someone else's case must not name any file it likes: `run --capture` would copy it into the capture.
+  write_file(dir_ / "outside" / "secret.bin", 4);
+  const fs::path case_dir = dir_ / "case";
+  for (const char* f : {"cmdstream.bin", "region0_flash.bin", "input0.bin", "expected_output.bin"})
+    write_file(case_dir / f, fs::file_size(dir_ / f));
+  fs::create_symlink(dir_ / "outside" / "secret.bin", case_dir / "link.bin");
+  const std::vector<std::string> escapes = {"../outside/secret.bin", (dir_ / "outside" / "secret.bin").string(),
+                                            "link.bin"};
+  for (const std::string& name : escapes) {
+    SCOPED_TRACE(name);
+    json m = opcorpus_manifest();
+    m["inputs"][0]["file"] = name;
+    const fs::path p = write_manifest(m, "case");
+    try {
+      load_case(p);
+      ADD_FAILURE() << "no InputError";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("lies outside the case folder"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(load_case(p, true).inputs[0].size_bytes, 4u);  // when the user allows it
+  }
+}
+
 }  // namespace
 }  // namespace ethosu::host

@@ -115,6 +115,8 @@ const std::map<std::string, Probe>& probes() {
         {"system.config", {"imx93", "compute", Effect::LABEL}},
         {"system.memory_mode", {"Shared_Sram", "compute", Effect::LABEL}},
         {"mem.sram.size_bytes", {"65536", "", Effect::SHIM}},
+        {"sim.limits.work_steps", {"1000", "compute"}},  // the conv no longer fits: a simulation-limit fault
+        {"sim.limits.buffer_elements", {"64", "compute"}},
     };
     for (const char* port : {"mem.axi0.", "mem.axi1."}) {
       m[std::string(port) + "memory"] = {"dram", "", Effect::LABEL};

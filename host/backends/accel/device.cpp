@@ -18,6 +18,7 @@
 #include "host/run_job.h"
 #include "host/sim_config.h"
 #include "models/npu/control.h"
+#include "sim/text.h"
 
 namespace ethosu::accel {
 
@@ -104,11 +105,7 @@ struct JobResult {
   std::array<uint32_t, 4> event_counters{};
 };
 
-std::string hex(uint32_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
+using sim::hex;
 
 }  // namespace
 

@@ -1,10 +1,12 @@
-#include "host/driver.h"
+#include "ethosu_sim/driver.h"
 
 #include <cstring>
 
 #include "isa/registers.h"
 
-namespace ethosu::host {
+namespace ethosu_sim {
+
+namespace isa = ethosu::isa;
 
 using isa::Reg;
 using isa::RegField;
@@ -20,6 +22,7 @@ HostCpu::HostCpu(const sc_core::sc_module_name& name) : sc_module(name), apb("ap
 void HostCpu::submit(const DriverJob& job) {
   job_ = job;
   result_ = DriverResult{};
+  pending_ = true;
   submitted_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -46,7 +49,9 @@ void HostCpu::write(uint16_t offset, uint32_t value) { access(tlm::TLM_WRITE_COM
 
 void HostCpu::driver_thread() {
   for (;;) {
-    wait(submitted_);
+    // A job submitted before SystemC first ran the thread finds it here without a notification to wait for.
+    if (!pending_) wait(submitted_);
+    pending_ = false;
     // Soft reset into non-secure user mode, as the Linux driver does, and wait for it to finish.
     write(off(Reg::RESET), 2);
     while (isa::get(read(off(Reg::STATUS)), RegField::STATUS_reset_status)) wait(access_time_);
@@ -96,4 +101,4 @@ void HostCpu::driver_thread() {
   }
 }
 
-}  // namespace ethosu::host
+}  // namespace ethosu_sim

@@ -1,65 +1,13 @@
-// The host CPU running a driver: programs the NPU through its APB registers exactly as Arm's core driver
-// and the Linux accel/ethosu driver do, waits for the IRQ, checks STATUS and reads the PMU.
-//
-// Contract: submit() hands one job to the host's SC_THREAD; it runs when SystemC runs and result() holds
-// what the driver saw. The register sequence: RESET (non-secure, user) and wait for reset_status to
-// clear; CMD with the clock/power Q-channel enables; QCONFIG, REGIONCFG, AXI_LIMIT0-3; BASEP0-7; the PMU
-// (PMEVTYPERn, PMCCNTR_CFG start = CYCLE, PMCNTENSET, PMCR enable + reset); QBASE, QSIZE; CMD run; wait
-// for the IRQ; read STATUS; CMD clear IRQ; read PMCCNTR and PMEVCNTRn.
+// The host CPU running a driver: the public ethosu_sim::HostCpu (include/ethosu_sim/driver.h) under the
+// names the simulator's own code uses.
 #pragma once
 
-#include <array>
-#include <cstdint>
-#include <string>
-
-#include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
+#include "ethosu_sim/driver.h"
 
 namespace ethosu::host {
 
-struct DriverJob {
-  uint64_t qbase = 0;
-  uint32_t qsize = 0;
-  uint32_t qconfig = 2;           // command fetch on AXI1 limiter 2, the core driver's default
-  uint32_t regioncfg = 0xAA8A;    // region 2 on AXI0 (SRAM), the others on AXI1: the Linux driver's value
-  std::array<uint32_t, 4> axi_limits{0x1F3F00B0, 0x1F3F00B0, 0x1F3F0002, 0x1F3F0002};  // Linux's values
-  std::array<uint64_t, 8> basep{};
-  std::array<uint16_t, 4> pmu_events{};  // hardware event ids, 0 = counter unused
-};
-
-struct DriverResult {
-  bool completed = false;  // the IRQ came with cmd_end_reached and no error bit
-  uint32_t status = 0;     // STATUS as read in the IRQ handler
-  uint64_t cycle_counter = 0;
-  std::array<uint32_t, 4> event_counters{};
-  std::string error;       // what the driver would report when !completed
-};
-
-class HostCpu : public sc_core::sc_module {
- public:
-  tlm_utils::simple_initiator_socket<HostCpu> apb;
-  sc_core::sc_in<bool> irq;
-
-  explicit HostCpu(const sc_core::sc_module_name& name);
-  SC_HAS_PROCESS(HostCpu);
-
-  void submit(const DriverJob& job);
-  const DriverResult& result() const { return result_; }
-  // Time one register access takes on the APB [I: a few bus cycles; 10 ns].
-  void set_access_time(sc_core::sc_time t) { access_time_ = t; }
-
- private:
-  void driver_thread();
-  void access(tlm::tlm_command cmd, uint16_t offset, uint32_t& value);
-  uint32_t read(uint16_t offset);
-  void write(uint16_t offset, uint32_t value);
-
-  DriverJob job_;
-  DriverResult result_;
-  sc_core::sc_event submitted_;
-  sc_core::sc_time access_time_ = sc_core::sc_time(10, sc_core::SC_NS);
-  tlm::tlm_generic_payload gp_;
-};
+using ethosu_sim::DriverJob;
+using ethosu_sim::DriverResult;
+using ethosu_sim::HostCpu;
 
 }  // namespace ethosu::host

@@ -71,7 +71,7 @@ nlohmann::json report_json(const timing::JobReport& r, const nlohmann::json& con
           {"stats", stats},
           {"hazards", r.hazards},
           {"host",
-           {{"total_seconds", r.host_total_seconds},
+           {{"total_seconds", r.host.total},
             {"weights_seconds", r.host.weights},
             {"kernels_seconds", r.host.kernels},
             {"dma_seconds", r.host.dma},

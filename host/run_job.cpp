@@ -7,7 +7,7 @@
 #include "isa/variant.h"
 #include "host/simulator.h"
 #include "models/cc/engine.h"
-#include "models/npu/control.h"
+#include "models/cc/status_timeline.h"
 #include "sim/error.h"
 
 namespace ethosu::host {
@@ -36,20 +36,6 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
   return out;
 }
 
-// The functional model's timeline: no time, and the NPU's control registers, so that a functional run ends
-// with the STATUS the timed NPU would report.
-class StatusTimeline : public cc::NoTime {
- public:
-  explicit StatusTimeline(isa::Variant v) : ctrl_(v) { ctrl_.set_running(true); }
-  uint32_t status() const { return ctrl_.status(); }
-
- private:
-  void irq(uint16_t mask) override { ctrl_.irq_op(mask); }
-  void stop(uint16_t mask) override { ctrl_.stop_reached(mask); }
-  void fault(const cc::Fault& f) override { ctrl_.fault(f); }
-  npu::ControlRegisters ctrl_;
-};
-
 }  // namespace
 
 RunOutcome run_job(Job& job, const RunOptions& options) {
@@ -67,7 +53,7 @@ RunOutcome run_job(Job& job, const RunOptions& options) {
   engine.tsu_banks = n.cc.tsu_banks;
   engine.limits = n.limits;
   for (unsigned r = 0; r < kRegions; ++r) engine.region_port[r] = static_cast<uint8_t>((options.regioncfg >> (2 * r) & 3) >> 1);
-  StatusTimeline timeline(*variant);
+  cc::StatusTimeline timeline(*variant);
   const cc::RunResult r = cc::Engine::run(isa::decode(job.stream), regions, shram, engine, timeline);
 
   RunOutcome out;

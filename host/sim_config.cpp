@@ -100,7 +100,9 @@ sim::Config resolve_config(const ConfigRequest& request, const std::string& job_
   // A variant named in a file or by --set brings its cores, MACs and SHRAM, except where they were set as
   // high up themselves.
   const sim::Param& v = config.param("npu.variant");
-  if (v.source() > sim::Source::PRESET) apply_variant(config, v.as_string(), v.source(), v.origin());
+  // Copies: applying the variant rewrites the very strings v holds.
+  if (v.source() > sim::Source::PRESET)
+    apply_variant(config, std::string(v.as_string()), v.source(), std::string(v.origin()));
   return config;
 }
 

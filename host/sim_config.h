@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ethosu_sim/config.h"
 #include "models/platform/platform.h"
 #include "sim/config.h"
 
@@ -27,14 +28,9 @@ uint32_t regioncfg(const sim::Config& c);
 // What a user asks of the machine, from any front end (CLI options, driver-shim environment variables,
 // Python keyword arguments). Applied in this order: the job's variant, the system (a preset, or a vela.ini
 // system config with its memory mode), the config file, the assignments, the variant asked for.
-struct ConfigRequest {
-  std::optional<std::string> variant;               // ethos-u65-256 or ethos-u65-512
-  std::optional<std::string> system;                // preset name or vela.ini system config
-  std::optional<std::string> memory_mode;           // vela.ini memory mode (with a vela.ini system)
-  std::vector<std::filesystem::path> vela_ini;      // extra vela.ini files
-  std::optional<std::filesystem::path> config_file; // 'name = value' lines
-  std::vector<std::string> assignments;             // 'name=value'
-  std::string origin = "--set";                     // how the assignments are named in the report
+// The fields are the public MachineRequest's (include/ethosu_sim/config.h).
+struct ConfigRequest : ethosu_sim::MachineRequest {
+  std::string origin = "--set";  // how the assignments are named in the report
 };
 // The resolved configuration for a job compiled for job_variant; throws InputError for unknown systems,
 // memory modes, parameters and values, naming them.
@@ -52,3 +48,14 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names);
 bool pmu_event_modelled(uint16_t hw_id);
 
 }  // namespace ethosu::host
+
+namespace ethosu_sim {
+
+// The public Config (include/ethosu_sim/config.h) is this registry.
+class Config::Impl {
+ public:
+  explicit Impl(ethosu::sim::Config p) : params(std::move(p)) {}
+  ethosu::sim::Config params;
+};
+
+}  // namespace ethosu_sim

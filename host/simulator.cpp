@@ -2,6 +2,7 @@
 
 #include "sim/error.h"
 #include "sim/int_math.h"
+#include "sim/sanitizer_stack.h"
 
 namespace ethosu::host {
 
@@ -27,12 +28,13 @@ Simulator::Simulator() : platform_("platform"), host_("host") {
   host_.irq.bind(platform_.irq);
   // Elaborate and let every thread reach its first wait, so that the first job's notification is seen.
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  sim::restore_stack_after_systemc();
 }
 
 TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32_t regioncfg,
                         const std::array<uint16_t, 4>& pmu_events, sim::Trace* trace) {
-  platform_.configure(config);
-  platform_.npu.set_trace(trace);
+  platform::configure(platform_, config);
+  platform_.npu.impl().set_trace(trace);
   platform_.sram.unmap_all();
   platform_.dram.unmap_all();
 
@@ -60,7 +62,9 @@ TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32
   host_.submit(dj);
   try {
     sc_core::sc_start();
+    sim::restore_stack_after_systemc();
   } catch (const std::exception& e) {
+    sim::restore_stack_after_systemc();
     // SystemC cannot be restarted in a process: every later job is refused with the reason, never run on a
     // kernel in an unknown state.
     broken_ = "the SystemC kernel failed (" + std::string(e.what()) +
@@ -80,7 +84,7 @@ TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32
   if (!out.driver.completed) out.fault = out.report.status.empty() ? out.driver.error : out.report.status;
   platform_.sram.unmap_all();
   platform_.dram.unmap_all();
-  platform_.npu.set_trace(nullptr);
+  platform_.npu.impl().set_trace(nullptr);
   return out;
 }
 

@@ -2,6 +2,12 @@
 
 namespace ethosu::isa {
 
+bool is_write(Access a) { return a == Access::OFM || a == Access::DMA_DST; }
+
+}  // namespace ethosu::isa
+
+namespace ethosu_sim {
+
 namespace {
 
 struct AccessNames {
@@ -18,6 +24,5 @@ constexpr AccessNames kNames[kAccessCount] = {
 
 const char* access_name(Access a) { return static_cast<size_t>(a) < kAccessCount ? kNames[static_cast<size_t>(a)].name : "?"; }
 const char* access_key(Access a) { return static_cast<size_t>(a) < kAccessCount ? kNames[static_cast<size_t>(a)].key : "?"; }
-bool is_write(Access a) { return a == Access::OFM || a == Access::DMA_DST; }
 
-}  // namespace ethosu::isa
+}  // namespace ethosu_sim

@@ -7,6 +7,10 @@ VariantInfo variant_info(Variant v) {
   return v == Variant::U65_512 ? VariantInfo{2, 48, 2} : VariantInfo{1, 48, 2};
 }
 
+}  // namespace ethosu::isa
+
+namespace ethosu_sim {
+
 std::optional<Variant> parse_variant(const std::string& name) {
   if (name == variant_name(Variant::U65_256)) return Variant::U65_256;
   if (name == variant_name(Variant::U65_512)) return Variant::U65_512;
@@ -15,4 +19,4 @@ std::optional<Variant> parse_variant(const std::string& name) {
 
 const char* variant_name(Variant v) { return v == Variant::U65_512 ? "ethos-u65-512" : "ethos-u65-256"; }
 
-}  // namespace ethosu::isa
+}  // namespace ethosu_sim

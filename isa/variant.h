@@ -5,9 +5,14 @@
 #include <optional>
 #include <string>
 
+#include "ethosu_sim/isa.h"
+
 namespace ethosu::isa {
 
-enum class Variant : uint8_t { U65_256, U65_512 };
+// The public enumeration (include/ethosu_sim/isa.h) under the name the simulator's own code uses.
+using ethosu_sim::parse_variant;
+using ethosu_sim::Variant;
+using ethosu_sim::variant_name;
 
 struct VariantInfo {
   unsigned cores;
@@ -17,7 +22,5 @@ struct VariantInfo {
   unsigned usable_banks() const { return shram_banks - lut_banks; }
 };
 VariantInfo variant_info(Variant v);
-std::optional<Variant> parse_variant(const std::string& name);  // "ethos-u65-256", "ethos-u65-512"
-const char* variant_name(Variant v);
 
 }  // namespace ethosu::isa

@@ -182,6 +182,15 @@ std::string Param::value_text() const {
   return "";
 }
 
+Config::Config(const Config& other) : storage_(other.storage_) {
+  for (Param& p : storage_) by_name_.emplace(p.name_, &p);
+}
+
+Config& Config::operator=(const Config& other) {
+  if (this != &other) *this = Config(other);
+  return *this;
+}
+
 Param& Config::declare(std::string name, ParamType type, std::string unit, std::string description,
                        Value default_value) {
   if (!valid_name(name)) throw std::logic_error("invalid parameter name '" + name + "'");

@@ -99,6 +99,13 @@ class Param {
 
 class Config {
  public:
+  Config() = default;
+  // Copies own their parameters (the index points into this registry, not the original).
+  Config(const Config& other);
+  Config& operator=(const Config& other);
+  Config(Config&&) = default;
+  Config& operator=(Config&&) = default;
+
   const Param& declare_int(std::string name, int64_t default_value, std::string unit, std::string description,
                            int64_t min = std::numeric_limits<int64_t>::min(),
                            int64_t max = std::numeric_limits<int64_t>::max(), int64_t step = 1);

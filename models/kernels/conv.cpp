@@ -150,8 +150,10 @@ bool prepare_channels(const OutputStage& os, int c0, int c1, int64_t zp, KernelS
     s.channel_params32[padded + i] = static_cast<int32_t>(e.multiplier);
     const bool odd = i % 2;
     const size_t k = i / 2;
-    pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = (int64_t{1} << 62) + cp[kRoundPos * padded + i];
-    pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = (int64_t{1} << 62) + cp[kRoundNeg * padded + i];
+    // Only the vector path (shift <= 61) reads these; a shift of 63 would overflow the biased addend.
+    const bool biased = e.shift <= 62;
+    pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = biased ? (int64_t{1} << 62) + cp[kRoundPos * padded + i] : 0;
+    pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = biased ? (int64_t{1} << 62) + cp[kRoundNeg * padded + i] : 0;
     pairs[(odd ? kOddShift : kEvenShift) * half + k] = e.shift;
     pairs[(odd ? kOddSub : kEvenSub) * half + k] = e.shift <= 62 ? int64_t{1} << (62 - e.shift) : 0;
   }

@@ -67,7 +67,7 @@ inline int64_t round_addend(RoundMode mode, int shift, bool negative) {
   const int64_t half = int64_t{1} << (shift - 1);
   switch (mode) {
     case RoundMode::Dbl: return shift > 31 ? half + (negative ? -(int64_t{1} << 30) : (int64_t{1} << 30)) : half;
-    case RoundMode::Truncate: return negative ? (int64_t{1} << shift) - 1 : 0;
+    case RoundMode::Truncate: return negative ? static_cast<int64_t>((uint64_t{1} << shift) - 1) : 0;
     case RoundMode::Natural: return half;
   }
   return 0;

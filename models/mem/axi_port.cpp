@@ -51,7 +51,8 @@ AxiAccess AxiPort::write_strided(uint64_t addr, uint64_t stride_bytes, uint32_t 
 }
 
 // runs == 1: one contiguous chunk of `stride_bytes` bytes issued as runs of run_bytes (the contiguous
-// API); runs > 1: `runs` chunks of run_bytes, stride_bytes apart.
+// API); runs > 1: `runs` chunks of run_bytes, stride_bytes apart. The data moves first, because what the
+// target adds to the time is known only once it has answered.
 AxiAccess AxiPort::access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes,
                           uint64_t runs, uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset,
                           unsigned limiter) {
@@ -62,18 +63,35 @@ AxiAccess AxiPort::access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_b
   const uint64_t bytes = contiguous ? stride_bytes : runs * run_bytes;
   // Runs back to back in memory are one sequential stream for the memory.
   const uint32_t timing_run = (contiguous ? run_bytes : (stride_bytes == run_bytes ? 0 : run_bytes));
-  result.completion = cmd == tlm::TLM_READ_COMMAND
-                          ? timing_.read(request_cycle, bytes, timing_run, client, limiter)
-                          : timing_.write(request_cycle, bytes, timing_run, client, limiter);
+  const auto request_offset = sc_core::sc_time::from_value(request_cycle * period_ - now);
+  uint32_t added = 0;
   if (contiguous) {
-    move(cmd, addr, buf, bytes, result);
+    move(cmd, addr, buf, bytes, request_offset, result, added);
   } else {
     for (uint64_t k = 0; k < runs; ++k) {
-      if (!move(cmd, addr + k * stride_bytes, buf + k * run_bytes, run_bytes, result)) break;
+      if (!move(cmd, addr + k * stride_bytes, buf + k * run_bytes, run_bytes, request_offset, result, added)) break;
     }
   }
-  local_offset = sc_core::sc_time::from_value(result.completion.data_done_cycle * period_ - now);
+  result.completion = cmd == tlm::TLM_READ_COMMAND
+                          ? timing_.read(request_cycle, bytes, timing_run, client, limiter, added)
+                          : timing_.write(request_cycle, bytes, timing_run, client, limiter, added);
+  // A target that waited has moved SystemC's time on: the offset is from the time now.
+  const uint64_t after = sc_core::sc_time_stamp().value();
+  const uint64_t done = result.completion.data_done_cycle * period_;
+  local_offset = sc_core::sc_time::from_value(done > after ? done - after : 0);
   return result;
+}
+
+bool AxiPort::transfer_untimed(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t bytes,
+                               uint32_t& added_latency_cycles, uint64_t& fault_address) {
+  AxiAccess result;
+  const bool ok = move(cmd, addr, buf, bytes, sc_core::SC_ZERO_TIME, result, added_latency_cycles);
+  fault_address = result.fault_address;
+  return ok;
+}
+
+uint32_t AxiPort::cycles_ceil(sc_core::sc_time t) const {
+  return static_cast<uint32_t>(std::min<uint64_t>((t.value() + period_ - 1) / period_, UINT32_MAX));
 }
 
 const tlm::tlm_dmi* AxiPort::dmi_for(tlm::tlm_command cmd, uint64_t addr) {
@@ -105,18 +123,24 @@ const tlm::tlm_dmi* AxiPort::dmi_for(tlm::tlm_command cmd, uint64_t addr) {
   return &dmi_[slot];
 }
 
-uint8_t* AxiPort::direct(uint64_t addr, uint64_t& bytes_available) {
-  bytes_available = 0;
+AxiPort::Direct AxiPort::direct(uint64_t addr) {
+  Direct out;
   const tlm::tlm_dmi* r = dmi_for(tlm::TLM_READ_COMMAND, addr);
-  const tlm::tlm_dmi* w = r ? dmi_for(tlm::TLM_WRITE_COMMAND, addr) : nullptr;
-  if (!w) return nullptr;
-  bytes_available = w->get_end_address() - addr + 1;
-  return w->get_dmi_ptr() + (addr - w->get_start_address());
+  if (!r) return out;
+  out.read_latency_cycles = cycles_ceil(r->get_read_latency());
+  const tlm::tlm_dmi* w = dmi_for(tlm::TLM_WRITE_COMMAND, addr);
+  if (!w) return Direct{};
+  out.write_latency_cycles = cycles_ceil(w->get_write_latency());
+  out.bytes = w->get_end_address() - addr + 1;
+  out.data = w->get_dmi_ptr() + (addr - w->get_start_address());
+  return out;
 }
 
-bool AxiPort::move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t len, AxiAccess& result) {
+bool AxiPort::move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t len, sc_core::sc_time offset,
+                   AxiAccess& result, uint32_t& added) {
   while (len > 0) {
     if (const tlm::tlm_dmi* d = dmi_for(cmd, addr)) {
+      added = std::max(added, cycles_ceil(cmd == tlm::TLM_READ_COMMAND ? d->get_read_latency() : d->get_write_latency()));
       const uint64_t n = std::min<uint64_t>(len, d->get_end_address() - addr + 1);
       uint8_t* mem = d->get_dmi_ptr() + (addr - d->get_start_address());
       if (cmd == tlm::TLM_READ_COMMAND) {
@@ -130,7 +154,8 @@ bool AxiPort::move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t l
       continue;
     }
     // No DMI here: the rest in one transaction; the memory decides whether all of it is mapped.
-    sc_core::sc_time ignored = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time delay = offset;
+    const uint64_t requested = sc_core::sc_time_stamp().value() + offset.value();
     gp_.set_command(cmd);
     gp_.set_address(addr);
     gp_.set_data_ptr(buf);
@@ -139,7 +164,9 @@ bool AxiPort::move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t l
     gp_.set_byte_enable_ptr(nullptr);
     gp_.set_dmi_allowed(false);
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    socket->b_transport(gp_, ignored);
+    socket->b_transport(gp_, delay);
+    const uint64_t answered = sc_core::sc_time_stamp().value() + delay.value();
+    if (answered > requested) added = std::max(added, cycles_ceil(sc_core::sc_time::from_value(answered - requested)));
     if (gp_.is_response_error()) {
       result.status = gp_.get_response_status();
       result.fault_address = addr;

@@ -7,8 +7,11 @@
 // contention between callers right however far each has run ahead, moves the data (through DMI when
 // the memory grants it, else b_transport), and advances the offset to the data-done cycle. Writes are
 // posted: the offset moves to the last data beat, and AxiAccess::completion.complete_cycle says when
-// the response arrives, for callers that must wait for it. Time comes from AxiPortTiming only, on both
-// data paths, so DMI and b_transport give identical timing; the target's annotated delay is ignored.
+// the response arrives, for callers that must wait for it. Time is AxiPortTiming's, plus what the target
+// side adds (include/ethosu_sim/npu.h): the DMI grant's read or write latency, or the delay b_transport
+// adds to the annotated time (the initiator's offset goes in, as the loosely-timed protocol has it; a
+// target that calls wait() adds the time it waited), rounded up to whole cycles and added to the latency of
+// the access's transactions. A target that adds nothing gives the same timing on both data paths.
 // A failed access (e.g. TLM_ADDRESS_ERROR_RESPONSE outside the mapped memory) still costs its bus
 // time, moves nothing from the failing chunk on, and reports the chunk's address: the NPU turns it
 // into a bus error. No allocation or formatting per call.
@@ -53,9 +56,18 @@ class AxiPort : public sc_core::sc_module {
                           const uint8_t* src, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter = 0);
 
   // Host pointer to the memory at addr and the bytes that follow it in the same buffer, through DMI with
-  // read and write access; nullptr (bytes_available 0) where the memory grants none. For bulk data the
-  // NPU's blocks work on directly, with time charged separately on timing().
-  uint8_t* direct(uint64_t addr, uint64_t& bytes_available);
+  // read and write access, and the grant's latencies in cycles; data nullptr (bytes 0) where the memory
+  // grants none. For bulk data the NPU's blocks work on directly, with time charged separately on timing().
+  struct Direct {
+    uint8_t* data = nullptr;
+    uint64_t bytes = 0;
+    uint32_t read_latency_cycles = 0, write_latency_cycles = 0;
+  };
+  Direct direct(uint64_t addr);
+  // Moves bytes without booking time (staging a region the memory grants no DMI for); `added_latency_cycles`
+  // is raised to what the target added. False at the first refused chunk, whose address goes to `fault_address`.
+  bool transfer_untimed(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t bytes, uint32_t& added_latency_cycles,
+                        uint64_t& fault_address);
 
   AxiPortTiming& timing() { return timing_; }
   const AxiPortTiming& timing() const { return timing_; }
@@ -64,8 +76,11 @@ class AxiPort : public sc_core::sc_module {
  private:
   AxiAccess access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
                    uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter);
-  // Moves len bytes at addr; false (with status and fault address set) when the target refuses.
-  bool move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t len, AxiAccess& result);
+  // Moves len bytes at addr, requested `offset` after sc_time_stamp(); false (with status and fault address
+  // set) when the target refuses. Raises `added` to the latency the target side added, in cycles.
+  bool move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t len, sc_core::sc_time offset, AxiAccess& result,
+            uint32_t& added);
+  uint32_t cycles_ceil(sc_core::sc_time t) const;
   const tlm::tlm_dmi* dmi_for(tlm::tlm_command cmd, uint64_t addr);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
 

@@ -125,24 +125,24 @@ void AxiPortTiming::reset() {
 }
 
 Completion AxiPortTiming::read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                               unsigned limiter) {
-  return transfer(Dir::READ, request_cycle, bytes, run_bytes, client, limiter);
+                               unsigned limiter, uint32_t added_latency_cycles) {
+  return transfer(Dir::READ, request_cycle, bytes, run_bytes, client, limiter, added_latency_cycles);
 }
 
 Completion AxiPortTiming::write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                                unsigned limiter) {
-  return transfer(Dir::WRITE, request_cycle, bytes, run_bytes, client, limiter);
+                                unsigned limiter, uint32_t added_latency_cycles) {
+  return transfer(Dir::WRITE, request_cycle, bytes, run_bytes, client, limiter, added_latency_cycles);
 }
 
 Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
-                                   isa::Access client, unsigned limiter) {
+                                   isa::Access client, unsigned limiter, uint32_t added_latency_cycles) {
   if (bytes == 0) return {request_cycle, request_cycle, request_cycle, request_cycle};
   if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
   const auto d = static_cast<unsigned>(dir);
   const bool is_read = dir == Dir::READ;
   const uint64_t t = request_cycle * num_;
-  const uint64_t pre = is_read ? params_.read_latency_cycles * num_ : 0;
-  const uint64_t post = is_read ? 0 : params_.write_latency_cycles * num_;
+  const uint64_t pre = is_read ? (uint64_t{params_.read_latency_cycles} + added_latency_cycles) * num_ : 0;
+  const uint64_t post = is_read ? 0 : (uint64_t{params_.write_latency_cycles} + added_latency_cycles) * num_;
   uint64_t& free_at = data_free_ticks_[params_.shared_data_bus ? 0 : d];
   SlotRing& ring = rings_[limiter][d];
   const uint64_t split = params_.limiters[limiter].burst_split_bytes;
@@ -249,14 +249,15 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
 }
 
 Completion AxiPortTiming::write_behind(const Completion& read, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                                       unsigned limiter) {
+                                       unsigned limiter, uint32_t added_latency_cycles) {
   if (bytes == 0) return read;
-  const Completion w = transfer(Dir::WRITE, read.first_data_done_cycle, bytes, run_bytes, client, limiter);
+  const Completion w =
+      transfer(Dir::WRITE, read.first_data_done_cycle, bytes, run_bytes, client, limiter, added_latency_cycles);
   // The last burst holds the last read data: it moves after it, and the transfer is done at its response.
   const uint64_t last_burst = std::min<uint64_t>(bytes, params_.limiters[limiter].burst_split_bytes);
   const uint64_t tail = read.complete_cycle +
                         static_cast<uint64_t>(std::ceil(double(last_burst) / params_.bytes_per_cycle)) +
-                        params_.write_latency_cycles;
+                        params_.write_latency_cycles + added_latency_cycles;
   Completion c = w;
   c.complete_cycle = std::max(w.complete_cycle, tail);
   return c;

@@ -21,6 +21,8 @@
 //   the slot frees at its last beat. Latency thus overlaps across up to max_outstanding transactions.
 // * Writes: data is posted (starts at max(issue, channel free-at)); the response comes
 //   write_latency after the last beat, which frees the slot and completes the transaction.
+// * Latency added by the platform (a bus, a slow memory: the caller says how much) lengthens read_latency
+//   or write_latency for the transactions of that transfer alone.
 // * AXI has independent read and write data channels, each the port's width, so by default reads
 //   and writes do not contend. shared_data_bus = true makes them share one data path, for a memory
 //   whose bandwidth figure is the total of both directions (Vela divides read+write bytes by one
@@ -101,16 +103,18 @@ class AxiPortTiming {
   void reset();
   void reset_stats() { counters_ = {}; }
 
+  // `added_latency_cycles`: what the platform between the port and the memory adds to every transaction of
+  // this transfer, on top of the port's read or write latency.
   Completion read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                  unsigned limiter = 0);
+                  unsigned limiter = 0, uint32_t added_latency_cycles = 0);
   Completion write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                   unsigned limiter = 0);
+                   unsigned limiter = 0, uint32_t added_latency_cycles = 0);
 
   // Writes the data of `read` (booked on this or another port) as it arrives, as a DMA does: the writes
   // start when the read's first transaction is in, and the last burst, which holds the last read data,
   // moves after it; complete_cycle is that burst's response.
   Completion write_behind(const Completion& read, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                          unsigned limiter = 0);
+                          unsigned limiter = 0, uint32_t added_latency_cycles = 0);
 
   AxiPortStats stats() const;  // converted to cycles when read
   ClassBytes class_bytes() const;
@@ -137,7 +141,7 @@ class AxiPortTiming {
   };
 
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
-                      isa::Access client, unsigned limiter);
+                      isa::Access client, unsigned limiter, uint32_t added_latency_cycles);
   uint64_t to_cycles_ceil(uint64_t ticks) const { return (ticks + num_ - 1) / num_; }
 
   AxiPortParams params_;

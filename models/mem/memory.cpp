@@ -1,4 +1,4 @@
-#include "models/mem/memory.h"
+#include "ethosu_sim/memory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,11 +6,12 @@
 
 #include "sim/error.h"
 
-namespace ethosu::mem {
+namespace ethosu_sim {
 
 Memory::Memory(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
+  socket.register_transport_dbg(this, &Memory::transport_dbg);
 }
 
 void Memory::map(uint64_t base, uint8_t* data, uint64_t size_bytes) {
@@ -32,7 +33,8 @@ void Memory::unmap_all() {
 
 void Memory::set_dmi_enabled(bool on) {
   dmi_enabled_ = on;
-  if (!on) socket->invalidate_direct_mem_ptr(0, std::numeric_limits<sc_dt::uint64>::max());
+  // Grants end when it goes off, refusals when it comes on: initiators ask again either way.
+  socket->invalidate_direct_mem_ptr(0, std::numeric_limits<sc_dt::uint64>::max());
 }
 
 int Memory::find(uint64_t addr) const {
@@ -77,13 +79,18 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  uint8_t* buf = gp.get_data_ptr();
+  copy(is_read, addr, gp.get_data_ptr(), len);
+  gp.set_dmi_allowed(dmi_enabled_);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Memory::copy(bool read, uint64_t addr, uint8_t* buf, uint64_t len) {
   uint64_t a = addr, done = 0;
   for (int i = find(addr); done < len; ++i) {
     const Mapping& m = mappings_[i];
     const uint64_t n = std::min(len - done, m.last - a + 1);
     uint8_t* mem = m.data + (a - m.base);
-    if (is_read) {
+    if (read) {
       std::memcpy(buf + done, mem, n);
     } else {
       std::memcpy(mem, buf + done, n);
@@ -91,8 +98,14 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     done += n;
     a += n;
   }
-  gp.set_dmi_allowed(dmi_enabled_);
-  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// Debuggers and loaders: the same bytes as b_transport, no time, no side effects; 0 bytes where unmapped.
+unsigned int Memory::transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t len = gp.get_data_length();
+  if ((!gp.is_read() && !gp.is_write()) || len == 0 || !mapped(gp.get_address(), len)) return 0;
+  copy(gp.is_read(), gp.get_address(), gp.get_data_ptr(), len);
+  return static_cast<unsigned int>(len);
 }
 
 bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
@@ -123,4 +136,4 @@ bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi)
   return true;
 }
 
-}  // namespace ethosu::mem
+}  // namespace ethosu_sim

@@ -5,6 +5,8 @@
 
 #include "isa/decoder.h"
 #include "isa/registers.h"
+#include "isa/validator.h"
+#include "sim/text.h"
 
 namespace ethosu::npu {
 
@@ -167,9 +169,12 @@ void Cc::map_regions() {
   AxiMap& axi = pipeline_.axi;
   axi.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    uint64_t avail = 0;
-    uint8_t* data = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r), avail);
-    regions_[r] = {data, data ? avail : 0};
+    const mem::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
+    regions_[r] = {d.data, d.bytes};
+    staged_[r].bytes.clear();
+    staged_[r].needed = d.data == nullptr;
+    axi.region_read_latency[r] = d.read_latency_cycles;
+    axi.region_write_latency[r] = d.write_latency_cycles;
     axi.region_port[r] = b_.ctrl.region_port(r);
     axi.region_limiter[r] = b_.ctrl.region_limiter(r) & 1;
     engine_config_.region_port[r] = static_cast<uint8_t>(axi.region_port[r]);
@@ -183,6 +188,55 @@ void Cc::map_regions() {
   engine_config_.dma_queue_depth = b_.dma.timing().queue_depth;
   engine_config_.tsu_banks = timing_.tsu_banks;
   engine_config_.limits = limits_;
+}
+
+void Cc::stage_regions(const isa::Stream& stream) {
+  if (std::none_of(staged_.begin(), staged_.end(), [](const Staged& s) { return s.needed; })) return;
+  // Walked as on two cores, which reach every byte one core would (and the second core's weights).
+  isa::ValidatorOptions both_cores;
+  both_cores.variant = isa::Variant::U65_512;
+  const isa::Report extents = isa::validate(stream, both_cores);
+  for (unsigned r = 0; r < regions_.size(); ++r) {
+    Staged& st = staged_[r];
+    const isa::Extent used = extents.region_extent(r);
+    if (!st.needed || !used.used || used.end <= 0) continue;
+    const unsigned p = b_.ctrl.region_port(r);
+    const auto lowest = static_cast<uint64_t>(std::max<int64_t>(used.lowest, 0));
+    const auto end = static_cast<uint64_t>(used.end);
+    st.bytes.assign(end, 0);
+    // In pieces, so that a region that runs past the memory keeps the part it has: the stream faults beyond.
+    constexpr uint64_t kPiece = 4096;
+    uint64_t valid = lowest;
+    uint32_t added = 0;
+    uint64_t fault_address = 0;
+    while (valid < end) {
+      const uint64_t n = std::min(kPiece, end - valid);
+      if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, b_.ctrl.basep(r) + valid, st.bytes.data() + valid, n, added,
+                                    fault_address))
+        break;
+      valid += n;
+    }
+    regions_[r] = {st.bytes.data(), valid};
+    const isa::Extent writes = extents.writes(r);
+    st.write_from = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.lowest, 0)) : 0;
+    st.write_end = writes.used ? std::min<uint64_t>(static_cast<uint64_t>(std::max<int64_t>(writes.end, 0)), valid) : 0;
+    pipeline_.axi.region_read_latency[r] = pipeline_.axi.region_write_latency[r] = added;
+  }
+}
+
+void Cc::write_back_staged() {
+  for (unsigned r = 0; r < regions_.size(); ++r) {
+    Staged& st = staged_[r];
+    if (st.write_end <= st.write_from) continue;
+    uint32_t added = 0;
+    uint64_t fault_address = 0;
+    if (!port(b_.ctrl.region_port(r)).transfer_untimed(tlm::TLM_WRITE_COMMAND, b_.ctrl.basep(r) + st.write_from,
+                                                       st.bytes.data() + st.write_from, st.write_end - st.write_from,
+                                                       added, fault_address))
+      report_.hazards.push_back("region " + std::to_string(r) + ": the memory refused the write-back of its results at " +
+                                sim::hex(fault_address));
+    st.write_from = st.write_end = 0;
+  }
 }
 
 std::array<mem::ClassBytes, 2> Cc::port_bytes() const {
@@ -221,9 +275,12 @@ void Cc::run_stream() {
   std::vector<uint8_t> bytes;
   try {
     if (fetch_stream(bytes)) {
-      const cc::RunResult r = cc::Engine::run(isa::decode(bytes), regions_, b_.shram.banks(), engine_config_, *this);
+      const isa::Stream stream = isa::decode(bytes);
+      stage_regions(stream);
+      const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
       report_.hazards = r.hazards;
       report_.host = r.stats.host;
+      write_back_staged();
     } else {
       const unsigned p = b_.ctrl.command_port();
       fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,
@@ -258,7 +315,7 @@ void Cc::finish_report(uint64_t host_start_ns) {
   report_.pmu["PMCCNTR"] = pmu.cycle_counter();
   for (const sim::Counter* c : b_.stats.counters())
     report_.stats[c->path()] = {c->value(), c->unit(), c->description()};
-  report_.host_total_seconds = double(steady_ns() - host_start_ns) * 1e-9;
+  report_.host.total = double(steady_ns() - host_start_ns) * 1e-9;
 }
 
 uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {

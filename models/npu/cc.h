@@ -93,6 +93,10 @@ class Cc : public Block, private cc::Timeline {
   void run_stream();
   bool fetch_stream(std::vector<uint8_t>& bytes);
   void map_regions();
+  // Regions the memory grants no DMI for are staged: the bytes the stream reaches (the validator's extents)
+  // are read through b_transport when it starts, the bytes it may write written back when it ends.
+  void stage_regions(const isa::Stream& stream);
+  void write_back_staged();
   void finish_report(uint64_t host_start_ns);
   void sync();
   // Bytes by class on both ports since `before`.
@@ -114,6 +118,12 @@ class Cc : public Block, private cc::Timeline {
 
   // State of the running stream.
   cc::Regions regions_{};
+  struct Staged {
+    bool needed = false;
+    std::vector<uint8_t> bytes;  // the region from offset 0 to the end of its extent
+    uint64_t write_from = 0, write_end = 0;
+  };
+  std::array<Staged, 8> staged_;
   cc::EngineConfig engine_config_;
   PipelineBlocks pipeline_;
   uint64_t cc_cycle_ = 0;

@@ -19,11 +19,10 @@ Dma::Times Dma::issue(uint32_t offset, const isa::Operation& op, uint64_t cycle,
   const auto run = static_cast<uint32_t>(d.length_bytes);
   mem::Completion read{start, start, start, start};
   if (!d.src.internal() && bytes)
-    read = axi.port_of(d.src.region).read(start, bytes, run, Access::DMA_SRC, axi.limiter_of(d.src.region));
+    read = axi.read(d.src.region, start, bytes, run, Access::DMA_SRC);
   uint64_t done = read.complete_cycle;
   if (!d.dst.internal() && bytes)
-    done = axi.port_of(d.dst.region).write_behind(read, bytes, run, Access::DMA_DST, axi.limiter_of(d.dst.region))
-               .complete_cycle;
+    done = axi.write_behind(d.dst.region, read, bytes, run, Access::DMA_DST).complete_cycle;
   free_at_ = done;
   ++transfers_;
   bytes_ += bytes;

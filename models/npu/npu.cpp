@@ -48,27 +48,32 @@ bool derives_pmu_event(uint16_t hw_id) {
   return false;
 }
 
-Npu::Npu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& axi1)
-    : sc_module(name),
-      apb("apb"),
-      irq("irq"),
-      axi0_(axi0),
-      axi1_(axi1),
+NpuCore::NpuCore(ethosu_sim::Npu& top)
+    : apb_("apb_target"),
+      axi0_("axi0_port", mem::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
+      axi1_("axi1_port", mem::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
       ctrl_(isa::Variant::U65_256),
       shram_("shram", stats_),
-      pmu_("pmu", axi0, axi1),
+      pmu_("pmu", axi0_, axi1_),
       wd_("wd", stats_, pmu_),
       mac_("mac", stats_, pmu_),
       ao_("ao", stats_, pmu_),
       dma_("dma", stats_),
-      cc_("cc", CcBlocks{ctrl_, mirror_, axi0, axi1, dma_, shram_, wd_, mac_, ao_, pmu_, stats_}) {
-  apb.register_b_transport(this, &Npu::b_transport);
+      cc_("cc", CcBlocks{ctrl_, mirror_, axi0_, axi1_, dma_, shram_, wd_, mac_, ao_, pmu_, stats_}) {
+  apb_.register_b_transport(this, &NpuCore::b_transport);
+  apb_.register_transport_dbg(this, &NpuCore::transport_dbg);
+  top.apb.bind(apb_);
+  axi0_.socket.bind(top.axi0);
+  axi1_.socket.bind(top.axi1);
   pmu_.connect([this] { return ctrl_.running(); }, [this] { update_irq(); });
   cc_.connect([this] { update_irq(); });
   configure(NpuConfig{}, {});
 }
 
-void Npu::configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>& axi) {
+void NpuCore::configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>& axi) {
+  const sc_core::sc_time period(1.0 / c.clock_hz, sc_core::SC_SEC);
+  axi0_.configure(axi[0], period);
+  axi1_.configure(axi[1], period);
   config_ = c;
   ctrl_.set_variant(c.variant);
   shram_.configure(c.cores, c.shram_bytes_per_core);
@@ -79,7 +84,7 @@ void Npu::configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>&
   cc_.configure(c.cc, c.clock_hz, axi, c.limits);
 }
 
-void Npu::set_trace(sim::Trace* trace) {
+void NpuCore::set_trace(sim::Trace* trace) {
   if (!trace || !trace->enabled()) trace = nullptr;
   std::array<sim::Trace::TrackId, 8> t{};
   if (trace) {
@@ -95,13 +100,13 @@ void Npu::set_trace(sim::Trace* trace) {
   shram_.set_trace(trace, t[5], clock);
 }
 
-uint64_t Npu::cycle_now() const {
+uint64_t NpuCore::cycle_now() const {
   return static_cast<uint64_t>(sc_core::sc_time_stamp() / axi0_.clock_period());
 }
 
 // ---- Registers ----------------------------------------------------------------------------------
 
-void Npu::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void NpuCore::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   if (gp.get_data_length() != 4 || (addr & 3) || addr >= 0x1000 || gp.get_byte_enable_ptr()) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // 32-bit aligned accesses only
@@ -121,7 +126,16 @@ void Npu::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-uint32_t Npu::read_register(uint16_t offset) {
+// Debuggers read registers as the host would, at the current time and without waiting; they write nothing.
+unsigned int NpuCore::transport_dbg(tlm::tlm_generic_payload& gp) {
+  const uint64_t addr = gp.get_address();
+  if (!gp.is_read() || gp.get_data_length() != 4 || (addr & 3) || addr >= 0x1000) return 0;
+  const uint32_t v = read_register(static_cast<uint16_t>(addr));
+  std::memcpy(gp.get_data_ptr(), &v, 4);
+  return 4;
+}
+
+uint32_t NpuCore::read_register(uint16_t offset) {
   if (!ctrl_.running()) pmu_.account_until(cycle_now());
   uint32_t v = 0;
   if (ctrl_.read(offset, v) || pmu_.registers().read(offset, v)) return v;
@@ -151,7 +165,7 @@ uint32_t Npu::read_register(uint16_t offset) {
   return ri ? ri->reset : 0;  // identification registers read their fixed values, holes read 0
 }
 
-void Npu::write_register(uint16_t offset, uint32_t value) {
+void NpuCore::write_register(uint16_t offset, uint32_t value) {
   HostAction action = HostAction::NONE;
   if (ctrl_.write(offset, value, action)) {
     if (action == HostAction::SOFT_RESET) soft_reset();
@@ -180,7 +194,7 @@ void Npu::write_register(uint16_t offset, uint32_t value) {
   }
 }
 
-void Npu::soft_reset() {
+void NpuCore::soft_reset() {
   ctrl_.reset();
   pmu_.reset(cycle_now());
   // Transactions of an aborted stream (the rest of a command fetch, a faulted job's DMAs) end with the
@@ -195,9 +209,31 @@ void Npu::soft_reset() {
   // The LUT banks are SHRAM contents, which reset does not clear [I]; stream state does go.
 }
 
-void Npu::update_irq() {
+void NpuCore::hard_reset() {
+  ctrl_ = ControlRegisters(config_.variant);
+  soft_reset();
+  update_irq();
+}
+
+void NpuCore::update_irq() {
   ctrl_.set_pmu_irq(pmu_.registers().irq());
-  irq.write(ctrl_.irq());
+  irq_level_ = ctrl_.irq();
+  // The top's method drives the line, so the NPU is its one writer whichever process changed it.
+  irq_changed_.notify();
 }
 
 }  // namespace ethosu::npu
+
+namespace ethosu_sim {
+
+Npu::~Npu() = default;
+
+const JobReport& Npu::report() const { return impl_->report(); }
+
+uint64_t Npu::cycle() const { return impl_->cycle_now(); }
+
+void Npu::drive_irq() { irq.write(impl_->irq_level()); }
+
+void Npu::reset_asserted() { impl_->hard_reset(); }
+
+}  // namespace ethosu_sim

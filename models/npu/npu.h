@@ -1,6 +1,6 @@
-// The Ethos-U65 NPU as a SystemC module: the APB register file behind a TLM-2.0 target socket, the IRQ
-// line, and one child module per hardware block: cc (command controller), dma, wd (weight decoder), mac,
-// ao (activation/output), shram and pmu, wired as the hardware is.
+// The Ethos-U65 NPU's model behind the public module (include/ethosu_sim/npu.h): the APB register file, the
+// IRQ, the AXI ports M0/M1, and one child module per hardware block: cc (command controller), dma, wd (weight
+// decoder), mac, ao (activation/output), shram and pmu, wired as the hardware is.
 //
 // Contract: the host programs it through `apb` with 32-bit accesses, exactly as a driver does (soft
 // reset, QBASE/QSIZE, BASEPn, REGIONCFG, AXI_LIMITn, PMU set-up, CMD). CMD.transition_to_running_state
@@ -17,6 +17,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "ethosu_sim/npu.h"
 #include "isa/state.h"
 #include "isa/variant.h"
 #include "models/cc/fault.h"
@@ -56,12 +57,14 @@ NpuConfig npu_config(isa::Variant v);
 // True for the PMU events the model derives; the other event ids count nothing.
 bool derives_pmu_event(uint16_t hw_id);
 
-class Npu : public sc_core::sc_module {
+// The NPU top's model: the register file, the two AXI ports and one module per block. It lives inside the
+// public module (ethosu_sim::Npu), whose constructor builds it, so the blocks are that module's children and
+// its sockets, IRQ and reset are the NPU's.
+class NpuCore {
  public:
-  tlm_utils::simple_target_socket<Npu> apb;
-  sc_core::sc_out<bool> irq;
-
-  Npu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& axi1);
+  explicit NpuCore(ethosu_sim::Npu& top);
+  NpuCore(const NpuCore&) = delete;
+  NpuCore& operator=(const NpuCore&) = delete;
 
   // `axi` are the ports' capabilities; the limiters the driver programs in AXI_LIMITn apply within them.
   void configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>& axi);
@@ -69,24 +72,34 @@ class Npu : public sc_core::sc_module {
   // What the last stream did (operations, traffic, stalls, the blocks' statistics); reset when a run starts.
   const timing::JobReport& report() const { return cc_.report(); }
   uint64_t cycle_now() const;
+  sc_core::sc_time clock_period() const { return axi0_.clock_period(); }
   // Records the next runs into `trace` (one track per block: CC, DMA, WD, MAC, AO, SHRAM, AXI0, AXI1);
   // nullptr stops tracing.
   void set_trace(sim::Trace* trace);
 
+  // The level of the IRQ line, and the event that tells the top to drive it anew.
+  bool irq_level() const { return irq_level_; }
+  const sc_core::sc_event& irq_changed() const { return irq_changed_; }
+  // The reset input: every register to its power-on value.
+  void hard_reset();
+
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
   uint32_t read_register(uint16_t offset);
   void write_register(uint16_t offset, uint32_t value);
   void soft_reset();
   void update_irq();
 
-  mem::AxiPort& axi0_;
-  mem::AxiPort& axi1_;
+  tlm_utils::simple_target_socket<NpuCore> apb_;
+  mem::AxiPort axi0_, axi1_;
   NpuConfig config_;
   ControlRegisters ctrl_;
   isa::RegisterState mirror_;  // the state registers as the CC last parsed them (0x800-0xB5F)
   std::array<uint32_t, 4> debug_{};  // DEBUG_ADDRESS, DEBUG_MISC, DEBUGCORE, DEBUG_BLOCK
   uint32_t clkforce_ = 0;
+  bool irq_level_ = false;
+  sc_core::sc_event irq_changed_;
 
   sim::Stats stats_;  // every block's counters; the PMU and the report read them
   Shram shram_;
@@ -99,3 +112,12 @@ class Npu : public sc_core::sc_module {
 };
 
 }  // namespace ethosu::npu
+
+namespace ethosu_sim {
+
+class Npu::Impl : public ethosu::npu::NpuCore {
+ public:
+  using NpuCore::NpuCore;
+};
+
+}  // namespace ethosu_sim

@@ -24,9 +24,6 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
   t.times.blocks = n;
   const bool uses_mac = op.kind != isa::OpKind::ELEMENTWISE;
   const AxiMap& axi = u.axi;
-  mem::AxiPortTiming &ifm = axi.port_of(op.ifm.region), &ifm2 = axi.port_of(op.ifm2.region),
-                     &ofm = axi.port_of(op.ofm.region), &wgt = axi.port_of(op.weight_region),
-                     &scl = axi.port_of(op.scale_region);
   // Times of blocks i-1 and i-2 for the double buffers.
   std::array<uint64_t, 2> ib_free{ready, ready}, acc_free{ready, ready}, ob_free{ready, ready};
   uint64_t wbuf_free = ready;  // weight buffer: refilled for block i while the MAC works on i-1
@@ -42,11 +39,10 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
     const uint64_t ifm_req = std::max(ready, ib_free[slot]);
     uint64_t in_done = ifm_req;
     if (b.ifm_bytes)
-      in_done = ifm.read(ifm_req, b.ifm_bytes, b.ifm_run_bytes, Access::IFM, axi.limiter_of(op.ifm.region)).complete_cycle;
+      in_done = axi.read(op.ifm.region, ifm_req, b.ifm_bytes, b.ifm_run_bytes, Access::IFM).complete_cycle;
     if (b.ifm2_bytes)
-      in_done = std::max(in_done, ifm2.read(ifm_req, b.ifm2_bytes, b.ifm2_run_bytes, Access::IFM2,
-                                            axi.limiter_of(op.ifm2.region))
-                                      .complete_cycle);
+      in_done = std::max(in_done,
+                         axi.read(op.ifm2.region, ifm_req, b.ifm2_bytes, b.ifm2_run_bytes, Access::IFM2).complete_cycle);
 
     // Weights: fetched and decoded into the free weight buffer; the MAC consumes them as they come.
     uint64_t weights_ready = ifm_req, wd_start = ifm_req;
@@ -55,8 +51,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
       uint64_t first_in = UINT64_MAX, fetched = wbuf_free;
       for (unsigned core = 0; core < timing::kMaxCores; ++core) {
         if (!b.weight_bytes[core]) continue;
-        const auto c = wgt.read(std::max(ready, wbuf_free), b.weight_bytes[core], 0, Access::WEIGHTS,
-                                axi.limiter_of(op.weight_region));
+        const auto c = axi.read(op.weight_region, std::max(ready, wbuf_free), b.weight_bytes[core], 0, Access::WEIGHTS);
         first_in = std::min(first_in, c.first_data_done_cycle);
         fetched = std::max(fetched, c.complete_cycle);
       }
@@ -71,9 +66,8 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
     uint64_t scales_ready = ifm_req;
     for (unsigned core = 0; core < timing::kMaxCores; ++core)
       if (b.scale_bytes[core])
-        scales_ready = std::max(scales_ready, scl.read(ifm_req, b.scale_bytes[core], 0, Access::SCALES,
-                                                       axi.limiter_of(op.scale_region))
-                                                  .complete_cycle);
+        scales_ready =
+            std::max(scales_ready, axi.read(op.scale_region, ifm_req, b.scale_bytes[core], 0, Access::SCALES).complete_cycle);
 
     uint64_t ao_ready, mac_begin = in_done;
     if (uses_mac) {
@@ -111,8 +105,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
     // OFM write-back from the output buffer.
     uint64_t done = ao_end;
     if (b.ofm_bytes) {
-      const mem::Completion w =
-          ofm.write(ao_end, b.ofm_bytes, b.ofm_run_bytes, Access::OFM, axi.limiter_of(op.ofm.region));
+      const mem::Completion w = axi.write(op.ofm.region, ao_end, b.ofm_bytes, b.ofm_run_bytes, Access::OFM);
       done = w.data_done_cycle;
       t.times.writes_acknowledged_cycle = std::max(t.times.writes_acknowledged_cycle, w.complete_cycle);
     }

@@ -41,13 +41,32 @@ struct Unit {
   }
 };
 
-// Which AXI port timing and limiter each region's accesses use (REGIONCFG).
+// Which AXI port timing and limiter each region's accesses use (REGIONCFG), and the latency the platform
+// adds to them (the DMI grant's, include/ethosu_sim/npu.h).
 struct AxiMap {
   std::array<mem::AxiPortTiming*, 2> ports{};  // AXI0, AXI1
   std::array<unsigned, 8> region_port{};
   std::array<unsigned, 8> region_limiter{};  // within the port: 0 or 1
+  std::array<uint32_t, 8> region_read_latency{}, region_write_latency{};  // cycles
   mem::AxiPortTiming& port_of(unsigned region) const { return *ports[region_port[region & 7]]; }
   unsigned limiter_of(unsigned region) const { return region_limiter[region & 7]; }
+
+  // One transfer of `region`'s on its port (mem::AxiPortTiming).
+  mem::Completion read(unsigned region, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
+                       isa::Access client) const {
+    return port_of(region).read(request_cycle, bytes, run_bytes, client, limiter_of(region),
+                                region_read_latency[region & 7]);
+  }
+  mem::Completion write(unsigned region, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
+                        isa::Access client) const {
+    return port_of(region).write(request_cycle, bytes, run_bytes, client, limiter_of(region),
+                                 region_write_latency[region & 7]);
+  }
+  mem::Completion write_behind(unsigned region, const mem::Completion& read, uint64_t bytes, uint32_t run_bytes,
+                               isa::Access client) const {
+    return port_of(region).write_behind(read, bytes, run_bytes, client, limiter_of(region),
+                                        region_write_latency[region & 7]);
+  }
 };
 
 // The blocks a kernel operation uses: their timing parameters and their units.

@@ -1,6 +1,6 @@
 #include "models/timing/job_report.h"
 
-namespace ethosu::timing {
+namespace ethosu_sim {
 
 const char* stall_name(Stall s) {
   switch (s) {
@@ -20,4 +20,4 @@ const char* stall_name(Stall s) {
   return "?";
 }
 
-}  // namespace ethosu::timing
+}  // namespace ethosu_sim

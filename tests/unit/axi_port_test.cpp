@@ -3,6 +3,7 @@
 //
 // SystemC elaborates once per process: the platform is built once (Platform::get()) and every test
 // runs a job on it with sc_start(), as the simulator runs many jobs in one elaboration.
+#include <cmath>
 #include <ctime>
 #include <cstdio>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "models/mem/axi_port.h"
 #include "models/mem/memory.h"
 #include "sim/error.h"
+#include "tests/unit/delay_bus.h"
 
 // libsystemc's own main() is unused (GoogleTest's runs the tests) but the library needs the symbol.
 int sc_main(int, char**) { return 0; }
@@ -52,14 +54,18 @@ SC_MODULE(Stimulus) {
   }
 };
 
+using Bus = test::DelayBus;
+
 struct Platform {
   Memory mem{"mem"};
   AxiPort port{"axi0", AxiPortParams{}, kPeriod};
+  Bus bus{"bus"};
   Memory host_mem{"host_mem"};
   Stimulus stim{"stim"};
 
   Platform() {
-    port.socket.bind(mem.socket);
+    port.socket.bind(bus.in);
+    bus.out.bind(mem.socket);
     stim.raw.bind(host_mem.socket);
   }
   static Platform& get() {
@@ -71,8 +77,9 @@ struct Platform {
   sc_time run(std::function<void(int, sc_time&)> a, std::function<void(int, sc_time&)> b = {}) {
     stim.job[0] = std::move(a);
     stim.job[1] = std::move(b);
-    const sc_time start = sc_core::sc_time_stamp() + kPeriod;
-    stim.go.notify(kPeriod);  // jobs start on a cycle boundary
+    // Jobs start on the next cycle boundary (a target that waited may have left the time between two).
+    const sc_time start = kPeriod * std::floor(sc_core::sc_time_stamp() / kPeriod + 1);
+    stim.go.notify(start - sc_core::sc_time_stamp());
     sc_core::sc_start();
     return start;
   }
@@ -84,6 +91,7 @@ class AxiPortTest : public ::testing::Test {
     Platform& p = Platform::get();
     p.mem.unmap_all();
     p.mem.set_dmi_enabled(true);
+    p.bus.set(sc_core::SC_ZERO_TIME, true);
     p.port.configure(AxiPortParams{}, kPeriod);
     p.port.timing().reset();
     buf.resize(64 * 1024);
@@ -118,6 +126,43 @@ TEST_F(AxiPortTest, ReadMovesDataAfterLatencyPlusTransferViaDmiAndBTransport) {
     EXPECT_TRUE(std::equal(dst.begin(), dst.end(), buf.begin() + 100)) << "dmi " << dmi;
   }
   EXPECT_EQ(p.port.timing().stats().clients[static_cast<unsigned>(Access::IFM)].bytes_read, 2u * 4096);
+}
+
+// What the bus adds (5.5 ns: 6 cycles, rounded up) lengthens the latency, whether it comes as a DMI grant's
+// latency, as annotated time or as time the bus waited.
+TEST_F(AxiPortTest, LatencyTheTargetAddsLengthensTheAccess) {
+  Platform& p = Platform::get();
+  const struct {
+    bool dmi, waits;
+  } paths[] = {{true, false}, {false, false}, {false, true}};
+  for (const auto& path : paths) {
+    SCOPED_TRACE("dmi " + std::to_string(path.dmi) + " waits " + std::to_string(path.waits));
+    p.mem.set_dmi_enabled(path.dmi);
+    p.bus.set(sc_time(5.5, SC_NS), true, path.waits);
+    p.port.timing().reset();
+    std::vector<uint8_t> dst(4096);
+    sc_time read_done, write_response;
+    AxiAccess r, w;
+    const sc_time t0 = p.run([&](int, sc_time& offset) {
+      r = p.port.read(kBase + 100, dst.data(), dst.size(), 0, Access::IFM, offset);
+      read_done = sync(offset);
+      w = p.port.write(kBase, dst.data(), 64, 0, Access::OFM, offset);
+      write_response = sc_core::sc_time_stamp() + offset;
+    });
+    EXPECT_TRUE(r.ok());
+    EXPECT_TRUE(w.ok());
+    EXPECT_EQ(read_done, t0 + (32 + 6 + 256) * kPeriod);
+    EXPECT_TRUE(std::equal(dst.begin(), dst.end(), buf.begin() + 100));
+    // The write's data goes at once (posted), its response the write latency and the bus's 6 after; a bus
+    // that waits holds the caller until it lets go.
+    EXPECT_EQ(write_response, read_done + (path.waits ? p.bus.latency : 4 * kPeriod));
+    EXPECT_EQ(w.completion.complete_cycle - w.completion.data_done_cycle, 32u + 6);
+  }
+  p.mem.set_dmi_enabled(true);
+  const AxiPort::Direct d = p.port.direct(kBase);
+  EXPECT_EQ(d.read_latency_cycles, 6u);
+  EXPECT_EQ(d.write_latency_cycles, 6u);
+  EXPECT_EQ(d.bytes, buf.size());
 }
 
 TEST_F(AxiPortTest, PostedWriteLandsAndReportsItsResponse) {

@@ -42,6 +42,31 @@ TEST(AxiTiming, ReadCompletesAfterLatencyPlusTransfer) {
   EXPECT_EQ(client(s, Access::IFM).limit_wait_cycles, 0u);
 }
 
+// Latency the platform adds is the port's latency made longer for that transfer alone: the same completions
+// as a port with that much more latency, under contention and the outstanding limit (2 of them here) too.
+TEST(AxiTiming, AddedLatencyIsLongerLatencyForThatTransfer) {
+  AxiPortParams slower = dram();
+  slower.read_latency_cycles += 37;
+  slower.write_latency_cycles += 37;
+  for (LimiterParams& l : slower.limiters) l.max_outstanding_reads = l.max_outstanding_writes = 2;
+  AxiPortParams base = slower;
+  base.read_latency_cycles -= 37;
+  base.write_latency_cycles -= 37;
+  AxiPortTiming added(base), longer(slower);
+  const Completion a1 = added.read(10, 3000, 96, Access::IFM, 0, 37), b1 = longer.read(10, 3000, 96, Access::IFM);
+  const Completion a2 = added.write(20, 2000, 0, Access::OFM, 0, 37), b2 = longer.write(20, 2000, 0, Access::OFM);
+  const Completion a3 = added.write_behind(a1, 3000, 96, Access::DMA_DST, 1, 37),
+                   b3 = longer.write_behind(b1, 3000, 96, Access::DMA_DST, 1);
+  for (const auto& [a, b] : {std::pair{a1, b1}, std::pair{a2, b2}, std::pair{a3, b3}}) {
+    EXPECT_EQ(a.start_cycle, b.start_cycle);
+    EXPECT_EQ(a.data_done_cycle, b.data_done_cycle);
+    EXPECT_EQ(a.complete_cycle, b.complete_cycle);
+    EXPECT_EQ(a.first_data_done_cycle, b.first_data_done_cycle);
+  }
+  // It does not stay: a later transfer without it takes the base latency.
+  EXPECT_EQ(added.read(50000, 64, 0, Access::IFM).data_done_cycle, 50000u + 500 + 35);  // a 128 B burst at 3.75 B/cycle
+}
+
 TEST(AxiTiming, DramReadRoundsToBurstsAtFractionalBandwidth) {
   AxiPortTiming port(dram());
   // 1000 B = 256+256+256+232 B transactions, 63 beats; the run occupies 1024 B (8 bursts of 128 B):

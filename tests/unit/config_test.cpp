@@ -51,6 +51,20 @@ TEST_F(ConfigTest, ReferenceSeesLaterValues) {
   EXPECT_EQ(p.as_int(), 640);
 }
 
+// A copy is a registry of its own: setting one leaves the other, and the copy's parameters are its own objects.
+TEST_F(ConfigTest, CopiesAreIndependent) {
+  Config copy = cfg_;
+  copy.set("mem.axi1.read_latency_cycles", "900", Source::CLI, "--set");
+  EXPECT_EQ(copy.param("mem.axi1.read_latency_cycles").as_int(), 900);
+  EXPECT_EQ(cfg_.param("mem.axi1.read_latency_cycles").as_int(), 500);
+  EXPECT_NE(&copy.param("npu.mac.per_core"), &cfg_.param("npu.mac.per_core"));
+  Config assigned;
+  assigned = copy;
+  copy.set("mem.axi1.read_latency_cycles", "700", Source::CLI, "--set");
+  EXPECT_EQ(assigned.param("mem.axi1.read_latency_cycles").as_int(), 900);
+  EXPECT_EQ(assigned.params().size(), cfg_.params().size());
+}
+
 TEST_F(ConfigTest, ValueSyntax) {
   cfg_.set("system.clock_hz", "800e6", Source::CLI, "");
   EXPECT_EQ(cfg_.param("system.clock_hz").as_int(), 800000000);

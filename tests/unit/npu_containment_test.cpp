@@ -10,7 +10,6 @@
 
 #include "isa/assembler.h"
 #include "isa/registers.h"
-#include "models/mem/axi_port.h"
 #include "models/mem/memory.h"
 #include "models/npu/npu.h"
 
@@ -61,19 +60,18 @@ SC_MODULE(Stimulus) {
 struct Bench {
   mem::Memory sram{"sram"};
   ThrowingMemory bad{"bad"};
-  mem::AxiPort axi0{"axi0", {}, sc_core::sc_time(1, sc_core::SC_NS)};
-  mem::AxiPort axi1{"axi1", {}, sc_core::sc_time(1, sc_core::SC_NS)};
-  Npu npu{"npu", axi0, axi1};
+  ethosu_sim::Npu npu{"npu"};
   Stimulus stim{"stim"};
-  sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq{"irq"};
+  sc_core::sc_signal<bool> irq{"irq"}, reset{"reset"};
   std::vector<uint8_t> stream = isa::assemble("NPU_OP_STOP mask=0x1\n");
   uint32_t status = 0;
 
   Bench() {
-    axi0.socket.bind(sram.socket);
-    axi1.socket.bind(bad.socket);
-    npu.apb.bind(stim.apb);
+    npu.axi0.bind(sram.socket);
+    npu.axi1.bind(bad.socket);
+    stim.apb.bind(npu.apb);
     npu.irq.bind(irq);
+    npu.reset.bind(reset);
     stim.irq.bind(irq);
     sram.map(0x1000, stream.data(), stream.size());
     sc_core::sc_start(sc_core::SC_ZERO_TIME);

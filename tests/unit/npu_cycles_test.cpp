@@ -112,7 +112,7 @@ struct JobRun {
   void go(const std::string& text, uint32_t qconfig = 2) {
     stream = isa::assemble(text);
     auto& p = env().platform;
-    p.configure(config());
+    platform::configure(p, config());
     p.sram.unmap_all();
     p.dram.unmap_all();
     const bool in_sram = qconfig < 2;

@@ -112,7 +112,7 @@ struct Mapping {
   std::vector<uint8_t> stream, sram = std::vector<uint8_t>(4096), dram = std::vector<uint8_t>(4096);
   explicit Mapping(const std::string& text, platform::PlatformConfig cfg = {}) : stream(isa::assemble(text)) {
     auto& p = env().platform;
-    p.configure(cfg);
+    platform::configure(p, cfg);
     p.sram.unmap_all();
     p.dram.unmap_all();
     p.dram.map(kStreamAddr, stream.data(), stream.size());
@@ -175,11 +175,11 @@ TEST(NpuRegisters, ConfigFollowsTheVariant) {
   platform::PlatformConfig dual;
   dual.npu.variant = isa::Variant::U65_512;
   dual.npu = npu_config(isa::Variant::U65_512);
-  env().platform.configure(dual);
+  platform::configure(env().platform, dual);
   uint32_t config = 0;
   env().run([&](Stimulus& s) { config = s.rd(off(Reg::CONFIG)); });
   EXPECT_EQ(config, 0x10006009u);  // 512 MACs, 96 KiB SHRAM
-  env().platform.configure({});
+  platform::configure(env().platform, {});
   env().run([&](Stimulus& s) { config = s.rd(off(Reg::CONFIG)); });
   EXPECT_EQ(config, 0x10003008u);
 }

@@ -1,0 +1,21 @@
+// Everything of ethosu-sim's public API (include/ethosu_sim) in one include:
+//   isa.h         decode, disassemble, assemble, validate command streams     EthosuSim::isa
+//   functional.h  the functional model                                          EthosuSim::functional
+//   config.h      the machine as named parameters                              EthosuSim::npu
+//   npu.h         the NPU as a SystemC/TLM-2.0 module; memory.h a memory       EthosuSim::npu
+//   report.h      what a job measured
+//   platform.h    the ready platform (NPU, SRAM, DRAM); driver.h the host CPU  EthosuSim::platform
+//   run.h         jobs and runs, as `ethosu-sim run`                           EthosuSim::platform
+#pragma once
+
+#include "ethosu_sim/config.h"
+#include "ethosu_sim/driver.h"
+#include "ethosu_sim/error.h"
+#include "ethosu_sim/functional.h"
+#include "ethosu_sim/isa.h"
+#include "ethosu_sim/memory.h"
+#include "ethosu_sim/npu.h"
+#include "ethosu_sim/platform.h"
+#include "ethosu_sim/report.h"
+#include "ethosu_sim/run.h"
+#include "ethosu_sim/version.h"

@@ -1,0 +1,57 @@
+// Test helper: a bus between one initiator and one target, as a platform's interconnect would be, that adds
+// `latency` to every access (annotated on b_transport, or waited for with `waits`; added to DMI grants'
+// read and write latencies) and grants DMI only when `dmi` is set.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+namespace ethosu::test {
+
+SC_MODULE(DelayBus) {
+  tlm_utils::simple_target_socket<DelayBus> in;
+  tlm_utils::simple_initiator_socket<DelayBus> out;
+  sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
+  bool waits = false;
+  bool dmi = true;
+
+  SC_CTOR(DelayBus) : in("in"), out("out") {
+    in.register_b_transport(this, &DelayBus::b_transport);
+    in.register_get_direct_mem_ptr(this, &DelayBus::get_direct_mem_ptr);
+    out.register_invalidate_direct_mem_ptr(this, &DelayBus::invalidate);
+  }
+  // New settings; the initiator asks for DMI grants again.
+  void set(sc_core::sc_time l, bool with_dmi, bool wait_instead = false) {
+    latency = l;
+    dmi = with_dmi;
+    waits = wait_instead;
+    in->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0});
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    if (waits) {
+      sc_core::wait(delay + latency);
+      delay = sc_core::SC_ZERO_TIME;
+    } else {
+      delay += latency;
+    }
+    out->b_transport(gp, delay);
+    if (!dmi) gp.set_dmi_allowed(false);
+  }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) {
+    if (!dmi) {
+      d.set_start_address(0);
+      d.set_end_address(~sc_dt::uint64{0});
+      d.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_NONE);
+      return false;
+    }
+    const bool ok = out->get_direct_mem_ptr(gp, d);
+    d.set_read_latency(d.get_read_latency() + latency);
+    d.set_write_latency(d.get_write_latency() + latency);
+    return ok;
+  }
+  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { in->invalidate_direct_mem_ptr(start, end); }
+};
+
+}  // namespace ethosu::test

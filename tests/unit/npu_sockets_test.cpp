@@ -1,0 +1,223 @@
+// The public NPU module (include/ethosu_sim/npu.h) in a platform built the way a user builds one: its AXI
+// sockets through buses of the user's own to the memories, the driver-like host on its APB socket, the IRQ
+// and reset on plain signals. With buses that add nothing it must time exactly as the ready platform
+// (host::run_job), through DMI and without it (regions staged through b_transport); what the buses add
+// must act as that much more latency on the NPU's ports; the reset input must reset the registers.
+//
+// SystemC elaborates once per process: the user platform is built before the first run_job builds the
+// simulator's, and both run in the same kernel.
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "ethosu_sim/driver.h"
+#include "ethosu_sim/memory.h"
+#include "ethosu_sim/npu.h"
+#include "host/run_job.h"
+#include "host/sim_config.h"
+#include "isa/assembler.h"
+#include "isa/registers.h"
+#include "tests/unit/delay_bus.h"
+#include "tests/unit/npu_streams.h"
+
+namespace ethosu_sim {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+using Bus = ethosu::test::DelayBus;  // a bus of the user's
+
+// Addresses of the user's own memory map (not the ready platform's).
+constexpr uint64_t kSram = 0x3000'0000, kDram = 0x1'4000'0000, kStream = kDram + 0x10'0000;
+
+struct UserPlatform {
+  Npu npu{"npu"};
+  Bus bus0{"bus0"}, bus1{"bus1"};
+  Memory sram{"sram"}, dram{"dram"};
+  HostCpu cpu{"cpu"};
+  sc_core::sc_signal<bool> irq{"irq"}, reset{"reset"};
+
+  UserPlatform() {
+    npu.axi0.bind(bus0.in);
+    bus0.out.bind(sram.socket);
+    npu.axi1.bind(bus1.in);
+    bus1.out.bind(dram.socket);
+    npu.irq.bind(irq);
+    npu.reset.bind(reset);
+    cpu.apb.bind(npu.apb);
+    cpu.irq.bind(irq);
+  }
+};
+
+UserPlatform& user() {
+  static UserPlatform p;
+  return p;
+}
+
+// Region 1 (DRAM, AXI1) holds a 4x4x16 IFM; a DMA copies it to region 2 (SRAM, AXI0), a 1x1 MAX pool copies
+// it back to region 1 at 0x400: traffic on both ports, reads and writes, a DMA's write-behind.
+ethosu::host::Job job() {
+  ethosu::host::Job j;
+  j.name = "sockets";
+  j.stream = ethosu::isa::assemble("NPU_SET_DMA0_SRC_REGION region=1\nNPU_SET_DMA0_DST_REGION region=2\n"
+                                   "NPU_SET_DMA0_SRC addr=0\nNPU_SET_DMA0_DST addr=0\nNPU_SET_DMA0_LEN length=256\n"
+                                   "NPU_OP_DMA_START\nNPU_OP_DMA_WAIT k=0\n" +
+                                   ethosu::npu::test::pool(4, 4, 4, 2, 0, 1, 0x400) + "NPU_OP_POOL pooling_mode=MAX\n" +
+                                   ethosu::npu::test::kStop);
+  j.regions[1].resize(0x800);
+  j.regions[2].resize(0x100);
+  std::mt19937 rng(7);
+  for (size_t i = 0; i < 256; ++i) j.regions[1][i] = static_cast<uint8_t>(rng());
+  return j;
+}
+
+struct UserRun {
+  DriverResult driver;
+  JobReport report;
+  std::vector<uint8_t> region1;
+};
+
+// One job on the user platform: region 1 in DRAM, region 2 in SRAM, the stream in DRAM.
+UserRun run_on_user_platform(const Config& config) {
+  UserPlatform& p = user();
+  ethosu::host::Job j = job();
+  p.npu.configure(config);
+  p.sram.unmap_all();
+  p.dram.unmap_all();
+  p.dram.map(kStream, j.stream.data(), j.stream.size());
+  p.dram.map(kDram, j.regions[1].data(), j.regions[1].size());
+  p.sram.map(kSram, j.regions[2].data(), j.regions[2].size());
+  DriverJob dj;
+  dj.qbase = kStream;
+  dj.qsize = static_cast<uint32_t>(j.stream.size());
+  dj.regioncfg = config.regioncfg();
+  dj.basep[1] = kDram;
+  dj.basep[2] = kSram;
+  p.cpu.submit(dj);
+  sc_core::sc_start();
+  UserRun out{p.cpu.result(), p.npu.report(), j.regions[1]};
+  p.sram.unmap_all();
+  p.dram.unmap_all();
+  return out;
+}
+
+// The same job on the ready platform, driven by host::run_job.
+uint64_t ready_platform_cycles(const Config& config, std::vector<uint8_t>& region1) {
+  user();  // elaborated first: modules cannot be added once the simulator has started SystemC
+  ethosu::host::Job j = job();
+  ethosu::host::RunOptions o;
+  o.config = ethosu::host::platform_config(config.impl().params);
+  o.regioncfg = config.regioncfg();
+  const ethosu::host::RunOutcome r = ethosu::host::run_job(j, o);
+  EXPECT_FALSE(r.fault) << *r.fault;
+  region1 = j.regions[1];
+  return r.report->total_cycles;
+}
+
+void expect_copied(const std::vector<uint8_t>& region1) {
+  EXPECT_TRUE(std::equal(region1.begin(), region1.begin() + 256, region1.begin() + 0x400));
+}
+
+TEST(NpuSockets, UserPlatformWithoutDelayTimesAsTheReadyPlatform) {
+  const Config config;
+  std::vector<uint8_t> ready_region1;
+  const uint64_t ready = ready_platform_cycles(config, ready_region1);
+  expect_copied(ready_region1);
+  for (bool dmi : {true, false}) {
+    SCOPED_TRACE(dmi ? "DMI" : "b_transport, regions staged");
+    user().bus0.set(sc_core::SC_ZERO_TIME, dmi);
+    user().bus1.set(sc_core::SC_ZERO_TIME, dmi);
+    const UserRun u = run_on_user_platform(config);
+    EXPECT_TRUE(u.driver.completed) << u.driver.error;
+    EXPECT_EQ(u.report.total_cycles, ready);
+    EXPECT_EQ(u.region1, ready_region1);
+    EXPECT_TRUE(u.report.hazards.empty());
+  }
+}
+
+// 6.5 ns on each bus at 1 GHz is 7 cycles more latency on every read and write of both ports: exactly the
+// timing of the ready platform with mem.axiN.read/write_latency_cycles 7 higher.
+TEST(NpuSockets, WhatTheBusAddsIsLatencyOnTheNpusPorts) {
+  Config slower;
+  for (const char* p : {"mem.axi0.", "mem.axi1."})
+    for (const char* d : {"read_latency_cycles", "write_latency_cycles"}) {
+      const std::string name = std::string(p) + d;
+      slower.set(name, std::to_string(std::stoll(slower.get(name)) + 7));
+    }
+  std::vector<uint8_t> region1;
+  const uint64_t expected = ready_platform_cycles(slower, region1);
+  EXPECT_GT(expected, ready_platform_cycles(Config(), region1));
+  for (bool dmi : {true, false}) {
+    SCOPED_TRACE(dmi ? "DMI" : "b_transport, regions staged");
+    user().bus0.set(sc_time(6.5, SC_NS), dmi);
+    user().bus1.set(sc_time(6.5, SC_NS), dmi);
+    const UserRun u = run_on_user_platform(Config());
+    EXPECT_TRUE(u.driver.completed) << u.driver.error;
+    EXPECT_EQ(u.report.total_cycles, expected);
+    expect_copied(u.region1);
+  }
+}
+
+// A region the memory does not back faults as with DMI: staging reads what exists, the stream faults beyond.
+TEST(NpuSockets, StagedRegionBeyondTheMemoryIsABusError) {
+  UserPlatform& p = user();
+  for (bool dmi : {true, false}) {
+    SCOPED_TRACE(dmi ? "DMI" : "b_transport, regions staged");
+    p.bus0.set(sc_core::SC_ZERO_TIME, dmi);
+    p.bus1.set(sc_core::SC_ZERO_TIME, dmi);
+    ethosu::host::Job j = job();
+    std::vector<uint8_t> sram(0x80);  // the DMA writes 256 bytes into region 2
+    p.npu.configure(Config());
+    p.dram.map(kStream, j.stream.data(), j.stream.size());
+    p.dram.map(kDram, j.regions[1].data(), j.regions[1].size());
+    p.sram.map(kSram, sram.data(), sram.size());
+    DriverJob dj;
+    dj.qbase = kStream;
+    dj.qsize = static_cast<uint32_t>(j.stream.size());
+    dj.basep[1] = kDram;
+    dj.basep[2] = kSram;
+    p.cpu.submit(dj);
+    sc_core::sc_start();
+    EXPECT_FALSE(p.cpu.result().completed);
+    EXPECT_TRUE(ethosu::isa::get(p.cpu.result().status, ethosu::isa::RegField::STATUS_bus_status));
+    EXPECT_NE(p.npu.report().status.find("bus error"), std::string::npos) << p.npu.report().status;
+    p.sram.unmap_all();
+    p.dram.unmap_all();
+  }
+}
+
+uint32_t debug_read(uint16_t offset) {
+  uint32_t v = 0xDEADBEEF;
+  tlm::tlm_generic_payload gp;
+  gp.set_read();
+  gp.set_address(offset);
+  gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+  gp.set_data_length(4);
+  EXPECT_EQ(user().cpu.apb->transport_dbg(gp), 4u);
+  return v;
+}
+
+TEST(NpuSockets, ResetInputResetsTheRegisters) {
+  using ethosu::isa::Reg;
+  user().bus0.set(sc_core::SC_ZERO_TIME, true);
+  user().bus1.set(sc_core::SC_ZERO_TIME, true);
+  ASSERT_TRUE(run_on_user_platform(Config()).driver.completed);
+  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::QBASE)), static_cast<uint32_t>(kStream));
+  EXPECT_NE(debug_read(static_cast<uint16_t>(Reg::REGIONCFG)), 0u);
+  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::PROT)), 2u);  // the driver's soft reset into non-secure user
+  user().reset.write(true);
+  sc_core::sc_start(sc_time(10, SC_NS));
+  user().reset.write(false);
+  sc_core::sc_start(sc_time(10, SC_NS));
+  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::QBASE)), 0u);
+  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::REGIONCFG)), 0u);
+  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::PROT)), 0u);
+  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::STATUS)),
+            ethosu::isa::register_info(Reg::STATUS).reset & ~ethosu::isa::reg_field_mask(ethosu::isa::RegField::STATUS_reset_status));
+  // And the NPU runs the next job.
+  EXPECT_TRUE(run_on_user_platform(Config()).driver.completed);
+}
+
+}  // namespace
+}  // namespace ethosu_sim

@@ -1,0 +1,116 @@
+// The public configuration, jobs and runs (include/ethosu_sim/config.h, run.h).
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "ethosu_sim/config.h"
+#include "ethosu_sim/error.h"
+#include "ethosu_sim/run.h"
+#include "tests/unit/npu_streams.h"
+
+namespace ethosu_sim {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PublicConfig, ParametersByNameLayeredAsTheCli) {
+  Config c;
+  EXPECT_EQ(c.variant(), "ethos-u65-256");
+  EXPECT_EQ(c.get("mem.axi1.read_latency_cycles"), "500");
+  EXPECT_EQ(c.regioncfg(), 0xAA8Au);
+  Config copy = c;
+  c.set("mem.axi1.read_latency_cycles", "900");
+  EXPECT_EQ(c.get("mem.axi1.read_latency_cycles"), "900");
+  EXPECT_EQ(copy.get("mem.axi1.read_latency_cycles"), "500");
+  c.set("npu.variant", "ethos-u65-512");
+  EXPECT_EQ(c.get("npu.cores"), "2");
+  EXPECT_NE(error_of([&] { c.set("mem.axi1.read_latancy_cycles", "1"); }).find("mem.axi1.read_latency_cycles"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { c.set("regions.2.port", "7"); }), "");
+  MachineRequest r;
+  r.system = "internal-default";
+  r.assignments = {"regions.2.port=1"};
+  const Config d(r, "ethos-u65-512");
+  EXPECT_EQ(d.variant(), "ethos-u65-512");
+  EXPECT_NE(d.get("mem.axi1.bytes_per_cycle"), Config().get("mem.axi1.bytes_per_cycle"));
+  EXPECT_EQ(d.regioncfg(), 0xAAAAu);
+  bool found = false;
+  for (const Parameter& p : d.parameters())
+    if (p.name == "regions.2.port") {
+      found = true;
+      EXPECT_EQ(p.value, "1");
+      EXPECT_EQ(p.origin, "assignment");
+    }
+  EXPECT_TRUE(found);
+  EXPECT_NE(d.to_json().find("\"mem.axi1.bytes_per_cycle\""), std::string::npos);
+}
+
+// A 4x4x16 1x1 MAX pool from region 1 to region 2 at 0x100: a copy.
+Job pool_job() {
+  std::array<std::vector<uint8_t>, kRegionCount> regions{};
+  regions[1].resize(256);
+  for (size_t i = 0; i < 256; ++i) regions[1][i] = static_cast<uint8_t>(i * 5 + 1);
+  regions[2].resize(512);
+  return Job::from_stream(assemble(ethosu::npu::test::pool(4, 4, 4, 1, 0, 2, 0x100) +
+                                   "NPU_SET_IFM_IB_END ib_end=2\nNPU_SET_AB_START ab_start=2\n"
+                                   "NPU_OP_POOL pooling_mode=MAX\n" + ethosu::npu::test::kStop),
+                          std::move(regions));
+}
+
+TEST(PublicRun, TimedAndFunctionalRunsOfAStream) {
+  Job timed = pool_job(), functional = pool_job();
+  const std::filesystem::path trace = std::filesystem::temp_directory_path() / "public_run_test_trace.json";
+  RunOptions o;
+  o.pmu_events = pmu_events({"MAC_ACTIVE", "ETHOSU_PMU_NPU_ACTIVE"});
+  o.trace = trace;
+  const RunResult t = run(timed, o);
+  ASSERT_TRUE(t.completed) << *t.fault;
+  ASSERT_TRUE(t.report);
+  EXPECT_GT(t.total_cycles(), 0u);
+  EXPECT_EQ(t.report->ops.size(), 1u);
+  EXPECT_EQ(t.report->ops[0].kind, "POOL.MAX");
+  EXPECT_GE(t.cycle_counter, t.total_cycles());  // the driver reads it after its IRQ handler
+  EXPECT_GT(t.event_counters[1], 0u);  // NPU_ACTIVE
+  EXPECT_TRUE(std::equal(timed.region(1).begin(), timed.region(1).end(), timed.region(2).begin() + 0x100));
+  EXPECT_NE(report_json(*t.report, o.config).find("\"total_cycles\""), std::string::npos);
+  EXPECT_NE(summary_table(*t.report).find("POOL.MAX"), std::string::npos);
+  EXPECT_GT(std::filesystem::file_size(trace), 0u);
+  std::filesystem::remove(trace);
+
+  o = RunOptions{};
+  o.timed = false;
+  const RunResult f = run(functional, o);
+  EXPECT_TRUE(f.completed);
+  EXPECT_FALSE(f.report);
+  EXPECT_EQ(functional.region(2), timed.region(2));
+  EXPECT_EQ(f.status, t.status);
+  EXPECT_TRUE(compare_outputs(functional).empty());  // a raw stream names no outputs
+}
+
+// Exceptions are thrown before SystemC runs in the process (ASan misreads a throw after SystemC's
+// coroutine stacks have run).
+TEST(PublicRun, BadInputIsAnInputError) {
+  EXPECT_NE(error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }), "");
+  EXPECT_NE(error_of([] { pmu_events({"NO_SUCH_EVENT"}); }).find("NO_SUCH_EVENT"), std::string::npos);
+  EXPECT_NE(error_of([] { Job::from_case("/nonexistent/case"); }), "");
+  EXPECT_NE(error_of([] { Job::from_stream({1, 2, 3}, {}); }), "");
+  EXPECT_NE(error_of([] { Job::from_stream(assemble(ethosu::npu::test::kStop), {}, "ethos-u99"); }).find("ethos-u99"),
+            std::string::npos);
+  Job j = pool_job();
+  j.region(2).resize(64);  // the OFM runs past region 2: the NPU's bus error, a result
+  const RunResult r = run(j);
+  EXPECT_FALSE(r.completed);
+  ASSERT_TRUE(r.fault);
+  EXPECT_NE(r.fault->find("bus error"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ethosu_sim

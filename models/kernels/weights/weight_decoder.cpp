@@ -136,6 +136,26 @@ constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
 }
 constexpr std::array<UnaryGroup, 256> kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
 
+// The weight quotients of one chunk from its WUNARY0 bits and the WUNARY1 bits that follow, into wq from wp, four
+// bits per table lookup, branch-free (unary bits are random, so branches mispredict). Four stores per group: wq
+// has room for them past the last symbol. Returns how many WUNARY1 bits the chunk took.
+inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint32_t unary0, uint64_t unary1,
+                                 uint32_t* wq, size_t& wp, uint32_t& carry) {
+  unsigned used = 0;
+  for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
+    const UnaryGroup& g = groups[((unary0 >> i) & 15) | ((unary1 & 15) << 4)];
+    unary1 >>= g.used;
+    used += g.used;
+    wq[wp] = carry + g.ended[0];
+    wq[wp + 1] = g.ended[1];
+    wq[wp + 2] = g.ended[2];
+    wq[wp + 3] = g.ended[3];
+    wp += g.count;
+    carry = g.tail + (g.count ? 0 : carry);
+  }
+  return used;
+}
+
 unsigned ceil_log2(uint32_t v) {
   unsigned b = 0;
   while ((uint32_t{1} << b) < v) ++b;
@@ -254,19 +274,7 @@ class StreamDecoder {
         const size_t w_begin = wp;
         const uint64_t window = in.peek();
         const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
-        uint64_t w_unary1 = window >> kWeightUnaryBits;
-        unsigned used = 0;
-        for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
-          const UnaryGroup& g = groups[((w_unary0 >> i) & 15) | ((w_unary1 & 15) << 4)];
-          w_unary1 >>= g.used;
-          used += g.used;
-          wq[wp] = w_carry + g.ended[0];
-          wq[wp + 1] = g.ended[1];
-          wq[wp + 2] = g.ended[2];
-          wq[wp + 3] = g.ended[3];
-          wp += g.count;
-          w_carry = g.tail + (g.count ? 0 : w_carry);
-        }
+        const unsigned used = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
         in.skip(kWeightUnaryBits + used);
         weight_remainders<false>(in, prev_w_begin, prev_w_end, p, weights);
         prev_w_begin = w_begin;
@@ -300,19 +308,7 @@ class StreamDecoder {
           std::fill(wq + wp, wq + wp + uncompressed_chunk, 0);  // quotients are 0
           wp += uncompressed_chunk;
         } else {
-          auto w_unary1 = static_cast<uint32_t>(in.read(popcount32(w_unary0), "WUNARY1"));
-          // Four bits per table lookup, branch-free (unary bits are random, so branches mispredict). Four stores
-          // per group: wq has room for them past the last symbol.
-          for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
-            const UnaryGroup& g = groups[((w_unary0 >> i) & 15) | ((w_unary1 & 15) << 4)];
-            w_unary1 >>= g.used;
-            wq[wp] = w_carry + g.ended[0];
-            wq[wp + 1] = g.ended[1];
-            wq[wp + 2] = g.ended[2];
-            wq[wp + 3] = g.ended[3];
-            wp += g.count;
-            w_carry = g.tail + (g.count ? 0 : w_carry);
-          }
+          weight_quotients(groups, w_unary0, in.read(popcount32(w_unary0), "WUNARY1"), wq, wp, w_carry);
         }
       }
       // Remainders trail their quotients by one chunk.

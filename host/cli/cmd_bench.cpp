@@ -29,6 +29,8 @@
 #include "host/system_config.h"
 #include "isa/decoder.h"
 #include "isa/validator.h"
+#include "models/kernels/microkernel.h"
+#include "models/kernels/simd_loops.h"
 #include "models/timing/vela_estimate.h"
 #include "sim/error.h"
 
@@ -66,7 +68,8 @@ const char* const kBenchHelp =
     "           timing of operations and DMAs (block work, pipeline, AXI ports), and the rest (copying\n"
     "           the case's initial memory, command stream decoding and checks, DMA copies, SystemC, the\n"
     "           host's driver model; with --process also process start-up and loading the case)\n"
-    "On a busy machine CPU time is the steadier figure; the parts are wall time.\n"
+    "On a busy machine CPU time is the steadier figure; the parts are wall time. The first line names\n"
+    "the SIMD code the kernels run on this host (the Highway target and the conv micro-kernels).\n"
     "\n"
     "Vela's estimate is the manifest's total cycles (opcorpus vela.estimated, corpus vela_estimate). A\n"
     "case that is one NPU subgraph of a split model uses vela_estimate_this_subgraph, marked '*'.\n"
@@ -418,9 +421,12 @@ int run_bench(const std::vector<std::string>& argv) {
 
   // Elaborate the SystemC platform before any run is timed.
   if (!processes) host::Simulator::instance();
-  std::printf("system %s, %llu runs per case %s; host ms per run (medians)\n", bench.system.c_str(),
-              static_cast<unsigned long long>(bench.repeat),
-              processes ? "each in a new 'ethosu-sim run' process" : "in this process");
+  const char* const conv_kernels[] = {"generic", "AVX2", "AVX-512 VNNI"};
+  std::printf("system %s, %llu runs per case %s; host ms per run (medians); SIMD: Highway target %s, conv "
+              "micro-kernels %s\n",
+              bench.system.c_str(), static_cast<unsigned long long>(bench.repeat),
+              processes ? "each in a new 'ethosu-sim run' process" : "in this process", kernels::simd_target_name(),
+              conv_kernels[static_cast<int>(kernels::best_simd_level())]);
   std::printf(kHeader, "case", "variant", "sim cycles", "Vela cycles", "sim/Vela", "own Vela", "first", "cpu", "wall",
               "weights", "kernels", "timing", "rest", "Mcyc/s", "outputs");
   std::vector<Row> rows;

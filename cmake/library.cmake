@@ -42,7 +42,7 @@ ethosu_public_library(ethosu-sim-npu npu
   PARTS ethosu_mem_timing ethosu_mem ethosu_npu ethosu_system_config ethosu_sc_main
   LINK ethosu-sim-functional PkgConfig::SYSTEMC)
 ethosu_public_library(ethosu-sim-platform platform
-  PARTS ethosu_platform ethosu_host_formats ethosu_host
+  PARTS ethosu_platform ethosu_host_formats ethosu_capture_writer ethosu_host
   LINK ethosu-sim-npu)
 
 # Every public header compiles on its own, with nothing but the installed include folder and SystemC on the
@@ -87,8 +87,9 @@ endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ethosu_sim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/ethosu_sim/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ethosu_sim)
-# The driver shims are preloaded, not linked: they go beside the libraries, in a folder of their own.
-install(TARGETS ethosu-sim-accel ethosu-sim-nxp LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ethosu-sim)
+# The driver shims and the board recorder are preloaded, not linked: they go beside the libraries, in a folder
+# of their own.
+install(TARGETS ethosu-sim-accel ethosu-sim-nxp ethosu-record LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ethosu-sim)
 
 set(cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/EthosuSim)
 install(EXPORT EthosuSimTargets NAMESPACE EthosuSim:: DESTINATION ${cmake_dir})

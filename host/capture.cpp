@@ -7,6 +7,7 @@
 #include <set>
 #include <system_error>
 
+#include "host/capture_names.h"
 #include "host/file_io.h"
 #include "host/job.h"
 #include "host/run_job.h"
@@ -21,65 +22,11 @@ namespace ethosu::host {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using ojson = nlohmann::ordered_json;  // keeps the written manifest in a readable key order
 
 namespace {
 
-constexpr const char* kFormat = "ethosu-sim-capture";
-constexpr int kVersion = 1;
-constexpr const char* kManifest = "capture.json";
+using namespace capture_names;
 constexpr uint64_t kPmccntrMax = (uint64_t{1} << 48) - 1;  // PMCCNTR is 48 bits wide
-
-// CRC-32 as zlib, gzip and Python's zlib.crc32 compute it (reflected, polynomial 0xEDB88320), so that a
-// capture can be checked with common tools.
-uint32_t crc32(const std::vector<uint8_t>& bytes) {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  uint32_t c = 0xFFFFFFFFu;
-  for (uint8_t b : bytes) c = table[(c ^ b) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
-std::string hex32(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-
-std::string crc_text(uint32_t v) { return hex32(v).substr(2); }
-
-std::string region_file(unsigned region, bool after) {
-  return "region" + std::to_string(region) + (after ? ".after.bin" : ".before.bin");
-}
-
-// The entries of a folder; file system errors become InputError naming it.
-std::vector<fs::path> list_dir(const fs::path& dir) {
-  std::error_code ec;
-  std::vector<fs::path> out;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path());
-  if (ec) throw InputError(dir.string() + ": cannot list the folder: " + ec.message());
-  return out;
-}
-
-void remove_file(const fs::path& p) {
-  std::error_code ec;
-  if (!fs::remove(p, ec) || ec) throw InputError(p.string() + ": cannot remove: " + ec.message());
-}
-
-// The names write_capture may create; anything else in a folder means it is not (only) a capture.
-bool is_capture_file_name(const std::string& name) {
-  if (name == kManifest || name == "stream.bin") return true;
-  for (unsigned r = 0; r < kRegions; ++r)
-    if (name == region_file(r, false) || name == region_file(r, true)) return true;
-  return false;
-}
 
 // Strict reading of capture.json: every error names the manifest and the key.
 class ManifestReader {
@@ -131,21 +78,6 @@ struct FileRef {
   uint32_t crc = 0;
 };
 
-ojson file_json(const std::string& name, const std::vector<uint8_t>& bytes) {
-  ojson j;
-  j["file"] = name;
-  j["size_bytes"] = bytes.size();
-  j["crc32"] = crc_text(crc32(bytes));
-  return j;
-}
-
-ojson region_json(unsigned region, bool after, const std::vector<uint8_t>& bytes) {
-  ojson j;
-  j["region"] = region;
-  j.update(file_json(region_file(region, after), bytes));
-  return j;
-}
-
 FileRef read_file_ref(const ManifestReader& m, const json& j, const std::string& where, const std::string& expected_name,
                       std::initializer_list<const char*> keys) {
   m.object(j, where, keys);
@@ -169,30 +101,61 @@ std::vector<uint8_t> load(const fs::path& dir, const FileRef& f) {
   const uint64_t size = fs::file_size(path, ec);
   if (ec || size != f.size_bytes)
     throw InputError(path.string() + ": " + (ec ? "size unreadable" : std::to_string(size) + " bytes") + ", " +
-                     manifest_name + " says " + std::to_string(f.size_bytes));
+                     manifest_name + " says " + std::to_string(f.size_bytes) + " (truncated or replaced)");
   auto bytes = read_file(path.string(), f.size_bytes);
-  const uint32_t crc = crc32(bytes);
+  const uint32_t crc = crc32(bytes.data(), bytes.size());
   if (crc != f.crc)
     throw InputError(path.string() + ": CRC-32 " + crc_text(crc) + " does not match " + manifest_name + "'s " +
                      crc_text(f.crc) + " (the file was changed or corrupted)");
   return bytes;
 }
 
-// Reads a "regions" list (before or after) into `out` and adds the file names it references to `files`.
-void read_regions(const ManifestReader& m, const json& list, const std::string& where, const fs::path& dir, bool after,
-                  std::array<std::vector<uint8_t>, kRegions>& out, std::set<std::string>& files) {
+// How one kind of indexed file list reads: "regions" (key "region"), an inference's "ifms" or "ofms".
+struct ListKind {
+  const char* key;
+  unsigned max_index;
+  std::string (*file_name)(unsigned index);
+  bool zero_filled_allowed = false;  // version 2 before-regions: {"region", "size_bytes", "zero_filled": true}
+  bool empty_allowed = false;        // IFM buffers may hold 0 bytes
+  bool data_bytes = false;           // IFM buffers before the run: "data_bytes", the buffer's size
+};
+
+std::string region_before_name(unsigned r) { return region_file(r, false); }
+std::string region_after_name(unsigned r) { return region_file(r, true); }
+std::string ifm_before_name(unsigned i) { return ifm_file(i, false); }
+std::string ifm_after_name(unsigned i) { return ifm_file(i, true); }
+std::string ofm_name(unsigned i) { return ofm_file(i); }
+
+// Reads an indexed list: calls `take(index, bytes, data_bytes)` per entry and adds the files it references to
+// `files`; an index may appear once.
+template <typename Take>
+void read_list(const ManifestReader& m, const json& list, const std::string& where, const fs::path& dir,
+               const ListKind& kind, std::set<std::string>& files, Take take) {
   if (!list.is_array()) m.fail(where, "expected an array");
-  std::array<bool, kRegions> seen{};
+  std::vector<bool> seen(kind.max_index + 1);
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string w = where + "[" + std::to_string(i) + "]";
     if (!list[i].is_object()) m.fail(w, "expected an object");
-    const auto r = static_cast<unsigned>(m.uint(m.member(list[i], "region", w), w + ".region", kRegions - 1));
-    if (seen[r]) m.fail(w + ".region", "region " + std::to_string(r) + " is listed twice");
-    seen[r] = true;
-    const FileRef f = read_file_ref(m, list[i], w, region_file(r, after), {"region", "file", "size_bytes", "crc32"});
-    if (f.size_bytes == 0) m.fail(w + ".size_bytes", "0: absent regions are not listed");
+    const auto index = static_cast<unsigned>(m.uint(m.member(list[i], kind.key, w), w + "." + kind.key, kind.max_index));
+    if (seen[index]) m.fail(w + "." + kind.key, std::string(kind.key) + " " + std::to_string(index) + " is listed twice");
+    seen[index] = true;
+    uint64_t data_bytes = 0;
+    if (kind.data_bytes) data_bytes = m.uint(m.member(list[i], "data_bytes", w), w + ".data_bytes", UINT32_MAX);
+    if (kind.zero_filled_allowed && list[i].contains("zero_filled")) {
+      m.object(list[i], w, {kind.key, "size_bytes", "zero_filled"});
+      const json& z = list[i]["zero_filled"];
+      if (!z.is_boolean() || !z.get<bool>()) m.fail(w + ".zero_filled", "expected true (or no key and a file)");
+      const uint64_t size = m.uint(m.member(list[i], "size_bytes", w), w + ".size_bytes", uint64_t{1} << 32);
+      if (size == 0) m.fail(w + ".size_bytes", "0: absent regions are not listed");
+      take(index, std::vector<uint8_t>(size, 0), data_bytes);
+      continue;
+    }
+    const FileRef f = kind.data_bytes
+                          ? read_file_ref(m, list[i], w, kind.file_name(index), {kind.key, "file", "size_bytes", "crc32", "data_bytes"})
+                          : read_file_ref(m, list[i], w, kind.file_name(index), {kind.key, "file", "size_bytes", "crc32"});
+    if (f.size_bytes == 0 && !kind.empty_allowed) m.fail(w + ".size_bytes", "0: absent entries are not listed");
     files.insert(f.name);
-    out[r] = load(dir, f);
+    take(index, load(dir, f), data_bytes);
   }
 }
 
@@ -245,75 +208,133 @@ sim::Config replay_config(const Capture& c, const ReplayOptions& o) {
   if (c.timed && !o.functional && c.axi_limits != Capture{}.axi_limits)
     throw InputError("the capture's AXI_LIMIT0-3 differ from the Linux driver's values, which are the only ones "
                      "the simulator's host programs; a timed replay would not reproduce its timing");
+  if (c.inference)
+    throw InputError("an NXP /dev/ethosu0 inference recording: its submission is made by the firmware's emulation "
+                     "(host/hw_replay.h), not replayed as an NPU job");
   sim::Config config = recorded_config(c, "the capture's parameters");
+  // A parameter file replaces recorded values as --set does; --set comes last.
+  if (o.config_file) {
+    sim::Config file = make_config();
+    file.load_file(*o.config_file);
+    for (const sim::Param* p : file.params())
+      if (p->source() == sim::Source::FILE) config.set(p->name(), p->value_text(), sim::Source::CLI, p->origin());
+  }
   for (const auto& s : o.assignments) config.set_assignment(s, sim::Source::CLI, "--set");
   return config;
 }
 
 }  // namespace
 
-void write_capture(const fs::path& dir, const Capture& c) {
-  if (!isa::parse_variant(c.variant)) throw InputError("capture: unknown NPU variant '" + c.variant + "'");
+namespace {
+
+// The NPU-level submission: stream, regions, register set-up.
+void read_submission(const ManifestReader& m, const json& j, const fs::path& dir, int version, Capture& c,
+                     std::set<std::string>& files) {
+  c.regioncfg = m.reg(m.member(j, "regioncfg", "top level"), "regioncfg");
+  if (c.regioncfg >> (2 * kRegions))
+    m.fail("regioncfg", hex32(c.regioncfg) + " sets bits above the 8 regions' 16");
+  const json& limits = m.member(j, "axi_limits", "top level");
+  if (!limits.is_array() || limits.size() != 4) m.fail("axi_limits", "expected 4 values (AXI_LIMIT0-3)");
+  for (size_t i = 0; i < 4; ++i) c.axi_limits[i] = m.reg(limits[i], "axi_limits[" + std::to_string(i) + "]");
+  const json& sram = m.member(j, "sram_region", "top level");
+  if (!sram.is_null()) {
+    c.sram_region = static_cast<uint32_t>(m.uint(sram, "sram_region", kRegions - 1));
+    if ((c.regioncfg >> (2 * *c.sram_region + 1)) & 1)
+      m.fail("sram_region", "region " + std::to_string(*c.sram_region) + " is on AXI1 in regioncfg " +
+                                hex32(c.regioncfg) + ", not on the SRAM port AXI0");
+  }
+  const FileRef stream =
+      read_file_ref(m, m.member(j, "stream", "top level"), "stream", kStream, {"file", "size_bytes", "crc32"});
+  files.insert(stream.name);
+  c.stream = load(dir, stream);
+  ListKind before{"region", kRegions - 1, region_before_name};
+  before.zero_filled_allowed = version >= 2;
+  read_list(m, m.member(j, "regions", "top level"), "regions", dir, before, files,
+            [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_before[r] = std::move(bytes); });
+  const json& results = j["results"];
+  read_list(m, m.member(results, "regions", "results"), "results.regions", dir,
+            ListKind{"region", kRegions - 1, region_after_name}, files,
+            [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_after[r] = std::move(bytes); });
   for (unsigned r = 0; r < kRegions; ++r)
     if (!c.regions_after[r].empty() && c.regions_after[r].size() != c.regions_before[r].size())
-      throw InputError("capture: region " + std::to_string(r) + " holds " + std::to_string(c.regions_after[r].size()) +
-                       " bytes after the run but " + std::to_string(c.regions_before[r].size()) + " before");
-  check_capture_dir(dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir, ec)) throw InputError(dir.string() + ": cannot create the capture folder");
-  // A previous capture in the same folder is replaced.
-  const std::vector<fs::path> old = list_dir(dir);
-  // The manifest goes first and last: a capture interrupted while writing has none and reads as incomplete.
-  for (const auto& p : old)
-    if (p.filename() == kManifest) remove_file(p);
-  for (const auto& p : old)
-    if (p.filename() != kManifest) remove_file(p);
-
-  ojson m;
-  m["format"] = kFormat;
-  m["version"] = kVersion;
-  m["source"] = c.source;
-  m["variant"] = c.variant;
-  m["timed"] = c.timed;
-  m["regioncfg"] = hex32(c.regioncfg);
-  m["axi_limits"] = ojson::array();
-  for (uint32_t v : c.axi_limits) m["axi_limits"].push_back(hex32(v));
-  m["pmu_events"] = c.pmu_events;
-  m["parameters"] = c.parameters;
-  m["sram_region"] = c.sram_region ? ojson(*c.sram_region) : ojson(nullptr);
-  write_file((dir / "stream.bin").string(), c.stream);
-  m["stream"] = file_json("stream.bin", c.stream);
-  m["regions"] = ojson::array();
-  for (unsigned r = 0; r < kRegions; ++r) {
-    if (c.regions_before[r].empty()) continue;
-    write_file((dir / region_file(r, false)).string(), c.regions_before[r]);
-    m["regions"].push_back(region_json(r, false, c.regions_before[r]));
-  }
-  ojson results;
-  results["status"] = hex32(c.status);
-  results["cycle_counter"] = c.cycle_counter;
-  results["event_counters"] = c.event_counters;
-  results["regions"] = ojson::array();
-  for (unsigned r = 0; r < kRegions; ++r) {
-    if (c.regions_after[r].empty()) continue;
-    write_file((dir / region_file(r, true)).string(), c.regions_after[r]);
-    results["regions"].push_back(region_json(r, true, c.regions_after[r]));
-  }
-  m["results"] = results;
-  write_text_file((dir / kManifest).string(), m.dump(1) + "\n");
+      m.fail("results.regions", "region " + std::to_string(r) + " has " + std::to_string(c.regions_after[r].size()) +
+                                    " bytes after the run but " + std::to_string(c.regions_before[r].size()) +
+                                    " before (mismatched sizes)");
 }
 
-void check_capture_dir(const fs::path& dir) {
-  std::error_code ec;
-  if (!fs::exists(dir, ec)) return;
-  if (!fs::is_directory(dir, ec)) throw InputError(dir.string() + ": exists and is not a folder");
-  // A folder with anything but a capture in it is left alone.
-  for (const auto& p : list_dir(dir))
-    if (!fs::is_regular_file(p, ec) || !is_capture_file_name(p.filename().string()))
-      throw InputError(dir.string() + ": holds " + p.filename().string() +
-                       ", which is not part of a capture; give an empty or new folder");
+// An NXP /dev/ethosu0 inference (version 2).
+void read_inference(const ManifestReader& m, const json& j, const fs::path& dir, Capture& c,
+                    std::set<std::string>& files) {
+  const json& in = m.member(j, "inference", "top level");
+  m.object(in, "inference", {"type", "network", "ifms", "ofm_free_bytes", "pmu"});
+  InferenceRecord r;
+  r.type = static_cast<uint32_t>(m.uint(m.member(in, "type", "inference"), "inference.type", UINT32_MAX));
+  const FileRef network =
+      read_file_ref(m, m.member(in, "network", "inference"), "inference.network", kNetwork, {"file", "size_bytes", "crc32"});
+  files.insert(network.name);
+  r.network = load(dir, network);
+  ListKind ifms{"ifm", kMaxBuffers - 1, ifm_before_name};
+  ifms.empty_allowed = true;
+  ifms.data_bytes = true;
+  std::vector<bool> present;
+  read_list(m, m.member(in, "ifms", "inference"), "inference.ifms", dir, ifms, files,
+            [&](unsigned i, std::vector<uint8_t> bytes, uint64_t data_bytes) {
+              if (r.ifms.size() <= i) {
+                r.ifms.resize(i + 1);
+                r.ifm_data_bytes.resize(i + 1);
+                present.resize(i + 1);
+              }
+              r.ifms[i] = std::move(bytes);
+              r.ifm_data_bytes[i] = data_bytes;
+              present[i] = true;
+            });
+  for (size_t i = 0; i < present.size(); ++i)
+    if (!present[i]) m.fail("inference.ifms", "IFM buffer " + std::to_string(i) + " is missing (the list has gaps)");
+  const json& free = m.member(in, "ofm_free_bytes", "inference");
+  if (!free.is_array() || free.size() > kMaxBuffers)
+    m.fail("inference.ofm_free_bytes", "expected an array of at most " + std::to_string(kMaxBuffers) + " sizes");
+  for (size_t i = 0; i < free.size(); ++i)
+    r.ofm_free_bytes.push_back(m.uint(free[i], "inference.ofm_free_bytes[" + std::to_string(i) + "]", UINT32_MAX));
+  const json& pmu = m.member(in, "pmu", "inference");
+  m.object(pmu, "inference.pmu", {"events", "cycle_count"});
+  const json& events = m.member(pmu, "events", "inference.pmu");
+  if (!events.is_array() || events.size() != 4) m.fail("inference.pmu.events", "expected 4 event indices");
+  for (size_t i = 0; i < 4; ++i)
+    r.pmu_event_indices[i] =
+        static_cast<uint32_t>(m.uint(events[i], "inference.pmu.events[" + std::to_string(i) + "]", UINT32_MAX));
+  const json& cycles = m.member(pmu, "cycle_count", "inference.pmu");
+  if (!cycles.is_boolean()) m.fail("inference.pmu.cycle_count", "expected true or false");
+  r.pmu_cycle_count = cycles.get<bool>();
+
+  const json& results = j["results"];
+  r.status = static_cast<uint32_t>(
+      m.uint(m.member(results, "inference_status", "results"), "results.inference_status", UINT32_MAX));
+  r.ifms_after.resize(r.ifms.size());
+  ListKind after{"ifm", kMaxBuffers - 1, ifm_after_name};
+  after.empty_allowed = true;
+  read_list(m, m.member(results, "ifms", "results"), "results.ifms", dir, after, files,
+            [&](unsigned i, std::vector<uint8_t> bytes, uint64_t) {
+              if (i >= r.ifms.size() || bytes.size() != r.ifms[i].size())
+                m.fail("results.ifms", "IFM buffer " + std::to_string(i) + " has " + std::to_string(bytes.size()) +
+                                           " bytes after the inference but " +
+                                           (i < r.ifms.size() ? std::to_string(r.ifms[i].size()) : std::string("none")) +
+                                           " before (mismatched sizes)");
+              r.ifms_after[i] = std::move(bytes);
+            });
+  r.ofms_appended.resize(r.ofm_free_bytes.size());
+  read_list(m, m.member(results, "ofms", "results"), "results.ofms", dir, ListKind{"ofm", kMaxBuffers - 1, ofm_name},
+            files, [&](unsigned i, std::vector<uint8_t> bytes, uint64_t) {
+              if (i >= r.ofm_free_bytes.size() || bytes.size() > r.ofm_free_bytes[i])
+                m.fail("results.ofms", "OFM buffer " + std::to_string(i) + " received " + std::to_string(bytes.size()) +
+                                           " bytes, more than the " +
+                                           (i < r.ofm_free_bytes.size() ? std::to_string(r.ofm_free_bytes[i]) : std::string("0")) +
+                                           " it had room for (mismatched sizes)");
+              r.ofms_appended[i] = std::move(bytes);
+            });
+  c.inference = std::move(r);
 }
+
+}  // namespace
 
 Capture read_capture(const fs::path& dir) {
   std::error_code ec;
@@ -329,29 +350,37 @@ Capture read_capture(const fs::path& dir) {
   } catch (const json::exception& e) {  // syntax errors and out-of-range numbers
     throw InputError(manifest_path.string() + ": not valid JSON: " + e.what());
   }
-  m.object(j, "top level", {"format", "version", "source", "variant", "timed", "regioncfg", "axi_limits", "pmu_events",
-                            "parameters", "sram_region", "stream", "regions", "results"});
+  if (!j.is_object()) m.fail("top level", "expected an object");
   const std::string format = m.string(m.member(j, "format", "top level"), "format");
   if (format != kFormat) m.fail("format", "'" + format + "' is not " + kFormat);
   const uint64_t version = m.uint(m.member(j, "version", "top level"), "version", UINT32_MAX);
-  if (version != kVersion)
-    m.fail("version", "version " + std::to_string(version) + " is not known (this ethosu-sim reads version " +
-                          std::to_string(kVersion) + ")");
+  if (version != 1 && version != 2)
+    m.fail("version", "version " + std::to_string(version) + " is not known (this ethosu-sim reads versions 1 and 2)");
+  const bool inference = version >= 2 && j.contains("inference");
+  if (version == 1)
+    m.object(j, "top level", {"format", "version", "source", "variant", "timed", "regioncfg", "axi_limits",
+                              "pmu_events", "parameters", "sram_region", "stream", "regions", "results"});
+  else if (inference)
+    m.object(j, "top level", {"format", "version", "source", "recorded_on", "variant", "timed", "parameters", "device",
+                              "wall_ns", "pmu_events", "inference", "results"});
+  else
+    m.object(j, "top level", {"format", "version", "source", "recorded_on", "variant", "timed", "parameters", "device",
+                              "wall_ns", "pmu_events", "regioncfg", "axi_limits", "sram_region", "stream", "regions",
+                              "results"});
 
   Capture c;
   c.source = m.string(m.member(j, "source", "top level"), "source");
+  if (version >= 2) {
+    const std::string on = m.string(m.member(j, "recorded_on", "top level"), "recorded_on");
+    if (on != "hardware" && on != "simulator") m.fail("recorded_on", "'" + on + "', expected hardware or simulator");
+    c.on_hardware = on == "hardware";
+  }
   c.variant = m.string(m.member(j, "variant", "top level"), "variant");
   if (!isa::parse_variant(c.variant))
     m.fail("variant", "unknown NPU variant '" + c.variant + "' (ethos-u65-256 or ethos-u65-512)");
   const json& timed = m.member(j, "timed", "top level");
   if (!timed.is_boolean()) m.fail("timed", "expected true or false");
   c.timed = timed.get<bool>();
-  c.regioncfg = m.reg(m.member(j, "regioncfg", "top level"), "regioncfg");
-  if (c.regioncfg >> (2 * kRegions))
-    m.fail("regioncfg", hex32(c.regioncfg) + " sets bits above the 8 regions' 16");
-  const json& limits = m.member(j, "axi_limits", "top level");
-  if (!limits.is_array() || limits.size() != 4) m.fail("axi_limits", "expected 4 values (AXI_LIMIT0-3)");
-  for (size_t i = 0; i < 4; ++i) c.axi_limits[i] = m.reg(limits[i], "axi_limits[" + std::to_string(i) + "]");
   const json& events = m.member(j, "pmu_events", "top level");
   if (!events.is_array() || events.size() != 4) m.fail("pmu_events", "expected 4 event ids (PMEVTYPER0-3)");
   for (size_t i = 0; i < 4; ++i) {
@@ -368,36 +397,55 @@ Capture read_capture(const fs::path& dir) {
   if (config.param("npu.variant").as_string() != c.variant)
     m.fail("parameters.npu.variant", "'" + config.param("npu.variant").as_string() + "' contradicts variant '" +
                                          c.variant + "'");
-  const json& sram = m.member(j, "sram_region", "top level");
-  if (!sram.is_null()) {
-    c.sram_region = static_cast<uint32_t>(m.uint(sram, "sram_region", kRegions - 1));
-    if ((c.regioncfg >> (2 * *c.sram_region + 1)) & 1)
-      m.fail("sram_region", "region " + std::to_string(*c.sram_region) + " is on AXI1 in regioncfg " +
-                                hex32(c.regioncfg) + ", not on the SRAM port AXI0");
+  if (version >= 2) {
+    const json& device = m.member(j, "device", "top level");
+    if (!device.is_null()) {
+      m.object(device, "device", {"id", "config", "sram_size_bytes"});
+      NpuIdentity d;
+      d.id = m.reg(m.member(device, "id", "device"), "device.id");
+      d.config = m.reg(m.member(device, "config", "device"), "device.config");
+      d.sram_size_bytes =
+          static_cast<uint32_t>(m.uint(m.member(device, "sram_size_bytes", "device"), "device.sram_size_bytes", UINT32_MAX));
+      const std::optional<std::string> named = variant_of_config(d.config);
+      if (!named) m.fail("device.config", hex32(d.config) + " is not the CONFIG register of an Ethos-U65");
+      if (*named != c.variant)
+        m.fail("device.config", hex32(d.config) + " is the CONFIG of an " + *named + ", the capture says variant '" +
+                                    c.variant + "' (wrong variant)");
+      c.device = d;
+    }
+    const json& wall = m.member(j, "wall_ns", "top level");
+    if (!wall.is_null()) c.wall_ns = m.uint(wall, "wall_ns", UINT64_MAX);
+  }
+
+  const json& results = m.member(j, "results", "top level");
+  if (version == 1)
+    m.object(results, "results", {"status", "cycle_counter", "event_counters", "regions"});
+  else if (inference)
+    m.object(results, "results", {"status", "cycle_counter", "event_counters", "inference_status", "ifms", "ofms"});
+  else
+    m.object(results, "results", {"status", "cycle_counter", "event_counters", "regions"});
+  // Version 2 marks what a board's driver did not report as null.
+  const auto recorded = [&](const json& v) { return !(version >= 2 && v.is_null()); };
+  const json& status = m.member(results, "status", "results");
+  c.status_recorded = recorded(status);
+  if (c.status_recorded) c.status = m.reg(status, "results.status");
+  const json& cycles = m.member(results, "cycle_counter", "results");
+  c.cycle_counter_recorded = recorded(cycles);
+  if (c.cycle_counter_recorded) c.cycle_counter = m.uint(cycles, "results.cycle_counter", kPmccntrMax);
+  const json& counters = m.member(results, "event_counters", "results");
+  c.event_counters_recorded = recorded(counters);
+  if (c.event_counters_recorded) {
+    if (!counters.is_array() || counters.size() != 4) m.fail("results.event_counters", "expected 4 values (PMEVCNTR0-3)");
+    for (size_t i = 0; i < 4; ++i)
+      c.event_counters[i] =
+          static_cast<uint32_t>(m.uint(counters[i], "results.event_counters[" + std::to_string(i) + "]", UINT32_MAX));
   }
 
   std::set<std::string> files{kManifest};
-  const FileRef stream =
-      read_file_ref(m, m.member(j, "stream", "top level"), "stream", "stream.bin", {"file", "size_bytes", "crc32"});
-  files.insert(stream.name);
-  c.stream = load(dir, stream);
-  read_regions(m, m.member(j, "regions", "top level"), "regions", dir, false, c.regions_before, files);
-
-  const json& results = m.member(j, "results", "top level");
-  m.object(results, "results", {"status", "cycle_counter", "event_counters", "regions"});
-  c.status = m.reg(m.member(results, "status", "results"), "results.status");
-  c.cycle_counter = m.uint(m.member(results, "cycle_counter", "results"), "results.cycle_counter", kPmccntrMax);
-  const json& counters = m.member(results, "event_counters", "results");
-  if (!counters.is_array() || counters.size() != 4) m.fail("results.event_counters", "expected 4 values (PMEVCNTR0-3)");
-  for (size_t i = 0; i < 4; ++i)
-    c.event_counters[i] =
-        static_cast<uint32_t>(m.uint(counters[i], "results.event_counters[" + std::to_string(i) + "]", UINT32_MAX));
-  read_regions(m, m.member(results, "regions", "results"), "results.regions", dir, true, c.regions_after, files);
-  for (unsigned r = 0; r < kRegions; ++r)
-    if (!c.regions_after[r].empty() && c.regions_after[r].size() != c.regions_before[r].size())
-      m.fail("results.regions", "region " + std::to_string(r) + " has " + std::to_string(c.regions_after[r].size()) +
-                                    " bytes after the run but " + std::to_string(c.regions_before[r].size()) +
-                                    " before");
+  if (inference)
+    read_inference(m, j, dir, c, files);
+  else
+    read_submission(m, j, dir, static_cast<int>(version), c, files);
 
   for (const auto& p : list_dir(dir))
     if (!files.count(p.filename().string()))
@@ -405,35 +453,11 @@ Capture read_capture(const fs::path& dir) {
   return c;
 }
 
-std::optional<fs::path> capture_dir_from_env(const std::string& source) {
-  const char* root_env = std::getenv("ETHOSU_SIM_CAPTURE");
-  if (!root_env || !*root_env) return std::nullopt;
-  const fs::path root = root_env;
-  std::error_code ec;
-  fs::create_directories(root, ec);
-  if (ec || !fs::is_directory(root, ec))
-    throw InputError("ETHOSU_SIM_CAPTURE=" + root.string() + ": cannot create the folder");
-  // Numbered after the highest existing capture; create_directory() claims a number atomically, so processes
-  // capturing into the same folder never share one.
-  unsigned long next = 1;
-  for (const auto& p : list_dir(root)) {
-    const std::string name = p.filename().string();
-    const size_t digits = name.find_first_not_of("0123456789");
-    if (digits == 0 || digits == std::string::npos || digits > 9 || name[digits] != '-') continue;
-    next = std::max(next, std::stoul(name.substr(0, digits)) + 1);
-  }
-  for (;; ++next) {
-    char number[16];
-    std::snprintf(number, sizeof number, "%04lu-", next);
-    const fs::path dir = root / (number + source);
-    if (fs::create_directory(dir, ec)) return dir;
-    if (ec) throw InputError(dir.string() + ": cannot create: " + ec.message());
-  }
-}
-
 ReplayResult replay(const Capture& c) { return replay(c, ReplayOptions{}); }
 
 void check_replay(const Capture& c, const ReplayOptions& o) { replay_config(c, o); }
+
+sim::Config replay_configuration(const Capture& c, const ReplayOptions& o) { return replay_config(c, o); }
 
 ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   const bool timed = c.timed && !o.functional;
@@ -455,6 +479,9 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   r.replayed.variant = job.variant;
   r.replayed.timed = timed;
   r.replayed.parameters = capture_parameters(config);
+  r.replayed.on_hardware = false;
+  r.replayed.status_recorded = r.replayed.cycle_counter_recorded = r.replayed.event_counters_recorded = true;
+  r.replayed.wall_ns.reset();
   r.replayed.status = outcome.status;
   r.replayed.cycle_counter = outcome.cycle_counter;
   r.replayed.event_counters = outcome.event_counters;
@@ -462,26 +489,29 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
     if (c.regions_after[i].empty()) continue;
     r.replayed.regions_after[i] = job.regions[i];
     if (job.regions[i] != c.regions_after[i])
-      r.differences.push_back(region_difference(i, job.regions[i], c.regions_after[i]));
+      r.output_differences.push_back(region_difference(i, job.regions[i], c.regions_after[i]));
   }
+  r.fault = outcome.fault;
   const std::string fault = outcome.fault ? " (the replay faulted: " + *outcome.fault + ")" : "";
   if (timed != c.timed) {
     // Only the end state is comparable across models.
-    if (completed(outcome.status) != completed(c.status))
-      r.differences.push_back(std::string("the replay ") + (completed(outcome.status) ? "completed" : "did not complete") +
+    if (c.status_recorded && completed(outcome.status) != completed(c.status))
+      r.output_differences.push_back(std::string("the replay ") + (completed(outcome.status) ? "completed" : "did not complete") +
                               ", the recorded run (STATUS " + hex32(c.status) + ") " +
                               (completed(c.status) ? "completed" : "did not") + fault);
-  } else {
+  }
+  r.differences = r.output_differences;
+  if (timed == c.timed) {
     // Functional captures made before the functional model shared the NPU's control registers recorded
     // STATUS without the IRQ history bits (31:16): those bits, set by the stream's own masks, are not compared.
     const uint32_t compared = timed ? 0xFFFFFFFFu : 0xFFFFu;
-    if ((outcome.status & compared) != (c.status & compared))
+    if (c.status_recorded && (outcome.status & compared) != (c.status & compared))
       r.differences.push_back("STATUS " + hex32(outcome.status) + " replayed, " + hex32(c.status) + " recorded" +
                               fault);
-    if (outcome.cycle_counter != c.cycle_counter)
+    if (c.cycle_counter_recorded && outcome.cycle_counter != c.cycle_counter)
       r.differences.push_back("PMCCNTR (cycle counter) " + std::to_string(outcome.cycle_counter) + " replayed, " +
                               std::to_string(c.cycle_counter) + " recorded");
-    for (size_t i = 0; i < 4; ++i)
+    for (size_t i = 0; i < 4 && c.event_counters_recorded; ++i)
       if (outcome.event_counters[i] != c.event_counters[i])
         r.differences.push_back("PMEVCNTR" + std::to_string(i) + " (" + event_name(c.pmu_events[i]) + ") " +
                                 std::to_string(outcome.event_counters[i]) + " replayed, " +

@@ -10,6 +10,7 @@ const Subcommand* find_subcommand(const std::string& name) {
       {"run", kRunHelp, run_run},
       {"bench", kBenchHelp, run_bench},
       {"replay", kReplayHelp, run_replay},
+      {"calibrate", kCalibrateHelp, run_calibrate},
   };
   for (const auto& s : kSubcommands)
     if (name == s.name) return &s;

@@ -21,6 +21,7 @@ int run_validate(const std::vector<std::string>& args);
 int run_run(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
 int run_replay(const std::vector<std::string>& args);
+int run_calibrate(const std::vector<std::string>& args);
 
 extern const char* const kDisasmHelp;
 extern const char* const kAsmHelp;
@@ -28,5 +29,6 @@ extern const char* const kValidateHelp;
 extern const char* const kRunHelp;
 extern const char* const kBenchHelp;
 extern const char* const kReplayHelp;
+extern const char* const kCalibrateHelp;
 
 }  // namespace ethosu::cli

@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  run ...            run a job (a corpus case directory, a raw stream with regions, or a Vela .tflite)\n"
     "  bench ...          simulated cycles next to Vela's estimate and host speed, per case\n"
     "  replay DIR...      run captured submissions again and compare with their recorded results\n"
+    "  calibrate DIR...   fit timing parameters to jobs recorded on a board\n"
     "\n"
     "'ethosu-sim <command> --help' describes each command.\n"
     "exit status: 0 ok, 1 simulated fault or output mismatch, 2 usage or input error\n";

@@ -9,10 +9,13 @@
 Jobs (Job) come from case folders, Vela .tflite models or raw streams; Config describes the machine
 (variant, system preset or vela.ini system config, memory mode, parameters by hierarchical name, listed by
 parameters()); run() returns a Result; sweep() runs a grid of configurations in worker processes or on a
-dask.distributed cluster and returns a Table. Errors: InputError (ValueError) and NpuFault (RuntimeError).
+dask.distributed cluster and returns a Table; compare() and calibrate() check recordings made on a board
+(libethosu-record.so) against the simulator and fit its timing parameters to them. Errors: InputError
+(ValueError) and NpuFault (RuntimeError).
 """
 
 from . import _ethosu_sim
+from .calibrate import Calibration, calibrate, compare
 from .config import Config, parameters
 from .errors import InputError, NpuFault
 from .job import Job
@@ -32,5 +35,5 @@ def stall_causes():
     return list(STALL_CAUSES)
 
 
-__all__ = ["Config", "InputError", "Job", "NpuFault", "Result", "Table", "default_executor", "grid_points",
-           "parameters", "pmu_events", "run", "stall_causes", "sweep"]
+__all__ = ["Calibration", "Config", "InputError", "Job", "NpuFault", "Result", "Table", "calibrate", "compare",
+           "default_executor", "grid_points", "parameters", "pmu_events", "run", "stall_causes", "sweep"]

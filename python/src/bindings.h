@@ -9,9 +9,15 @@
 
 #include <pybind11/pybind11.h>
 
+#include <mutex>
+
 namespace ethosu::python {
 
 void bind_job(pybind11::module_& m);
 void bind_run(pybind11::module_& m);
+void bind_recording(pybind11::module_& m);
+
+// SystemC has one kernel per process: Python threads that simulate take turns, holding this (without the GIL).
+std::mutex& simulation_mutex();
 
 }  // namespace ethosu::python

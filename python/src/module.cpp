@@ -11,4 +11,5 @@ PYBIND11_MODULE(_ethosu_sim, m) {
   py::register_exception<ethosu::InputError>(m, "InputError", PyExc_ValueError);
   ethosu::python::bind_job(m);
   ethosu::python::bind_run(m);
+  ethosu::python::bind_recording(m);
 }

@@ -21,13 +21,13 @@
 namespace py = pybind11;
 
 namespace ethosu::python {
-namespace {
 
-// SystemC has one kernel per process: Python threads calling run() take turns.
-std::mutex& run_mutex() {
+std::mutex& simulation_mutex() {
   static std::mutex m;
   return m;
 }
+
+namespace {
 
 py::object param_value(const sim::Value& v) {
   return std::visit([](const auto& x) -> py::object { return py::cast(x); }, v);
@@ -113,7 +113,7 @@ py::dict run(const NativeJob& native, const host::ConfigRequest& request, const 
   double run_seconds = 0;
   {
     py::gil_scoped_release no_gil;
-    std::lock_guard<std::mutex> lock(run_mutex());
+    std::lock_guard<std::mutex> lock(simulation_mutex());
     const auto start = std::chrono::steady_clock::now();
     outcome = host::run_job(job, options);
     run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -121,6 +121,7 @@ struct Prepared {
   std::optional<host::VelaModel> cpu_model;  // MODEL: CPU operators to run on the arena after the job
   bool arena_in_ifm = false;        // ifm[0] holds the arena (region 1) and gets it back
   std::vector<Tensor> outputs;      // MODEL: copied into the OFM buffers
+  std::vector<Tensor> arena_outputs;  // MODEL: the graph outputs in the arena
   bool profiling = false;           // OP: ofm[0] receives a QreadEvent
 };
 
@@ -191,6 +192,8 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
       throw InputError("output " + std::to_string(i) + " lies outside the arena");
   }
   p.outputs = r.ofm_free_bytes.empty() ? std::vector<Tensor>{} : plan.outputs;
+  for (const Tensor& t : plan.outputs)
+    if (t.region == 1) p.arena_outputs.push_back(t);
   if (!plan.model.cpu_operators.empty()) p.cpu_model = std::move(plan.model);
   return p;
 }
@@ -302,7 +305,12 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
       return res;
     }
     if (p.cpu_model) host::run_cpu_operators(*p.cpu_model, p.job.regions[1], "network buffer");
-    if (p.arena_in_ifm) res.ifms_after[0] = p.job.regions[1];
+    if (p.arena_in_ifm) {
+      res.ifms_after[0] = p.job.regions[1];
+      if (r.inference_type == INFERENCE_OP)
+        res.arena_results.push_back({0, p.job.regions[1].size()});
+      for (const Tensor& t : p.arena_outputs) res.arena_results.push_back({t.arena_offset, t.arena_offset + t.size_bytes});
+    }
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       const auto begin = p.job.regions[p.outputs[i].region].begin() + p.outputs[i].arena_offset;
       res.ofm_appended[i].assign(begin, begin + static_cast<std::ptrdiff_t>(p.outputs[i].size_bytes));

@@ -46,6 +46,9 @@ struct InferenceResult {
   uint32_t status = STATUS_ERROR;
   std::string message;                              // why, when status is not OK
   std::vector<std::optional<std::vector<uint8_t>>> ifms_after;  // new bytes (from the offset) of IFMs the NPU wrote
+  // Where ifms_after[0] holds results, as [begin, end) byte ranges: OP mode the whole arena (what the NPU wrote),
+  // MODEL mode the graph outputs at their arena offsets (the rest is the firmware's working memory).
+  std::vector<std::pair<uint64_t, uint64_t>> arena_results;
   std::vector<std::vector<uint8_t>> ofm_appended;   // bytes to append to each OFM buffer (grows its size)
   PmuConfig pmu_config{};
   PmuCounts pmu_count{};

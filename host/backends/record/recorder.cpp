@@ -1,0 +1,128 @@
+#include "host/backends/record/recorder.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <sstream>
+#include <utility>
+
+#include "isa/registers.h"
+
+namespace ethosu::record {
+
+namespace {
+
+template <typename F>
+F lookup_next(const char* name) {
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+// ETHOSU_RECORD_PMU: event names as in Arm's pmu_ethosu.h (with or without ETHOSU_PMU_) or hardware ids, at most 4.
+// A bad list is reported and ignored: the recorder never stops the client.
+void parse_pmu(const char* text, Settings& s) {
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    item = trim(item);
+    if (item.empty()) continue;
+    std::string_view name = item;
+    if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
+    const isa::PmuEventInfo* e = isa::find_pmu_event(name);
+    if (!e && !name.empty() && name.size() <= 5 && name.find_first_not_of("0123456789") == std::string_view::npos)
+      e = isa::find_pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
+    if (!e || s.own_pmu_count == s.own_pmu_events.size()) {
+      warn("ETHOSU_RECORD_PMU=" + std::string(text) + ": " +
+           (e ? "more than the 4 event counters" : "unknown event '" + item + "'") + "; no perfmon of the recorder's");
+      s.own_pmu_count = 0;
+      s.own_pmu_events = {};
+      return;
+    }
+    s.own_pmu_events[s.own_pmu_count++] = e->hw_id;
+  }
+}
+
+}  // namespace
+
+const Next& next() {
+  static const Next n{lookup_next<int (*)(int, unsigned long, ...)>("ioctl"),
+                      lookup_next<void* (*)(void*, size_t, int, int, int, off_t)>("mmap"),
+                      lookup_next<int (*)(void*, size_t)>("munmap"), lookup_next<int (*)(int)>("close")};
+  return n;
+}
+
+const Settings& settings() {
+  static const Settings s = [] {
+    Settings out;
+    if (const char* root = std::getenv("ETHOSU_RECORD_DIR"); root && *root) out.root = root;
+    if (const char* pmu = std::getenv("ETHOSU_RECORD_PMU"); pmu && *pmu && !out.root.empty()) parse_pmu(pmu, out);
+    if (const char* v = std::getenv("ETHOSU_RECORD_VERBOSE")) out.verbose = std::string(v) == "1";
+    return out;
+  }();
+  return s;
+}
+
+std::recursive_mutex& lock() {
+  static auto* m = new std::recursive_mutex;  // never destroyed: clients close descriptors from atexit handlers
+  return *m;
+}
+
+Mapping::Mapping(int fd, off_t offset, size_t size) {
+  if (size == 0) return;
+  void* p = next().mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, offset);
+  if (p == MAP_FAILED) return;
+  p_ = p;
+  size_ = size;
+}
+
+Mapping::~Mapping() {
+  if (p_) next().munmap(p_, size_);
+}
+
+Mapping::Mapping(Mapping&& o) noexcept : p_(std::exchange(o.p_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+
+Mapping& Mapping::operator=(Mapping&& o) noexcept {
+  if (this != &o) {
+    if (p_) next().munmap(p_, size_);
+    p_ = std::exchange(o.p_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+  }
+  return *this;
+}
+
+uint64_t monotonic_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return uint64_t(t.tv_sec) * 1000000000u + uint64_t(t.tv_nsec);
+}
+
+bool read_user(void* dst, const void* src, size_t n) {
+  if (n == 0) return true;
+  iovec local{dst, n};
+  iovec remote{const_cast<void*>(src), n};
+  const ssize_t r = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+  if (r == static_cast<ssize_t>(n)) return true;
+  if (r < 0 && (errno == ENOSYS || errno == EPERM)) {  // forbidden here: the pointer the driver accepted is good
+    std::memcpy(dst, src, n);
+    return true;
+  }
+  return false;
+}
+
+void warn(const std::string& message) { std::cerr << "ethosu-record: " << message << "\n"; }
+
+}  // namespace ethosu::record

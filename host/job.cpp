@@ -27,8 +27,8 @@ void place(std::vector<uint8_t>& region, uint32_t index, uint64_t offset, const 
   std::copy(data.begin(), data.end(), region.begin() + static_cast<std::ptrdiff_t>(offset));
 }
 
-// Region `index` of the job as `size` zero bytes, checked against both limits before anything is allocated.
-void size_region(Job& job, uint32_t index, uint64_t size, const std::string& what) {
+// Checks a size for region `index` of the job against both limits, before anything is allocated.
+void check_region_size(const Job& job, uint32_t index, uint64_t size, const std::string& what) {
   if (size > kMaxRegionBytes)
     throw InputError(what + ": region size " + std::to_string(size) + " bytes is over the 4 GiB limit");
   uint64_t others = 0;
@@ -37,7 +37,24 @@ void size_region(Job& job, uint32_t index, uint64_t size, const std::string& wha
   if (others + size > kMaxJobRegionBytes)
     throw InputError(what + ": the job's regions would hold " + std::to_string(others + size) +
                      " bytes, over the 8 GiB limit per job");
+}
+
+// Region `index` of the job as `size` zero bytes.
+void size_region(Job& job, uint32_t index, uint64_t size, const std::string& what) {
+  check_region_size(job, index, size, what);
   job.regions[index].assign(size, 0);
+}
+
+// Region `index` of the job as `size` bytes that start with the file's and end in zeros. The file is read
+// straight into the region: a model's weights are neither zero-filled first nor copied a second time.
+void load_region(Job& job, uint32_t index, uint64_t size, const std::filesystem::path& file) {
+  std::vector<uint8_t> bytes = read_file(file.string());
+  // load_case() checked the file's size; it may have grown since.
+  if (bytes.size() > size)
+    throw InputError(file.string() + ": " + std::to_string(bytes.size()) + " bytes at offset 0 do not fit region " +
+                     std::to_string(index) + " (" + std::to_string(size) + " bytes)");
+  bytes.resize(size);
+  job.regions[index] = std::move(bytes);
 }
 
 using sim::hex_word;
@@ -86,8 +103,12 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
   for (const auto& r : c.regions) {
     const std::string what = c.manifest.string() + ": region " + std::to_string(r.index);
     if (r.index >= kRegions) throw InputError(what + ": region index over 7");
-    size_region(job, r.index, r.size_bytes, what);
-    if (r.file) place(job.regions[r.index], r.index, 0, read_file(r.file->string()), r.file->string());
+    if (r.file) {
+      check_region_size(job, r.index, r.size_bytes, what);
+      load_region(job, r.index, r.size_bytes, *r.file);
+    } else {
+      size_region(job, r.index, r.size_bytes, what);
+    }
   }
   for (const auto& in : c.inputs) {
     if (in.region >= kRegions || !in.file) throw InputError(c.manifest.string() + ": input '" + in.name + "' invalid");

@@ -70,7 +70,12 @@ nlohmann::json report_json(const timing::JobReport& r, const nlohmann::json& con
           {"pmu", r.pmu},
           {"stats", stats},
           {"hazards", r.hazards},
-          {"host", {{"kernel_seconds", r.host_kernel_seconds}, {"total_seconds", r.host_total_seconds}}},
+          {"host",
+           {{"total_seconds", r.host.total},
+            {"weights_seconds", r.host.weights},
+            {"kernels_seconds", r.host.kernels},
+            {"dma_seconds", r.host.dma},
+            {"timing_seconds", r.host.timing}}},
           {"config", config}};
 }
 

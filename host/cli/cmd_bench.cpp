@@ -1,12 +1,20 @@
 // bench: simulator speed and fidelity over corpus cases: simulated cycles against Vela's estimate, host
-// time per run, where the host time goes, bit-exactness, and predicted times next to silicon figures.
+// time per run and where it goes, bit-exactness, and predicted times next to silicon figures.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +29,8 @@
 #include "host/system_config.h"
 #include "isa/decoder.h"
 #include "isa/validator.h"
+#include "models/kernels/microkernel.h"
+#include "models/kernels/simd_loops.h"
 #include "models/timing/vela_estimate.h"
 #include "sim/error.h"
 
@@ -32,20 +42,34 @@ const char* const kBenchHelp =
     "\n"
     "Runs corpus cases on the timed platform and prints one row per case: simulated cycles, Vela's\n"
     "estimate from the manifest and the ratio, the sum of this simulator's own Vela-formula estimate\n"
-    "over the stream's kernel operations (a cross-check of the manifest figure), host wall time\n"
-    "and process CPU time per run (best of --repeat each; on a busy machine CPU time is the steadier),\n"
-    "simulated cycles per host second (wall), the share of host time in the functional kernels (and DMA\n"
-    "copies) against timing and SystemC, and whether the outputs match the reference.\n"
-    "Then totals, the geometric mean of sim/Vela, and predicted times for the models with published\n"
-    "i.MX 93 silicon figures.\n"
+    "over the stream's kernel operations (a cross-check of the manifest figure), host time per run and\n"
+    "where it goes, simulated cycles per host second, and whether the outputs match the reference.\n"
+    "Then totals, the geometric mean of sim/Vela, and the models with published i.MX 93 silicon\n"
+    "figures: predicted NPU time and host time next to the silicon's.\n"
     "\n"
     "CASE_DIR   a folder with manifest.json and cmdstream.bin (the conformance corpus layout)\n"
     "  --corpus ROOT        every case in ROOT/corpus/*, ROOT/corpus/*/u65_512 and ROOT/opcorpus/*\n"
-    "  --repeat N           runs per case; the fastest counts (default 3)\n"
+    "  --repeat N           runs per case (default 5)\n"
+    "  --process            every run is a new 'ethosu-sim run CASE' process (default: all runs of a\n"
+    "                       case in this process, as Python and the driver shims run a loaded job)\n"
     "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a built-in\n"
     "                       vela.ini system config with the Dedicated_Sram memory mode\n"
     "  --variant NAME       only the cases compiled for ethos-u65-256 or ethos-u65-512\n"
     "  --csv FILE           also write the rows as CSV\n"
+    "\n"
+    "Host time, in milliseconds per run:\n"
+    "  first    CPU time of the case's first run in this process, which decodes its weight streams\n"
+    "           (later runs find them in the process's weight cache); '-' with --process\n"
+    "  cpu      median CPU time of the later runs (of the one run with --repeat 1); with --process,\n"
+    "           the median CPU time (user + system) of a whole process, start-up and loading included\n"
+    "  wall     median wall time of the same runs\n"
+    "  weights, kernels, timing, rest: the wall time of the median run by part: the operations' weight\n"
+    "           and scale streams (decoding, or the weight cache's lookup), their bit-exact kernels, the\n"
+    "           timing of operations and DMAs (block work, pipeline, AXI ports), and the rest (copying\n"
+    "           the case's initial memory, command stream decoding and checks, DMA copies, SystemC, the\n"
+    "           host's driver model; with --process also process start-up and loading the case)\n"
+    "On a busy machine CPU time is the steadier figure; the parts are wall time. The first line names\n"
+    "the SIMD code the kernels run on this host (the Highway target and the conv micro-kernels).\n"
     "\n"
     "Vela's estimate is the manifest's total cycles (opcorpus vela.estimated, corpus vela_estimate). A\n"
     "case that is one NPU subgraph of a split model uses vela_estimate_this_subgraph, marked '*'.\n"
@@ -140,27 +164,41 @@ uint64_t own_vela_estimate(const std::vector<uint8_t>& stream) {
   return cycles;
 }
 
+// One run's host time.
+struct Sample {
+  double wall_s = 0, cpu_s = 0;
+  sim::HostSeconds parts;  // from the run's report
+};
+
 struct Row {
   std::string name, variant;
   uint64_t cycles = 0;
   double clock_hz = 0;
   std::optional<VelaFigure> vela;
   uint64_t own_estimate = 0;
-  double wall_s = 0, kernel_s = 0, cpu_s = 0;
-  std::string outputs;  // "exact", "DIFF n", "~n", "-", "fault"
+  std::optional<double> first_cpu_s;  // in-process mode
+  Sample median;                      // the median run by wall time, with the median CPU time
+  std::string outputs;                // "exact", "DIFF n", "~n", "-", "fault"
   bool ok = true;
+
+  double rest_s() const {
+    return std::max(0.0, median.wall_s - median.parts.weights - median.parts.kernels - median.parts.timing);
+  }
 };
 
-// Compares the outputs of one run: the text for the table, and whether a bit-exact reference differs.
-std::pair<std::string, bool> check_outputs(const host::Job& job) {
+// Compares the outputs of one run, whose bytes `actual(k)` gives for the job's output k: the text for the
+// table, and whether a bit-exact reference differs.
+std::pair<std::string, bool> check_outputs(const host::Job& job,
+                                           const std::function<std::vector<uint8_t>(size_t)>& actual) {
   bool any_reference = false, exact = true;
   size_t differ = 0;
   int64_t approx_max = -1;
-  for (const auto& o : job.outputs) {
+  for (size_t k = 0; k < job.outputs.size(); ++k) {
+    const host::OutputSpec& o = job.outputs[k];
     if (!o.expected) continue;
     any_reference = true;
-    const auto cmp = host::compare_bytes(job.output_bytes(o), host::read_file(o.expected->string()), o.element_bytes,
-                                         o.element_signed);
+    const auto cmp =
+        host::compare_bytes(actual(k), host::read_file(o.expected->string()), o.element_bytes, o.element_signed);
     // ArmNN computes in float: its files are tolerance references (see the corpus READMEs).
     if (o.reference_engine.find("armnn") != std::string::npos) {
       approx_max = std::max(approx_max, cmp.max_abs_diff);
@@ -175,36 +213,159 @@ std::pair<std::string, bool> check_outputs(const host::Job& job) {
   return {"exact", true};
 }
 
+// The run of median wall time, carrying the median CPU time.
+Sample median_of(std::vector<Sample> runs) {
+  std::vector<double> cpu;
+  for (const Sample& s : runs) cpu.push_back(s.cpu_s);
+  std::sort(cpu.begin(), cpu.end());
+  std::sort(runs.begin(), runs.end(), [](const Sample& a, const Sample& b) { return a.wall_s < b.wall_s; });
+  Sample m = runs[(runs.size() - 1) / 2];
+  m.cpu_s = cpu[(cpu.size() - 1) / 2];
+  return m;
+}
+
+double cpu_seconds() { return double(std::clock()) / CLOCKS_PER_SEC; }
+
+struct Bench {
+  host::RunOptions options;
+  std::string system;
+  uint64_t repeat = 5;
+};
+
+// Every run of the case in this process, each on a fresh copy of the case's initial memory.
+void bench_in_process(const Bench& b, const host::Job& job, Row& row) {
+  std::vector<Sample> later;
+  for (uint64_t n = 0; n < b.repeat && row.ok; ++n) {
+    Sample s;
+    const auto start = Clock::now();
+    const double cpu_start = cpu_seconds();
+    host::Job run = job;
+    const host::RunOutcome out = host::run_job(run, b.options);
+    s.cpu_s = cpu_seconds() - cpu_start;
+    s.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+    if (out.fault || !out.report) {
+      row.outputs = "fault: " + out.fault.value_or("no report");
+      row.ok = false;
+      return;
+    }
+    auto [text, ok] = check_outputs(run, [&](size_t k) { return run.output_bytes(run.outputs[k]); });
+    row.outputs = text;
+    row.ok = ok;
+    row.cycles = out.report->total_cycles;
+    row.clock_hz = out.report->clock_hz;
+    s.parts = out.report->host;
+    if (n == 0) row.first_cpu_s = s.cpu_s;
+    if (n > 0 || b.repeat == 1) later.push_back(s);
+  }
+  if (row.ok) row.median = median_of(later);
+}
+
+// A child process's wall and CPU time and exit status (-1: it did not exit normally).
+struct ChildRun {
+  double wall_s = 0, cpu_s = 0;
+  int status = -1;
+};
+// Runs this program with `args` (argv[0] first), its output discarded.
+ChildRun run_child(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  ChildRun r;
+  const auto start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) throw InputError(std::string("bench: cannot start a process: ") + std::strerror(errno));
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+    }
+    execv("/proc/self/exe", argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru {};
+  if (wait4(pid, &status, 0, &ru) < 0) throw InputError(std::string("bench: wait for a run: ") + std::strerror(errno));
+  r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  r.cpu_s = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// Every run a new process; cycles and the parts of its host time from its report, outputs from its files.
+void bench_processes(const Bench& b, const fs::path& dir, const host::Job& job, Row& row) {
+  char tmpl[] = "/tmp/ethosu-sim-bench-XXXXXX";
+  if (!mkdtemp(tmpl)) throw InputError(std::string("bench: cannot make a temporary folder: ") + std::strerror(errno));
+  const fs::path tmp = tmpl;
+  std::vector<Sample> runs;
+  for (uint64_t n = 0; n < b.repeat && row.ok; ++n) {
+    const ChildRun c = run_child({"ethosu-sim", "run", dir.string(), "--system", b.system, "--out", tmp.string(),
+                                  "--report", (tmp / "report.json").string()});
+    std::ifstream f(tmp / "report.json");
+    const nlohmann::json report = nlohmann::json::parse(f, nullptr, false);
+    if (c.status != 0 && c.status != 1) {
+      row.outputs = "run failed: exit status " + std::to_string(c.status);
+      row.ok = false;
+      break;
+    }
+    if (report.is_discarded() || report.value("status", "") != "ok") {
+      row.outputs = "fault: " + (report.is_discarded() ? std::string("no report") : report.value("status", ""));
+      row.ok = false;
+      break;
+    }
+    auto [text, ok] = check_outputs(job, [&](size_t k) {
+      return host::read_file((tmp / ("output" + std::to_string(k) + ".bin")).string());
+    });
+    row.outputs = text;
+    row.ok = ok;
+    row.cycles = report.value("total_cycles", uint64_t{0});
+    row.clock_hz = report.value("clock_hz", 0.0);
+    Sample s{c.wall_s, c.cpu_s, {}};
+    const nlohmann::json& h = report["host"];
+    s.parts.weights = h.value("weights_seconds", 0.0);
+    s.parts.kernels = h.value("kernels_seconds", 0.0);
+    s.parts.timing = h.value("timing_seconds", 0.0);
+    runs.push_back(s);
+  }
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+  if (row.ok) row.median = median_of(runs);
+}
+
 std::string fixed(double v, int decimals) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
 }
 
-constexpr const char* kHeader = "%-34s %-7s %11s %12s %8s %11s %9s %9s %8s %6s %6s  %s\n";
+std::string ms(double seconds) { return fixed(1e3 * seconds, 3); }
+
+constexpr const char* kHeader =
+    "%-34s %-7s %11s %12s %8s %11s %9s %9s %9s %8s %8s %8s %8s %8s  %s\n";
 
 void print_row(const Row& r) {
   const std::string vela = r.vela ? std::to_string(std::llround(r.vela->total_cycles)) + (r.vela->this_subgraph ? "*" : "")
                                   : "-";
   const std::string ratio = r.vela && r.vela->total_cycles > 0 ? fixed(double(r.cycles) / r.vela->total_cycles, 3) : "-";
-  const double kernel_share = r.wall_s > 0 ? std::min(1.0, r.kernel_s / r.wall_s) : 0;
+  const Sample& m = r.median;
   std::printf(kHeader, r.name.c_str(), r.variant.c_str(), std::to_string(r.cycles).c_str(), vela.c_str(),
-              ratio.c_str(), std::to_string(r.own_estimate).c_str(), fixed(1e3 * r.wall_s, 3).c_str(),
-              fixed(1e3 * r.cpu_s, 3).c_str(),
-              r.wall_s > 0 ? fixed(double(r.cycles) / r.wall_s / 1e6, 1).c_str() : "-",
-              fixed(100 * kernel_share, 0).c_str(), fixed(100 * (1 - kernel_share), 0).c_str(), r.outputs.c_str());
+              ratio.c_str(), std::to_string(r.own_estimate).c_str(), r.first_cpu_s ? ms(*r.first_cpu_s).c_str() : "-",
+              ms(m.cpu_s).c_str(), ms(m.wall_s).c_str(), ms(m.parts.weights).c_str(), ms(m.parts.kernels).c_str(),
+              ms(m.parts.timing).c_str(), ms(r.rest_s()).c_str(),
+              m.wall_s > 0 ? fixed(double(r.cycles) / m.wall_s / 1e6, 1).c_str() : "-", r.outputs.c_str());
   std::fflush(stdout);
 }
 
 std::string csv_row(const Row& r) {
-  const double kernel_share = r.wall_s > 0 ? std::min(1.0, r.kernel_s / r.wall_s) : 0;
   std::string s = r.name + "," + r.variant + "," + std::to_string(r.cycles) + ",";
   if (r.vela) s += fixed(r.vela->total_cycles, 1) + "," + (r.vela->this_subgraph ? "1" : "0") + "," +
                    (r.vela->total_cycles > 0 ? fixed(double(r.cycles) / r.vela->total_cycles, 4) : "");
   else s += ",,";
-  s += "," + std::to_string(r.own_estimate) + "," + fixed(r.wall_s, 6) + "," + fixed(r.cpu_s, 6) + "," +
-       (r.wall_s > 0 ? fixed(double(r.cycles) / r.wall_s, 0) : "") + "," + fixed(kernel_share, 4) + "," +
-       fixed(1 - kernel_share, 4) + "," + r.outputs + "\n";
+  const Sample& m = r.median;
+  s += "," + std::to_string(r.own_estimate) + "," + (r.first_cpu_s ? fixed(*r.first_cpu_s, 6) : "") + "," +
+       fixed(m.cpu_s, 6) + "," + fixed(m.wall_s, 6) + "," + fixed(m.parts.weights, 6) + "," + fixed(m.parts.kernels, 6) +
+       "," + fixed(m.parts.timing, 6) + "," + fixed(r.rest_s(), 6) + "," +
+       (m.wall_s > 0 ? fixed(double(r.cycles) / m.wall_s, 0) : "") + "," + r.outputs + "\n";
   return s;
 }
 
@@ -219,6 +380,7 @@ host::Machine machine(const std::string& name) {
 int run_bench(const std::vector<std::string>& argv) {
   Args a(argv, {{"--corpus", "", true, false},
                 {"--repeat", "", true, false},
+                {"--process", "", false, false},
                 {"--system", "", true, false},
                 {"--variant", "", true, false},
                 {"--csv", "", true, false}});
@@ -236,29 +398,37 @@ int run_bench(const std::vector<std::string>& argv) {
       cases.emplace_back(p);
     }
   }
-  const uint64_t repeat = a.value("--repeat") ? parse_size(*a.value("--repeat"), "--repeat") : 3;
-  if (repeat == 0) throw UsageError("--repeat must be at least 1");
+  Bench bench;
+  if (a.value("--repeat")) bench.repeat = parse_size(*a.value("--repeat"), "--repeat");
+  if (bench.repeat == 0) throw UsageError("--repeat must be at least 1");
+  const bool processes = a.flag("--process");
   std::optional<isa::Variant> only;
   if (auto v = a.value("--variant")) {
     only = isa::parse_variant(*v);
     if (!only) throw UsageError("--variant: unknown variant '" + *v + "' (ethos-u65-256 or ethos-u65-512)");
   }
-  const std::string system = a.value("--system").value_or("imx93");
-  const host::Machine mach = machine(system);
+  bench.system = a.value("--system").value_or("imx93");
+  const host::Machine mach = machine(bench.system);
 
   std::ofstream csv;
   if (auto path = a.value("--csv")) {
     csv.open(*path);
     if (!csv) throw InputError(*path + ": cannot write");
-    csv << "case,variant,sim_cycles,vela_cycles,vela_this_subgraph,sim_over_vela,own_vela_estimate,host_seconds,cpu_seconds,"
-           "cycles_per_host_second,kernel_share,timing_share,outputs\n";
+    csv << "case,variant,sim_cycles,vela_cycles,vela_this_subgraph,sim_over_vela,own_vela_estimate,first_cpu_seconds,"
+           "cpu_seconds,wall_seconds,weights_seconds,kernels_seconds,timing_seconds,rest_seconds,"
+           "cycles_per_host_second,outputs\n";
   }
 
   // Elaborate the SystemC platform before any run is timed.
-  host::Simulator::instance();
-  std::printf("system %s, best of %llu runs per case\n", system.c_str(), static_cast<unsigned long long>(repeat));
-  std::printf(kHeader, "case", "variant", "sim cycles", "Vela cycles", "sim/Vela", "own Vela", "host ms", "cpu ms", "Mcyc/s",
-              "kern%", "tim%", "outputs");
+  if (!processes) host::Simulator::instance();
+  const char* const conv_kernels[] = {"generic", "AVX2", "AVX-512 VNNI"};
+  std::printf("system %s, %llu runs per case %s; host ms per run (medians); SIMD: Highway target %s, conv "
+              "micro-kernels %s\n",
+              bench.system.c_str(), static_cast<unsigned long long>(bench.repeat),
+              processes ? "each in a new 'ethosu-sim run' process" : "in this process", kernels::simd_target_name(),
+              conv_kernels[static_cast<int>(kernels::best_simd_level())]);
+  std::printf(kHeader, "case", "variant", "sim cycles", "Vela cycles", "sim/Vela", "own Vela", "first", "cpu", "wall",
+              "weights", "kernels", "timing", "rest", "Mcyc/s", "outputs");
   std::vector<Row> rows;
   bool all_ok = true;
   for (const auto& dir : cases) {
@@ -269,42 +439,20 @@ int run_bench(const std::vector<std::string>& argv) {
 
     sim::Config config = host::make_config();
     host::apply_variant(config, job.variant, sim::Source::PRESET, "the job");
-    host::apply_machine(config, mach, sim::Source::PRESET, "--system " + system);
-    host::RunOptions options;
-    options.config = host::platform_config(config);
-    options.regioncfg = host::regioncfg(config);
+    host::apply_machine(config, mach, sim::Source::PRESET, "--system " + bench.system);
+    bench.options.config = host::platform_config(config);
+    bench.options.regioncfg = host::regioncfg(config);
 
     Row row;
     row.name = case_name(dir);
     row.variant = job.variant.substr(job.variant.rfind('-') + 1);
     row.vela = manifest_vela(dir);
     row.own_estimate = own_vela_estimate(job.stream);
-    row.wall_s = row.cpu_s = INFINITY;
     row.outputs = "-";
-    for (uint64_t n = 0; n < repeat && row.ok; ++n) {
-      host::Job run = job;  // every run starts from the case's initial memory
-      const auto start = Clock::now();
-      const std::clock_t cpu_start = std::clock();
-      const host::RunOutcome out = host::run_job(run, options);
-      const double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-      const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-      if (out.fault || !out.report) {
-        row.outputs = "fault: " + out.fault.value_or("no report");
-        row.ok = false;
-        break;
-      }
-      auto [text, ok] = check_outputs(run);
-      row.outputs = text;
-      row.ok = ok;
-      row.cycles = out.report->total_cycles;
-      row.clock_hz = out.report->clock_hz;
-      if (wall < row.wall_s) {
-        row.wall_s = wall;
-        row.kernel_s = out.report->host_kernel_seconds;
-      }
-      row.cpu_s = std::min(row.cpu_s, cpu);
-    }
-    if (!std::isfinite(row.wall_s)) row.wall_s = row.cpu_s = 0;
+    if (processes)
+      bench_processes(bench, dir, job, row);
+    else
+      bench_in_process(bench, job, row);
     all_ok = all_ok && row.ok;
     print_row(row);
     if (csv.is_open()) csv << csv_row(row);
@@ -316,13 +464,16 @@ int run_bench(const std::vector<std::string>& argv) {
   }
 
   uint64_t cycles = 0;
-  double wall = 0, cpu = 0, kernel = 0, log_ratio = 0;
+  double wall = 0, cpu = 0, log_ratio = 0;
+  sim::HostSeconds parts;
   size_t with_vela = 0, exact = 0, subgraphs = 0;
   for (const auto& r : rows) {
     cycles += r.cycles;
-    wall += r.wall_s;
-    cpu += r.cpu_s;
-    kernel += r.kernel_s;
+    wall += r.median.wall_s;
+    cpu += r.median.cpu_s;
+    parts.weights += r.median.parts.weights;
+    parts.kernels += r.median.parts.kernels;
+    parts.timing += r.median.parts.timing;
     exact += r.outputs == "exact";
     if (r.vela && r.vela->total_cycles > 0 && r.cycles > 0) {
       log_ratio += std::log(double(r.cycles) / r.vela->total_cycles);
@@ -330,11 +481,12 @@ int run_bench(const std::vector<std::string>& argv) {
       subgraphs += r.vela->this_subgraph;
     }
   }
-  std::printf("\n%zu cases: %llu simulated cycles in %.3f s of host time (%.3f s CPU; %.1f M cycles/s), %.0f%% in "
-              "kernels, %.0f%% timing and SystemC; %zu bit-exact\n",
-              rows.size(), static_cast<unsigned long long>(cycles), wall, cpu,
-              wall > 0 ? double(cycles) / wall / 1e6 : 0,
-              wall > 0 ? 100 * kernel / wall : 0, wall > 0 ? 100 * (1 - kernel / wall) : 0, exact);
+  const auto share = [&](double s) { return wall > 0 ? 100 * s / wall : 0; };
+  std::printf("\n%zu cases: %llu simulated cycles in %.3f s of host time (%.3f s CPU; %.1f M cycles/s): %.0f%% weight "
+              "streams, %.0f%% kernels, %.0f%% timing, %.0f%% rest; %zu bit-exact\n",
+              rows.size(), static_cast<unsigned long long>(cycles), wall, cpu, wall > 0 ? double(cycles) / wall / 1e6 : 0,
+              share(parts.weights), share(parts.kernels), share(parts.timing),
+              std::max(0.0, 100 - share(parts.weights) - share(parts.kernels) - share(parts.timing)), exact);
   if (with_vela)
     std::printf("sim/Vela: geometric mean %.3f over %zu cases with a Vela estimate\n",
                 std::exp(log_ratio / double(with_vela)), with_vela);
@@ -346,15 +498,17 @@ int run_bench(const std::vector<std::string>& argv) {
     for (const auto& r : rows) {
       if (r.name != anchor.case_name || r.variant != "256" || r.clock_hz <= 0) continue;
       if (!header) {
-        std::printf("\nsilicon (i.MX 93, Ethos-U65-256, end to end incl. ~%.1f ms driver): predicted at %.0f MHz\n",
-                    kDriverOverheadMs, r.clock_hz / 1e6);
-        std::printf("%-34s %-30s %9s %12s %11s %8s\n", "case", "model", "NPU ms", "+driver ms", "silicon ms",
-                    "ratio");
+        std::printf("\nsilicon (i.MX 93, Ethos-U65-256, end to end incl. ~%.1f ms driver): predicted at %.0f MHz, and "
+                    "this host's time per run (cpu, %s)\n",
+                    kDriverOverheadMs, r.clock_hz / 1e6, processes ? "a whole process" : "in-process");
+        std::printf("%-34s %-30s %9s %12s %11s %8s %9s %11s\n", "case", "model", "NPU ms", "+driver ms", "silicon ms",
+                    "ratio", "host ms", "host/silicon");
         header = true;
       }
-      const double ms = 1e3 * double(r.cycles) / r.clock_hz;
-      std::printf("%-34s %-30s %9.3f %12.3f %11.3f %8.2f\n", r.name.c_str(), anchor.model, ms, ms + kDriverOverheadMs,
-                  anchor.ms, (ms + kDriverOverheadMs) / anchor.ms);
+      const double npu_ms = 1e3 * double(r.cycles) / r.clock_hz;
+      std::printf("%-34s %-30s %9.3f %12.3f %11.3f %8.2f %9.3f %11.2f\n", r.name.c_str(), anchor.model, npu_ms,
+                  npu_ms + kDriverOverheadMs, anchor.ms, (npu_ms + kDriverOverheadMs) / anchor.ms, 1e3 * r.median.cpu_s,
+                  1e3 * r.median.cpu_s / anchor.ms);
     }
   return all_ok ? 0 : 1;
 }

@@ -1,7 +1,6 @@
 #include "models/cc/engine.h"
 
 #include <algorithm>
-#include <chrono>
 #include <deque>
 
 #include "models/functional/dma.h"
@@ -52,6 +51,12 @@ class Run {
       case isa::EventKind::STOP: stop(static_cast<uint16_t>(e.value)); return false;
     }
     return true;
+  }
+
+  // The operations' host time in weights and kernels, into the result.
+  void take_host_seconds() {
+    result_.stats.host.weights = ops_.host_seconds().weights;
+    result_.stats.host.kernels = ops_.host_seconds().kernels;
   }
 
   // The stream ends without NPU_OP_STOP: a command parse error at `offset`.
@@ -136,7 +141,12 @@ class Run {
       return false;
     if (!admit(offset, name, op)) return false;
     if (dmas_.size() >= config_.dma_queue_depth) wait_dmas(config_.dma_queue_depth - 1, Stall::DMA_QUEUE);
-    dmas_.push_back({offset, op, timeline_.dma(offset, op)});
+    uint64_t done_cycle;
+    {
+      const sim::HostTimer timer(result_.stats.host.timing);
+      done_cycle = timeline_.dma(offset, op);
+    }
+    dmas_.push_back({offset, op, done_cycle});
     ++result_.stats.dma_ops;
     return true;
   }
@@ -144,7 +154,7 @@ class Run {
   // Moves the oldest queued DMA's bytes into every destination it names: an internal destination's region
   // field is a core mask; an internal source reads core 0.
   void land_oldest() {
-    const auto t0 = std::chrono::steady_clock::now();
+    const sim::HostTimer timer(result_.stats.host.dma);
     const auto& d = dmas_.front().op.dma;
     const uint8_t* src = d.src.internal() ? shram_.front().data() : regions_[d.src.region].data;
     if (!d.dst.internal()) {
@@ -154,7 +164,6 @@ class Run {
         if (d.dst.region & (1u << c)) functional::copy_dma(d, src, shram_[c].data());
     }
     dmas_.pop_front();
-    host_seconds(t0);
   }
 
   void wait_dmas(size_t max_outstanding, Stall why = Stall::DMA_WAIT) {
@@ -210,23 +219,23 @@ class Run {
     note_hazards(offset, name, accesses);
 
     uint64_t macs = 0;
-    const auto t0 = std::chrono::steady_clock::now();
     try {
       macs = ops_.execute(op);
     } catch (const functional::WeightFault& e) {
-      host_seconds(t0);
       fault({FaultKind::WD_FAULT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
       return false;
     } catch (const functional::UnknownBehaviour& e) {
-      host_seconds(t0);
       fault({FaultKind::LIMIT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
       return false;
     }
-    host_seconds(t0);
     result_.stats.macs += macs;
     ++result_.stats.kernel_ops;
 
-    const KernelTimes t = timeline_.kernel(offset, op, {macs, new_layout});
+    KernelTimes t;
+    {
+      const sim::HostTimer timer(result_.stats.host.timing);
+      t = timeline_.kernel(offset, op, {macs, new_layout});
+    }
     kernels_.push_back({t.end_cycle, t.writes_acknowledged_cycle});
     writes_acknowledged_ = std::max(writes_acknowledged_, t.writes_acknowledged_cycle);
     previous_ = t;
@@ -252,10 +261,6 @@ class Run {
     // The NPU is done when the last OFM write responses are back, not when the data left.
     timeline_.wait_until(writes_acknowledged_, Stall::WRITE_RESPONSE);
     timeline_.stop(mask);
-  }
-
-  void host_seconds(std::chrono::steady_clock::time_point t0) {
-    result_.stats.host_data_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
   const Regions& regions_;
@@ -299,6 +304,7 @@ RunResult Engine::run(const isa::Stream& s, const Regions& regions, ShramBanks& 
       run.parse_error(static_cast<uint32_t>(s.size_bytes),
                       isa::hex_offset(static_cast<uint32_t>(s.size_bytes)) + ": the end of the stream without NPU_OP_STOP");
   }
+  run.take_host_seconds();
   return result;
 }
 

@@ -34,6 +34,7 @@
 #include "models/cc/fault.h"
 #include "models/cc/timeline.h"
 #include "models/functional/regions.h"
+#include "sim/host_time.h"
 
 namespace ethosu::cc {
 
@@ -54,7 +55,7 @@ struct RunStats {
   uint64_t dma_ops = 0;
   uint64_t macs = 0;  // multiply-accumulates the kernels performed (conv, depthwise, FC)
   uint64_t hazards = 0;  // all of them; RunResult::hazards lists the first Limits::kMaxHazards
-  double host_data_seconds = 0;  // host time in the operations' data effects (kernels, weights, DMA copies)
+  sim::HostSeconds host;  // host time in the weights, kernels, DMA copies and the timeline's operations and DMAs
 };
 
 struct RunResult {

@@ -1,7 +1,6 @@
 #include "models/functional/op_runner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
 #include "models/functional/regions.h"
@@ -266,27 +265,10 @@ void OpRunner::windowed(const Operation& op, Params& p) const {
   p.kernel = geometry(op);
 }
 
-namespace {
-
-// Adds the host time of its scope to a counter.
-class HostTimer {
- public:
-  explicit HostTimer(double& seconds) : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
-  ~HostTimer() { seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-  HostTimer(const HostTimer&) = delete;
-  HostTimer& operator=(const HostTimer&) = delete;
-
- private:
-  double& seconds_;
-  std::chrono::steady_clock::time_point start_;
-};
-
-}  // namespace
-
 uint64_t OpRunner::conv(const Operation& op) {
   std::shared_ptr<const kernels::ConvWeights> w;
   {
-    const HostTimer timer(host_seconds_.weight_decode);
+    const sim::HostTimer timer(host_seconds_.weights);
     w = decode_weights(op);
     scales_.clear();
     if (op.reads_scales()) decode_scales(op);
@@ -297,7 +279,7 @@ uint64_t OpRunner::conv(const Operation& op) {
   p.output = output_stage(op);
   const bool dw = op.kind == OpKind::DEPTHWISE;
   {
-    const HostTimer timer(host_seconds_.kernels);
+    const sim::HostTimer timer(host_seconds_.kernels);
     const kernels::OfmBlock whole{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth};
     if (dw) kernels::depthwise_block(p, *w, whole, scratch_);
     else kernels::conv_block(p, *w, whole, scratch_);
@@ -312,7 +294,7 @@ uint64_t OpRunner::pool(const Operation& op) {
   p.mode = static_cast<kernels::PoolMode>(op.pooling_mode);
   windowed(op, p);
   p.output = output_stage(op);
-  const HostTimer timer(host_seconds_.kernels);
+  const sim::HostTimer timer(host_seconds_.kernels);
   kernels::pool_block(p, kernels::OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, scratch_);
   return 0;
 }
@@ -342,7 +324,7 @@ uint64_t OpRunner::elementwise(const Operation& op) {
   p.opb_scale = static_cast<uint16_t>(op.opb_scale.scale);
   p.ifm_round_mode = static_cast<kernels::RoundMode>(op.ifm.round_mode);
   p.output = output_stage(op);
-  const HostTimer timer(host_seconds_.kernels);
+  const sim::HostTimer timer(host_seconds_.kernels);
   kernels::elementwise(p);
   return 0;
 }

@@ -13,6 +13,7 @@
 #include "isa/validator.h"
 #include "models/kernels/conv.h"
 #include "models/kernels/weights/weight_decoder.h"
+#include "sim/host_time.h"
 
 namespace ethosu::functional {
 
@@ -65,10 +66,7 @@ class OpRunner {
 
   // Host time this runner has spent since it was made: getting the packed weights (decoding, or the
   // content lookup in the process's weight cache; scale streams too) and in the kernels. For speed reports.
-  struct HostSeconds {
-    double weight_decode = 0, kernels = 0;
-  };
-  const HostSeconds& host_seconds() const { return host_seconds_; }
+  const sim::HostSeconds& host_seconds() const { return host_seconds_; }
 
  private:
   kernels::FeatureMap feature_map(const isa::FeatureMap& fm) const;
@@ -87,7 +85,7 @@ class OpRunner {
   std::vector<kernels::ScaleBias> scales_;
   std::vector<int16_t> stream_scratch_;
   kernels::KernelScratch scratch_;
-  HostSeconds host_seconds_;
+  sim::HostSeconds host_seconds_;
 };
 
 }  // namespace ethosu::functional

@@ -214,7 +214,7 @@ struct Writer {
       r.fast = &r32;
     }
     if (vector_ok && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
-      for (int i = 0; i < np; ++i) store(x0 + i, y, ca, cb, s.values.data() + i * vstride);
+      store_pixels(p.ofm, x0, y, np, ca, nc, s.values.data(), vstride);
       return;
     }
     for (int i = 0; i < np; ++i) scalar(x0 + i, y, ca, cb, sums + i * stride);

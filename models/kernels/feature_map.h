@@ -9,8 +9,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+
+#include "models/kernels/simd_loops.h"
 
 namespace ethosu::kernels {
 
@@ -120,23 +123,36 @@ inline void store_element(uint8_t* p, DataType t, int32_t v) {
   p[3] = static_cast<uint8_t>(u >> 24);
 }
 
-// Writes channels [c0, c0 + n) of pixel (x, y) from v (already saturated to the type), by runs of channels
-// contiguous in memory: the whole pixel (NHWC) or up to the end of a 16-channel brick.
-inline void store_channels(const FeatureMap& f, int x, int y, int c0, int n, const int32_t* v) {
+// Writes channels [c0, c0 + n) of pixels [x, x + count) of row y, pixel k from v + k * v_stride (already
+// saturated to the type), in SIMD by runs contiguous in memory: whole pixels (NHWC) or up to the end of a
+// 16-channel brick.
+inline void store_pixels(const FeatureMap& f, int x, int y, int count, int c0, int n, const int32_t* v,
+                         ptrdiff_t v_stride) {
   const FeatureMapLayout& l = f.layout;
-  uint8_t* pix = f.region + l.pixel_offset(x, y);
   const int es = element_size_bytes(l.type);
-  for (int c = 0; c < n;) {
-    const int cc = c0 + c;
-    const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
-    uint8_t* dst = pix + l.channel_offset(cc);
-    if (es == 1) {
-      for (int k = 0; k < run; ++k) dst[k] = static_cast<uint8_t>(v[c + k]);
-    } else {
-      for (int k = 0; k < run; ++k) store_element(dst + k * es, l.type, v[c + k]);
+  while (count > 0) {
+    // Pixels of one tile: the tiles change at x = width0.
+    const int here = x < l.width0 ? std::min(count, l.width0 - x) : count;
+    uint8_t* pix = f.region + l.pixel_offset(x, y);
+    for (int c = 0; c < n;) {
+      const int cc = c0 + c;
+      const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
+      uint8_t* dst = pix + l.channel_offset(cc);
+      if (l.stride_x == int64_t{run} * es && v_stride == run)  // the pixels follow each other on both sides
+        narrow_store(v + c, 0, es, dst, 0, 1, here * run);
+      else
+        narrow_store(v + c, v_stride, es, dst, l.stride_x, here, run);
+      c += run;
     }
-    c += run;
+    x += here;
+    count -= here;
+    v += here * v_stride;
   }
+}
+
+// Writes channels [c0, c0 + n) of pixel (x, y) from v (already saturated to the type).
+inline void store_channels(const FeatureMap& f, int x, int y, int c0, int n, const int32_t* v) {
+  store_pixels(f, x, y, 1, c0, n, v, n);
 }
 
 // An OFM block: half-open ranges in OFM coordinates.

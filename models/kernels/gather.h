@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/kernels/feature_map.h"
+#include "models/kernels/simd_loops.h"
 
 namespace ethosu::kernels {
 
@@ -99,26 +100,83 @@ void read_channels(const uint8_t* region, const FeatureMapLayout& l, int x, int 
   }
 }
 
+// Pixels [x, x + count) of row y, which lie in one tile, channels [c0, c0 + n) minus the zero point as int16
+// into dst (pixel k at dst + k * pixel_stride): 8-bit types, by runs contiguous in memory, in SIMD.
+inline void read_pixels_8bit(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int count, int c0, int n,
+                             int32_t zp, int16_t* dst, ptrdiff_t pixel_stride) {
+  const uint8_t* pix = region + l.pixel_offset(x, y);
+  const bool is_signed = l.type == DataType::Int8;
+  for (int c = 0; c < n;) {
+    const int cc = c0 + c;
+    const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
+    const uint8_t* src = pix + l.channel_offset(cc);
+    if (l.stride_x == run && pixel_stride == run)  // the pixels follow each other on both sides: one run
+      widen_8bit(src, 0, is_signed, zp, dst + c, 0, 1, count * run);
+    else
+      widen_8bit(src, l.stride_x, is_signed, zp, dst + c, pixel_stride, count, run);
+    c += run;
+  }
+}
+
+// `count` pixels of the buffer, `cs` elements apart: the first `channels` of each hold `fill`, the rest 0.
+template <typename T>
+void fill_pixels(T* dst, int count, int channels, int cs, T fill) {
+  if (fill == T{0} || channels == cs) {
+    std::fill(dst, dst + static_cast<size_t>(count) * static_cast<size_t>(cs), fill);  // no tail, or a tail of 0
+    return;
+  }
+  for (int k = 0; k < count; ++k, dst += cs) {
+    std::fill(dst, dst + channels, fill);
+    std::fill(dst + channels, dst + cs, T{0});
+  }
+}
+
 template <DataType DT, typename T>
 void gather_typed(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w, T pad_fill, std::vector<T>& buf) {
-  const size_t cs = static_cast<size_t>(w.channel_stride);
-  // No fill of the whole buffer first: every position is written below, channels past `channels` too.
-  buf.resize(static_cast<size_t>(w.rows) * static_cast<size_t>(w.cols) * cs);
+  const int cs = w.channel_stride;
+  // Grown, never shrunk, and not filled first: every position is written below, channels past `channels` too.
+  const size_t need = static_cast<size_t>(w.rows) * static_cast<size_t>(w.cols) * static_cast<size_t>(cs);
+  if (buf.size() < need) buf.resize(need);
   const FeatureMapLayout& l = ifm.layout;
+  // 8-bit values into int16 go by runs of pixels in SIMD; other types and upscaling pixel by pixel.
+  constexpr bool kRuns = element_size_bytes(DT) == 1 && std::is_same_v<T, int16_t>;
+  // The window's columns inside the IFM.
+  const int col_lo = std::clamp(-w.ux0, 0, w.cols), col_hi = std::clamp(w.width - w.ux0, col_lo, w.cols);
   for (int r = 0; r < w.rows; ++r) {
     const int uy = w.uy0 + r;
-    T* row = buf.data() + static_cast<size_t>(r) * static_cast<size_t>(w.cols) * cs;
-    for (int col = 0; col < w.cols; ++col) {
-      const int ux = w.ux0 + col;
-      T* dst = row + static_cast<size_t>(col) * cs;
-      std::fill(dst + w.channels, dst + cs, T{0});
-      if (uy < 0 || uy >= w.height || ux < 0 || ux >= w.width) {
-        std::fill(dst, dst + w.channels, pad_fill);
+    T* row = buf.data() + static_cast<size_t>(r) * static_cast<size_t>(w.cols) * static_cast<size_t>(cs);
+    if (uy < 0 || uy >= w.height) {
+      fill_pixels(row, w.cols, w.channels, cs, pad_fill);
+      continue;
+    }
+    fill_pixels(row, col_lo, w.channels, cs, pad_fill);
+    fill_pixels(row + static_cast<size_t>(col_hi) * cs, w.cols - col_hi, w.channels, cs, pad_fill);
+    if (w.upscale == Upscale::Zeros && (uy & 1)) {  // a row of inserted zero points
+      fill_pixels(row + static_cast<size_t>(col_lo) * cs, col_hi - col_lo, w.channels, cs, T{0});
+      continue;
+    }
+    if constexpr (kRuns) {
+      if (w.upscale == Upscale::None) {
+        // Split where the columns change tile.
+        for (int col = col_lo; col < col_hi;) {
+          const int ux = w.ux0 + col;
+          const int end = ux < l.width0 ? std::min(col_hi, l.width0 - w.ux0) : col_hi;
+          T* dst = row + static_cast<size_t>(col) * cs;
+          read_pixels_8bit(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
+          if (cs > w.channels)
+            for (int k = col; k < end; ++k) std::fill(row + static_cast<size_t>(k) * cs + w.channels, row + static_cast<size_t>(k + 1) * cs, T{0});
+          col = end;
+        }
         continue;
       }
+    }
+    for (int col = col_lo; col < col_hi; ++col) {
+      const int ux = w.ux0 + col;
+      T* dst = row + static_cast<size_t>(col) * static_cast<size_t>(cs);
+      std::fill(dst + w.channels, dst + cs, T{0});
       int x = ux, y = uy;
       if (w.upscale != Upscale::None) {
-        if (w.upscale == Upscale::Zeros && ((ux | uy) & 1)) {  // inserted zero point
+        if (w.upscale == Upscale::Zeros && (ux & 1)) {  // inserted zero point
           std::fill(dst, dst + w.channels, T{0});
           continue;
         }

@@ -5,9 +5,12 @@
 #define ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "models/kernels/simd_loops.h"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow_store writes elements as the host stores them");
 
 namespace ethosu::kernels {
 namespace {
@@ -18,6 +21,8 @@ struct SimdLoops {
   bool (*requantize)(const int32_t*, ptrdiff_t, int, int, const RequantizeParams&, int32_t*, ptrdiff_t);
   void (*depthwise)(const int16_t*, ptrdiff_t, const int32_t*, int, const int16_t*, ptrdiff_t, int, int, int32_t*,
                     ptrdiff_t);
+  void (*widen)(const uint8_t*, ptrdiff_t, bool, int32_t, int16_t*, ptrdiff_t, int, int);
+  void (*narrow)(const int32_t*, ptrdiff_t, int, uint8_t*, ptrdiff_t, int, int);
 };
 
 std::vector<SimdLoops>& registry() {
@@ -181,7 +186,61 @@ void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, 
     }
 }
 
-const bool registered = register_loops({HWY_TARGET, &RequantizeTile, &DepthwiseSums});
+template <typename Narrow>
+void WidenGroups(const Narrow* src, ptrdiff_t src_stride, int32_t zero_point, int16_t* dst, ptrdiff_t dst_stride,
+                 int groups, int length) {
+  const hn::ScalableTag<int16_t> d;
+  const hn::Rebind<Narrow, decltype(d)> dn;
+  const int n = static_cast<int>(hn::Lanes(d));
+  const auto zp16 = static_cast<int16_t>(static_cast<uint16_t>(zero_point));  // modulo 2^16, as the differences
+  const auto zp = hn::Set(d, zp16);
+  for (int g = 0; g < groups; ++g) {
+    const Narrow* s = src + g * src_stride;
+    int16_t* o = dst + g * dst_stride;
+    int i = 0;
+    for (; i + n <= length; i += n) hn::StoreU(hn::Sub(hn::PromoteTo(d, hn::LoadU(dn, s + i)), zp), d, o + i);
+    for (; i < length; ++i) o[i] = static_cast<int16_t>(static_cast<uint16_t>(s[i]) - static_cast<uint16_t>(zp16));
+  }
+}
+
+void Widen8(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_t zero_point, int16_t* dst,
+            ptrdiff_t dst_stride, int groups, int length) {
+  if (is_signed)
+    WidenGroups(reinterpret_cast<const int8_t*>(src), src_stride, zero_point, dst, dst_stride, groups, length);
+  else
+    WidenGroups(src, src_stride, zero_point, dst, dst_stride, groups, length);
+}
+
+template <typename Narrow>
+void NarrowGroups(const int32_t* v, ptrdiff_t v_stride, uint8_t* dst, ptrdiff_t dst_stride, int groups, int length) {
+  const hn::ScalableTag<uint32_t> d;
+  const hn::Rebind<Narrow, decltype(d)> dn;
+  const int n = static_cast<int>(hn::Lanes(d));
+  for (int g = 0; g < groups; ++g) {
+    const auto* s = reinterpret_cast<const uint32_t*>(v + g * v_stride);
+    uint8_t* o = dst + g * dst_stride;
+    int i = 0;
+    for (; i + n <= length; i += n)
+      hn::StoreU(hn::TruncateTo(dn, hn::LoadU(d, s + i)), dn, reinterpret_cast<Narrow*>(o + i * sizeof(Narrow)));
+    for (; i < length; ++i) {
+      const auto e = static_cast<Narrow>(s[i]);
+      std::memcpy(o + i * sizeof(Narrow), &e, sizeof e);
+    }
+  }
+}
+
+void NarrowStore(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_t* dst, ptrdiff_t dst_stride, int groups,
+                 int length) {
+  if (element_bytes == 1) {
+    NarrowGroups<uint8_t>(v, v_stride, dst, dst_stride, groups, length);
+  } else if (element_bytes == 2) {
+    NarrowGroups<uint16_t>(v, v_stride, dst, dst_stride, groups, length);
+  } else {
+    for (int g = 0; g < groups; ++g) std::memcpy(dst + g * dst_stride, v + g * v_stride, size_t(length) * sizeof(int32_t));
+  }
+}
+
+const bool registered = register_loops({HWY_TARGET, &RequantizeTile, &DepthwiseSums, &Widen8, &NarrowStore});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::kernels
@@ -267,6 +326,16 @@ bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int ch
 void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
                     ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
   loops().depthwise(a, pix_stride, taps, ntaps, w, w_tap_stride, channels, pixels, acc, acc_stride);
+}
+
+void widen_8bit(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_t zero_point, int16_t* dst,
+                ptrdiff_t dst_stride, int groups, int length) {
+  loops().widen(src, src_stride, is_signed, zero_point, dst, dst_stride, groups, length);
+}
+
+void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_t* dst, ptrdiff_t dst_stride,
+                  int groups, int length) {
+  loops().narrow(v, v_stride, element_bytes, dst, dst_stride, groups, length);
 }
 
 std::vector<int64_t> available_simd_targets() {

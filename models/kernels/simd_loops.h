@@ -47,6 +47,18 @@ bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int ch
 void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
                     ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride);
 
+// 8-bit feature-map values minus a zero point, as int16, in groups of `length` contiguous elements:
+//   dst[g * dst_stride + i] = src[g * src_stride + i] - zero_point  for g < groups, i < length,
+// the source signed or unsigned, the difference modulo 2^16 (exact when it fits int16, as the callers ensure).
+void widen_8bit(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_t zero_point, int16_t* dst,
+                ptrdiff_t dst_stride, int groups, int length);
+
+// int32 values already within an 8-, 16- or 32-bit element type, stored as its little-endian elements of
+// `element_bytes`, in groups of `length` contiguous elements:
+//   element i of group g at dst + g * dst_stride + i * element_bytes  <-  v[g * v_stride + i].
+void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_t* dst, ptrdiff_t dst_stride,
+                  int groups, int length);
+
 // The Highway targets (HWY_AVX2, ...) this host runs and the build holds, best first; the loops run on the
 // first unless select_simd_target() picks another (0: the best again). For tests and benchmarks.
 std::vector<int64_t> available_simd_targets();

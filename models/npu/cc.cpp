@@ -279,7 +279,7 @@ void Cc::run_stream() {
       stage_regions(stream);
       const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
       report_.hazards = r.hazards;
-      report_.host_kernel_seconds = r.stats.host_data_seconds;
+      report_.host = r.stats.host;
       write_back_staged();
     } else {
       const unsigned p = b_.ctrl.command_port();
@@ -315,7 +315,7 @@ void Cc::finish_report(uint64_t host_start_ns) {
   report_.pmu["PMCCNTR"] = pmu.cycle_counter();
   for (const sim::Counter* c : b_.stats.counters())
     report_.stats[c->path()] = {c->value(), c->unit(), c->description()};
-  report_.host_total_seconds = double(steady_ns() - host_start_ns) * 1e-9;
+  report_.host.total = double(steady_ns() - host_start_ns) * 1e-9;
 }
 
 uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {

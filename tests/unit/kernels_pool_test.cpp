@@ -195,9 +195,11 @@ TEST(PoolRandom, MatchesDirectReference) {
     const int pl = pick(0, k - 1), pr = pick(0, k - 1 - pl);
     const int up_w = (ow - 1) * s + k - pl - pr, up_h = (oh - 1) * s + k - pl - pr;
     if (up_w < 1 || up_h < 1) continue;
-    TestMap ifm(up_w, up_h, c, DataType::Int8, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC, pick(0, 3) == 0);
+    const DataType ifm_type = pick(0, 1) ? DataType::Int8 : DataType::UInt8;
+    const DataType ofm_type = pick(0, 1) ? DataType::Int8 : DataType::UInt8;
+    TestMap ifm(up_w, up_h, c, ifm_type, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC, pick(0, 3) == 0);
     ifm.randomize(rng);
-    TestMap ofm(ow, oh, c, DataType::Int8, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC);
+    TestMap ofm(ow, oh, c, ofm_type, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC);
     PoolParams p = params(mode, ifm, ofm, k, s, pl, pr);
     p.ifm_zero_point = pick(-20, 20);
     p.output.ofm_zero_point = pick(-20, 20);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -169,6 +170,34 @@ TEST(WeightStreamErrors, CodeBeyondNineBits) {
   header(w, 6, 1, 7, false, 31, 0, 7);  // direct index 500 + DIROFS 31 = code 531
   w.put(500, 9);
   expect_error(w.finish(), "beyond 9 bits");
+}
+
+TEST(WeightStreamErrors, CodeBeyondNineBitsInsideALongSlice) {
+  // Far from the end of the buffer the decoder reads many remainders at once: the error still names the bad
+  // symbol's own remainder. Every other symbol is index 0 (quotient and remainder 0, one unary code each), so
+  // the bad symbol, 2 codes into chunk 58, ends there third and is the only one with 1 bits in its remainder.
+  constexpr uint32_t kBad = (15u << 5) | 0x16;  // index 502: direct code 502 + DIROFS 31 = 533
+  SliceSpec s;
+  s.wdiv = 5;
+  s.dirofs = 31;
+  s.indices.assign(2000, 0);
+  s.indices[58 * 12 + 2] = kBad;
+  BitWriter w;
+  encode_slice(w, s);
+  const std::vector<uint8_t> b = w.finish();
+  try {
+    decode(b);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("weight index 502 gives code 533"), std::string::npos) << what;
+    unsigned byte = 0, bit = 0;
+    ASSERT_EQ(std::sscanf(what.c_str(), "weight stream: byte %u bit %u", &byte, &bit), 2) << what;
+    const size_t pos = size_t{byte} * 8 + bit;
+    uint32_t remainder = 0;
+    for (unsigned i = 0; i < 5; ++i) remainder |= uint32_t((b.at((pos + i) / 8) >> ((pos + i) % 8)) & 1) << i;
+    EXPECT_EQ(remainder, kBad & 31) << what;
+  }
 }
 
 TEST(WeightStreamErrors, OutputCapStopsHugeZeroRuns) {

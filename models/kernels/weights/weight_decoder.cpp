@@ -18,6 +18,11 @@ constexpr uint32_t kWdivUncompressed = 7, kMaxWdiv = 5;
 constexpr unsigned kWeightUnaryBits = 12;
 constexpr uint32_t kCodeLimit = 512;  // codes are 9 bits
 constexpr size_t kMaxChunkSymbols = 12;
+// A chunk without zero runs takes at most 12 + 12 unary bits and 12 remainders of 5 bits; with 64 more bits
+// left, every 64-bit load in it stays inside the buffer.
+constexpr uint64_t kUncheckedChunkBits = 12 + 12 + 12 * 5 + 64;
+// Indices that can give a valid code: below 512 + palette size (at most 32) - DIROFS.
+constexpr size_t kIndexTableSize = 1024;
 
 [[noreturn]] void fail(uint64_t bit_pos, const std::string& what) {
   throw InputError("weight stream: byte " + std::to_string(bit_pos / 8) + " bit " + std::to_string(bit_pos % 8) +
@@ -32,23 +37,32 @@ class BitReader {
   BitReader(const uint8_t* data, size_t size_bytes) : data_(data), size_bytes_(size_bytes), size_bits_(size_bytes * 8) {}
 
   uint64_t pos() const { return pos_; }
+  uint64_t bits_left() const { return size_bits_ - pos_; }
   bool at_end() const { return pos_ == size_bits_; }
   void align_to_byte() { pos_ = std::min<uint64_t>((pos_ + 7) & ~uint64_t{7}, size_bits_); }
 
-  // n <= 32 bits; the first bit read becomes bit 0. Called once or twice per weight: the error path is kept
-  // out of line so that this inlines.
-  uint32_t read(unsigned n, const char* field) {
+  // The next 57 bits or more (bit 0 first) without consuming them, unchecked: needs bits_left() >= 64.
+  uint64_t peek() const {
+    uint64_t window;
+    std::memcpy(&window, data_ + (pos_ >> 3), 8);
+    return window >> (pos_ & 7);
+  }
+  void skip(unsigned n) { pos_ += n; }
+
+  // n <= 57 bits (any bit offset then fits one 64-bit load); the first bit read becomes bit 0. The error path
+  // is kept out of line so that this inlines.
+  uint64_t read(unsigned n, const char* field) {
     if (__builtin_expect(n > size_bits_ - pos_, 0)) truncated(n, field);
     const size_t byte = static_cast<size_t>(pos_ >> 3);
     const unsigned shift = static_cast<unsigned>(pos_ & 7);
     uint64_t window = 0;
     if (__builtin_expect(byte + 8 <= size_bytes_, 1)) {
-      std::memcpy(&window, data_ + byte, 8);  // one load on the hot path (little-endian host, see below)
+      std::memcpy(&window, data_ + byte, 8);  // one load on the hot path (little-endian host, see above)
     } else {
       for (size_t i = 0; byte + i < size_bytes_; ++i) window |= uint64_t{data_[byte + i]} << (8 * i);
     }
     pos_ += n;
-    return static_cast<uint32_t>((window >> shift) & ((uint64_t{1} << n) - 1));
+    return (window >> shift) & ((uint64_t{1} << n) - 1);
   }
 
  private:
@@ -63,7 +77,12 @@ class BitReader {
   uint64_t pos_ = 0;
 };
 
-// Palette and settings that continuation slices inherit.
+// 9-bit sign/magnitude code -> weight: magnitude in bits 8..1, sign in bit 0.
+int16_t code_weight(uint32_t code) {
+  return static_cast<int16_t>((code & 1) ? -static_cast<int>(code >> 1) : static_cast<int>(code >> 1));
+}
+
+// Palette and settings that continuation slices inherit, with the weight of every index they make valid.
 struct SliceContext {
   bool valid = false;  // a NEWPAL slice has been seen since the start / the last end marker
   bool zero_runs = false;
@@ -71,9 +90,17 @@ struct SliceContext {
   uint32_t pal_bits = 2;
   uint32_t pal_size = 0;
   std::array<uint16_t, 32> palette{};
+  // Indices below index_limit give codes below 512; weight_of[index] is their weight (the rest is unused).
+  uint64_t index_limit = 0;
+  std::array<int16_t, kIndexTableSize> weight_of{};
+
+  void index_table() {
+    index_limit = kCodeLimit + pal_size - dir_offset;
+    for (uint32_t i = 0; i < pal_size; ++i) weight_of[i] = code_weight(palette[i]);
+    for (uint64_t i = pal_size; i < index_limit; ++i) weight_of[i] = code_weight(static_cast<uint32_t>(i - pal_size + dir_offset));
+  }
 };
 
-// Bit count without a libgcc call (the library is built for baseline x86-64, which has no POPCNT).
 unsigned popcount32(uint32_t v) {
   v = v - ((v >> 1) & 0x55555555u);
   v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
@@ -109,6 +136,26 @@ constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
 }
 constexpr std::array<UnaryGroup, 256> kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
 
+// The weight quotients of one chunk from its WUNARY0 bits and the WUNARY1 bits that follow, into wq from wp, four
+// bits per table lookup, branch-free (unary bits are random, so branches mispredict). Four stores per group: wq
+// has room for them past the last symbol. Returns how many WUNARY1 bits the chunk took.
+inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint32_t unary0, uint64_t unary1,
+                                 uint32_t* wq, size_t& wp, uint32_t& carry) {
+  unsigned used = 0;
+  for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
+    const UnaryGroup& g = groups[((unary0 >> i) & 15) | ((unary1 & 15) << 4)];
+    unary1 >>= g.used;
+    used += g.used;
+    wq[wp] = carry + g.ended[0];
+    wq[wp + 1] = g.ended[1];
+    wq[wp + 2] = g.ended[2];
+    wq[wp + 3] = g.ended[3];
+    wp += g.count;
+    carry = g.tail + (g.count ? 0 : carry);
+  }
+  return used;
+}
+
 unsigned ceil_log2(uint32_t v) {
   unsigned b = 0;
   while ((uint32_t{1} << b) < v) ++b;
@@ -125,7 +172,7 @@ class StreamDecoder {
     bool after_end_marker = false;
     while (!in_.at_end()) {
       const uint64_t slice_pos = in_.pos();
-      const uint32_t zdiv = in_.read(kZdivBits, "ZDIV");
+      const auto zdiv = static_cast<uint32_t>(in_.read(kZdivBits, "ZDIV"));
       if (zdiv == kZdivEndOfStream) {
         // Padding bits and 0xFF bytes decode as further end markers, so just resynchronise on bytes.
         in_.align_to_byte();
@@ -142,9 +189,9 @@ class StreamDecoder {
  private:
   void slice(uint64_t slice_pos, uint32_t zdiv) {
     if (zdiv > kMaxZdiv && zdiv != kZdivNoZeroRuns) fail(slice_pos, "reserved ZDIV value " + std::to_string(zdiv));
-    const size_t n = size_t{in_.read(kSliceLenBits, "SLICELEN")} + 1;
+    const size_t n = static_cast<size_t>(in_.read(kSliceLenBits, "SLICELEN")) + 1;
     const uint64_t wdiv_pos = in_.pos();
-    const uint32_t wdiv = in_.read(kWdivBits, "WDIV");
+    const auto wdiv = static_cast<uint32_t>(in_.read(kWdivBits, "WDIV"));
     if (wdiv > kMaxWdiv && wdiv != kWdivUncompressed) fail(wdiv_pos, "reserved WDIV value " + std::to_string(wdiv));
     const bool truncated_rice = in_.read(1, "WTRUNC") != 0;
     const bool new_palette = in_.read(1, "NEWPAL") != 0;
@@ -153,11 +200,13 @@ class StreamDecoder {
     if (new_palette) {
       ctx_.valid = true;
       ctx_.zero_runs = zero_runs;
-      ctx_.dir_offset = in_.read(kDirOfsBits, "DIROFS");
-      const uint32_t coded_size = in_.read(kPalSizeBits, "PALSIZE");
-      ctx_.pal_bits = in_.read(kPalBitsBits, "PALBITS") + 2;
+      ctx_.dir_offset = static_cast<uint32_t>(in_.read(kDirOfsBits, "DIROFS"));
+      const auto coded_size = static_cast<uint32_t>(in_.read(kPalSizeBits, "PALSIZE"));
+      ctx_.pal_bits = static_cast<uint32_t>(in_.read(kPalBitsBits, "PALBITS")) + 2;
       ctx_.pal_size = coded_size > 0 ? coded_size + 1 : 0;  // coded 0 means "no palette", not one entry
-      for (uint32_t i = 0; i < ctx_.pal_size; ++i) ctx_.palette[i] = static_cast<uint16_t>(in_.read(ctx_.pal_bits, "palette entry"));
+      for (uint32_t i = 0; i < ctx_.pal_size; ++i)
+        ctx_.palette[i] = static_cast<uint16_t>(in_.read(ctx_.pal_bits, "palette entry"));
+      ctx_.index_table();
     } else if (!ctx_.valid) {
       fail(slice_pos, "slice without NEWPAL where a palette definition is required (first slice of a stream)");
     } else if (ctx_.zero_runs != zero_runs) {
@@ -165,68 +214,108 @@ class StreamDecoder {
     }
 
     const bool uncompressed = wdiv == kWdivUncompressed;
+    Payload p;
+    p.n = n;
+    p.nz = zero_runs ? n + (new_palette ? 1 : 0) : 0;
     // Uncompressed indices are raw remainders: just wide enough for the palette, or PALBITS without one.
-    const unsigned kw = uncompressed ? (ctx_.pal_size > 0 ? ceil_log2(ctx_.pal_size) : ctx_.pal_bits) : wdiv;
-    const unsigned kz = zero_runs ? zdiv : 0;
-    const size_t nz = zero_runs ? n + (new_palette ? 1 : 0) : 0;
-    const unsigned z_unary_bits = kz < 3 ? 12 : 8;
-    const size_t uncompressed_chunk = kw > 5 ? 8 : 12;
+    p.kw = uncompressed ? (ctx_.pal_size > 0 ? ceil_log2(ctx_.pal_size) : ctx_.pal_bits) : wdiv;
+    p.kz = zero_runs ? zdiv : 0;
+    p.uncompressed = uncompressed;
+    p.truncated_rice = truncated_rice;
+    p.remainders_per_read = p.kw ? std::min<size_t>(56 / p.kw, kMaxChunkSymbols) : kMaxChunkSymbols;
 
-    // Quotients, then indices, per symbol; room for one chunk of padding symbols beyond the end.
-    wq_.assign(n + kMaxChunkSymbols, 0);
-    zq_.assign(nz + kMaxChunkSymbols, 0);
+    // Without zero runs the weights go straight to the output (when they fit the cap); with them, to a
+    // scratch row that emit() spreads out between the runs.
+    const size_t begin = out_.size();
+    const bool direct = !zero_runs && n <= max_weights_ - begin;
+    int16_t* weights;
+    if (direct) {
+      out_.resize(begin + n);
+      weights = out_.data() + begin;
+    } else {
+      if (slice_weights_.size() < n) slice_weights_.resize(n);
+      weights = slice_weights_.data();
+    }
+    // Quotients per symbol, with room for one chunk of padding symbols beyond the end.
+    if (wq_.size() < n + kMaxChunkSymbols) wq_.resize(n + kMaxChunkSymbols);
+    if (zq_.size() < p.nz + kMaxChunkSymbols) zq_.resize(p.nz + kMaxChunkSymbols);
+    if (zero_runs)
+      payload<true>(p, weights);
+    else
+      payload<false>(p, weights);
+    if (!direct) emit(weights, n, p.nz, new_palette, slice_pos);
+  }
+
+  struct Payload {
+    size_t n, nz;     // weight and zero-run symbols
+    unsigned kw, kz;  // their Rice parameters (remainder bits)
+    bool uncompressed, truncated_rice;
+    size_t remainders_per_read;  // weight remainders one 57-bit window holds (at most a chunk)
+  };
+
+  // The chunks of a slice (04-weight-codec.md section 2.3): weights [0, n) to `weights`, zero runs to zq_. A
+  // template on zero runs, so that the common slices without them run a loop with only the weight stream.
+  template <bool kZeroRuns>
+  void payload(const Payload& p, int16_t* weights) {
+    BitReader in = in_;  // a local copy keeps the position in a register
+    uint32_t* const wq = wq_.data();
+    uint64_t* const zq = zq_.data();
+    const std::array<UnaryGroup, 256>& groups = kUnaryGroups[p.truncated_rice ? 1 : 0];
+    const unsigned z_unary_bits = p.kz < 3 ? 12 : 8;
+    const size_t uncompressed_chunk = p.kw > 5 ? 8 : 12;
     size_t wp = 0, zp = 0;
     uint32_t w_carry = 0;
     uint64_t z_carry = 0;
     size_t prev_w_begin = 0, prev_w_end = 0, prev_z_begin = 0, prev_z_end = 0;
-
+    if (!kZeroRuns && !p.uncompressed) {
+      // Chunks far from the end of the buffer, without bounds checks: one load for both unary parts (the WUNARY1
+      // bits the groups take add up to its length), one or two for the remainders.
+      while (wp < p.n && in.bits_left() >= kUncheckedChunkBits) {
+        const size_t w_begin = wp;
+        const uint64_t window = in.peek();
+        const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
+        const unsigned used = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
+        in.skip(kWeightUnaryBits + used);
+        weight_remainders<false>(in, prev_w_begin, prev_w_end, p, weights);
+        prev_w_begin = w_begin;
+        prev_w_end = wp;
+      }
+    }
     while (true) {
-      const long balance = zero_runs ? static_cast<long>(wp) - static_cast<long>(zp) : 0;
-      const bool w_part = (balance < 8 || !zero_runs) && wp < n;
-      const bool z_part = zero_runs && balance >= 0 && zp < nz;
+      const long balance = kZeroRuns ? static_cast<long>(wp) - static_cast<long>(zp) : 0;
+      const bool w_part = (!kZeroRuns || balance < 8) && wp < p.n;
+      const bool z_part = kZeroRuns && balance >= 0 && zp < p.nz;
       const size_t w_begin = wp, z_begin = zp;
 
       uint32_t w_unary0 = 0;
-      if (w_part && !uncompressed) w_unary0 = in_.read(kWeightUnaryBits, "WUNARY0");
+      if (w_part && !p.uncompressed) w_unary0 = static_cast<uint32_t>(in.read(kWeightUnaryBits, "WUNARY0"));
       if (z_part) {
-        const uint32_t z_unary = in_.read(z_unary_bits, "ZUNARY");
-        for (unsigned b = 0; b < z_unary_bits; ++b) {
-          if ((z_unary >> b) & 1) {
-            ++z_carry;
-          } else {
-            zq_[zp++] = z_carry;
-            z_carry = 0;
-          }
+        const auto z_unary = static_cast<uint32_t>(in.read(z_unary_bits, "ZUNARY"));
+        // Each 0 bit ends a symbol: its quotient is the carry plus the 1 bits since the previous end.
+        uint32_t ends = ~z_unary & ((1u << z_unary_bits) - 1);
+        unsigned next = 0;
+        while (ends) {
+          const auto b = static_cast<unsigned>(__builtin_ctz(ends));
+          zq[zp++] = z_carry + (b - next);
+          z_carry = 0;
+          next = b + 1;
+          ends &= ends - 1;
         }
+        z_carry += z_unary_bits - next;
       }
       if (w_part) {
-        if (uncompressed) {
-          wp += uncompressed_chunk;  // quotients stay 0
+        if (p.uncompressed) {
+          std::fill(wq + wp, wq + wp + uncompressed_chunk, 0);  // quotients are 0
+          wp += uncompressed_chunk;
         } else {
-          const unsigned ones = popcount32(w_unary0);
-          uint32_t w_unary1 = in_.read(ones, "WUNARY1");
-          // Four bits per table lookup, branch-free (unary bits are random, so branches mispredict). Four stores
-          // per group: wq_ has room for them past the last symbol.
-          const std::array<UnaryGroup, 256>& groups = kUnaryGroups[truncated_rice ? 1 : 0];
-          for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
-            const UnaryGroup& g = groups[((w_unary0 >> i) & 15) | ((w_unary1 & 15) << 4)];
-            w_unary1 >>= g.used;
-            wq_[wp] = w_carry + g.ended[0];
-            wq_[wp + 1] = g.ended[1];
-            wq_[wp + 2] = g.ended[2];
-            wq_[wp + 3] = g.ended[3];
-            wp += g.count;
-            w_carry = g.tail + (g.count ? 0 : w_carry);
-          }
+          weight_quotients(groups, w_unary0, in.read(popcount32(w_unary0), "WUNARY1"), wq, wp, w_carry);
         }
       }
       // Remainders trail their quotients by one chunk.
-      for (size_t j = prev_w_begin; j < std::min(prev_w_end, n); ++j) {
-        const uint64_t pos = in_.pos();
-        const uint64_t index = (uint64_t{wq_[j]} << kw) + in_.read(kw, "WREMAIN");
-        wq_[j] = to_code(index, pos);
-      }
-      for (size_t j = prev_z_begin; j < std::min(prev_z_end, nz); ++j) zq_[j] = (zq_[j] << kz) + in_.read(kz, "ZREMAIN");
+      weight_remainders<true>(in, prev_w_begin, std::min(prev_w_end, p.n), p, weights);
+      if (kZeroRuns)
+        for (size_t j = prev_z_begin; j < std::min(prev_z_end, p.nz); ++j)
+          zq[j] = (zq[j] << p.kz) + in.read(p.kz, "ZREMAIN");
 
       if (!w_part && !z_part) break;
       prev_w_begin = w_begin;
@@ -234,23 +323,67 @@ class StreamDecoder {
       prev_z_begin = z_begin;
       prev_z_end = zp;
     }
-    emit(n, nz, new_palette, slice_pos);
+    in_ = in;
   }
 
-  // Golomb-Rice index -> 9-bit sign/magnitude code (palette entry or direct value).
-  uint32_t to_code(uint64_t index, uint64_t pos) const {
-    uint64_t code = index < ctx_.pal_size ? ctx_.palette[index] : index - ctx_.pal_size + ctx_.dir_offset;
-    if (code >= kCodeLimit) {
+  // The weights of symbols [b, e) from their quotients and the next remainders: index = quotient * 2^kw +
+  // remainder. The remainders of several symbols come in one read. kChecked: the buffer may end within them; a
+  // read it cannot satisfy goes symbol by symbol, so that the error names the first missing one. Otherwise the
+  // caller guarantees 64 bits beyond them.
+  template <bool kChecked>
+  void weight_remainders(BitReader& in, size_t b, size_t e, const Payload& p, int16_t* __restrict weights) const {
+    const uint32_t* wq = wq_.data();
+    const int16_t* table = ctx_.weight_of.data();
+    const unsigned kw = p.kw;
+    const uint64_t mask = (uint64_t{1} << kw) - 1;
+    for (size_t j = b; j < e;) {
+      const size_t count = std::min(e - j, p.remainders_per_read);
+      const auto bits = static_cast<unsigned>(count * kw);
+      const uint64_t pos = in.pos();
+      uint64_t read;
+      if (kChecked) {
+        if (bits > in.bits_left()) {
+          for (; j < e; ++j) {
+            const uint64_t at = in.pos();
+            check_and_store(j, (uint64_t{wq[j]} << kw) + in.read(kw, "WREMAIN"), at, weights);
+          }
+          return;
+        }
+        read = in.read(bits, "WREMAIN");
+      } else {
+        read = in.peek();
+        in.skip(bits);
+      }
+      uint64_t r = read, largest = 0;
+      for (size_t i = j; i < j + count; ++i, r >>= kw) {
+        const uint64_t index = (uint64_t{wq[i]} << kw) + (r & mask);
+        largest = std::max(largest, index);
+        weights[i] = table[index & (kIndexTableSize - 1)];
+      }
+      if (__builtin_expect(largest >= ctx_.index_limit, 0)) {
+        r = read;
+        for (size_t i = j; i < j + count; ++i, r >>= kw)
+          check_and_store(i, (uint64_t{wq[i]} << kw) + (r & mask), pos + (i - j) * kw, weights);
+      }
+      j += count;
+    }
+  }
+
+  void check_and_store(size_t j, uint64_t index, uint64_t pos, int16_t* weights) const {
+    if (index >= ctx_.index_limit) {
+      // Beyond the palette (index_limit > pal_size): a direct value.
+      const uint64_t code = index - ctx_.pal_size + ctx_.dir_offset;
       fail(pos, "weight index " + std::to_string(index) + " gives code " + std::to_string(code) +
                     ", beyond 9 bits (palette size " + std::to_string(ctx_.pal_size) + ", DIROFS " +
                     std::to_string(ctx_.dir_offset) + ")");
     }
-    return static_cast<uint32_t>(code);
+    weights[j] = ctx_.weight_of[index];
   }
 
-  // Appends the slice: a new palette's leading zero run, then each weight followed by its zero run. The size is
-  // counted first so that the output grows once per slice and the zero runs come from that growth.
-  void emit(size_t n, size_t nz, bool new_palette, uint64_t slice_pos) {
+  // Appends a slice that did not go straight to the output: a new palette's leading zero run, then each weight
+  // followed by its zero run. The size is counted first so that the output grows once per slice and the zero
+  // runs come from that growth.
+  void emit(const int16_t* weights, size_t n, size_t nz, bool new_palette, uint64_t slice_pos) {
     const uint64_t room = max_weights_ - out_.size();
     uint64_t total = n;
     bool too_many = total > room;
@@ -262,18 +395,10 @@ class StreamDecoder {
     const size_t begin = out_.size();
     out_.resize(begin + static_cast<size_t>(total));
     int16_t* o = out_.data() + begin;
-    // 9-bit sign/magnitude code -> weight: magnitude in bits 8..1, sign in bit 0.
-    const auto weight = [](uint32_t code) {
-      return static_cast<int16_t>((code & 1) ? -static_cast<int>(code >> 1) : static_cast<int>(code >> 1));
-    };
-    if (nz == 0) {
-      for (size_t i = 0; i < n; ++i) o[i] = weight(wq_[i]);  // no zero runs: a loop the compiler vectorises
-      return;
-    }
     const uint64_t* z = zq_.data();
     if (new_palette) o += *z++;
     for (size_t i = 0; i < n; ++i) {
-      *o++ = weight(wq_[i]);
+      *o++ = weights[i];
       o += *z++;
     }
   }
@@ -284,6 +409,7 @@ class StreamDecoder {
   SliceContext ctx_;
   std::vector<uint32_t> wq_;
   std::vector<uint64_t> zq_;
+  std::vector<int16_t> slice_weights_;
 };
 
 // Sizes of one core's share (04-weight-codec.md section 1): core k gets channels k, k + cores, ...
@@ -416,6 +542,15 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
     const int i_count = std::max(0, std::min(i_group, depth - i_first));
     // i_first is a multiple of 8: its pairs start at a pair boundary.
     const size_t pair0 = static_cast<size_t>(i_first / 2) * dst.ifm_pair_stride;
+    if (i_count == kIfmMicroBlock && o_first + kOfmMicroBlock <= o_end) {
+      // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words.
+      for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
+        int16_t* row = dst.base + lane(o_first + oz) + tap + pair0;
+        for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
+          std::memcpy(row + pair * dst.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
+      }
+      return;
+    }
     for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += i_group) {
       const int o = o_first + oz;
       if (o >= o_end) continue;

@@ -6,9 +6,12 @@
 #include <stdexcept>
 
 #include "sim/error.h"
+#include "tests/unit/input_errors.h"
 
 namespace ethosu::sim {
 namespace {
+
+using ethosu::testing::input_error_of;
 
 class ConfigTest : public ::testing::Test {
  protected:
@@ -22,15 +25,6 @@ class ConfigTest : public ::testing::Test {
     cfg_.declare_string("npu.variant", "ethos-u65-256", "variant", {"ethos-u65-256", "ethos-u65-512"});
   }
   // The InputError message of `f`, or "" when it does not throw one.
-  template <typename F>
-  static std::string error_of(F&& f) {
-    try {
-      f();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  }
   Config cfg_;
 };
 
@@ -83,29 +77,29 @@ TEST_F(ConfigTest, ValueSyntax) {
 }
 
 TEST_F(ConfigTest, UnknownNameListsCloseNames) {
-  const std::string msg = error_of([&] { cfg_.set("npu.mac.per_cor", "128", Source::CLI, "--set"); });
+  const std::string msg = input_error_of([&] { cfg_.set("npu.mac.per_cor", "128", Source::CLI, "--set"); });
   EXPECT_NE(msg.find("--set: unknown parameter 'npu.mac.per_cor'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("npu.mac.per_core"), std::string::npos) << msg;
   // Right leaf, wrong component: still suggested.
-  const std::string leaf = error_of([&] { cfg_.param("mem.axi0.write_latency_cycles"); });
+  const std::string leaf = input_error_of([&] { cfg_.param("mem.axi0.write_latency_cycles"); });
   EXPECT_NE(leaf.find("mem.axi1.write_latency_cycles"), std::string::npos) << leaf;
-  const std::string none = error_of([&] { cfg_.param("zzz.qqq"); });
+  const std::string none = input_error_of([&] { cfg_.param("zzz.qqq"); });
   EXPECT_NE(none.find("no parameter has a similar name"), std::string::npos) << none;
 }
 
 TEST_F(ConfigTest, WrongTypeAndRangeAreInputErrors) {
-  EXPECT_NE(error_of([&] { cfg_.set("npu.mac.per_core", "many", Source::CLI, "x"); }).find("takes an integer (MACs/cycle)"),
+  EXPECT_NE(input_error_of([&] { cfg_.set("npu.mac.per_core", "many", Source::CLI, "x"); }).find("takes an integer (MACs/cycle)"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.set("npu.mac.per_core", "1.5", Source::CLI, "x"); }).find("got '1.5'"),
+  EXPECT_NE(input_error_of([&] { cfg_.set("npu.mac.per_core", "1.5", Source::CLI, "x"); }).find("got '1.5'"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.set("npu.mac.per_core", "512", Source::CLI, "x"); }).find("out of range [32, 256]"),
+  EXPECT_NE(input_error_of([&] { cfg_.set("npu.mac.per_core", "512", Source::CLI, "x"); }).find("out of range [32, 256]"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.set("mem.axi1.bytes_per_cycle", "inf", Source::CLI, "x"); }), "");
-  EXPECT_NE(error_of([&] { cfg_.set("sim.trace.enabled", "maybe", Source::CLI, "x"); }), "");
-  EXPECT_NE(error_of([&] { cfg_.set("npu.variant", "ethos-u55-64", Source::CLI, "x"); }).find("not one of"),
+  EXPECT_NE(input_error_of([&] { cfg_.set("mem.axi1.bytes_per_cycle", "inf", Source::CLI, "x"); }), "");
+  EXPECT_NE(input_error_of([&] { cfg_.set("sim.trace.enabled", "maybe", Source::CLI, "x"); }), "");
+  EXPECT_NE(input_error_of([&] { cfg_.set("npu.variant", "ethos-u55-64", Source::CLI, "x"); }).find("not one of"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.set_value("npu.variant", int64_t{3}, Source::PRESET, "x"); }), "");
-  EXPECT_NE(error_of([&] { cfg_.set_assignment("npu.mac.per_core", Source::CLI, "--set"); }).find("name=value"),
+  EXPECT_NE(input_error_of([&] { cfg_.set_value("npu.variant", int64_t{3}, Source::PRESET, "x"); }), "");
+  EXPECT_NE(input_error_of([&] { cfg_.set_assignment("npu.mac.per_core", Source::CLI, "--set"); }).find("name=value"),
             std::string::npos);
   EXPECT_EQ(cfg_.param("npu.mac.per_core").as_int(), 256);  // failed sets change nothing
 }
@@ -146,19 +140,19 @@ TEST_F(ConfigTest, FileFormatWithSections) {
 }
 
 TEST_F(ConfigTest, FileErrorsNameTheLine) {
-  EXPECT_NE(error_of([&] { cfg_.load_text("\n[mem.axi1]\nread_latncy_cycles = 1\n", "a.cfg"); })
+  EXPECT_NE(input_error_of([&] { cfg_.load_text("\n[mem.axi1]\nread_latncy_cycles = 1\n", "a.cfg"); })
                 .find("a.cfg:3: unknown parameter 'mem.axi1.read_latncy_cycles'; did you mean "
                       "mem.axi1.read_latency_cycles"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.load_text("npu.mac.per_core 4\n", "b.cfg"); }).find("b.cfg:1: expected"),
+  EXPECT_NE(input_error_of([&] { cfg_.load_text("npu.mac.per_core 4\n", "b.cfg"); }).find("b.cfg:1: expected"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.load_text("[npu.mac\n", "c.cfg"); }).find("c.cfg:1:"), std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.load_text("[npu..mac]\n", "d.cfg"); }).find("d.cfg:1: invalid section"),
+  EXPECT_NE(input_error_of([&] { cfg_.load_text("[npu.mac\n", "c.cfg"); }).find("c.cfg:1:"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { cfg_.load_text("[npu..mac]\n", "d.cfg"); }).find("d.cfg:1: invalid section"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.load_text("npu.mac.per_core=64\n[npu.mac]\nper_core=32\n", "e.cfg"); })
+  EXPECT_NE(input_error_of([&] { cfg_.load_text("npu.mac.per_core=64\n[npu.mac]\nper_core=32\n", "e.cfg"); })
                 .find("e.cfg:3: parameter 'npu.mac.per_core' already set on line 1"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { cfg_.load_file("/nonexistent/x.cfg"); }).find("config file /nonexistent/x.cfg: no such file"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { cfg_.load_file("/nonexistent/x.cfg"); }).find("config file /nonexistent/x.cfg: no such file"), std::string::npos);
 }
 
 TEST_F(ConfigTest, DeclarationErrorsAreLogicErrors) {

@@ -8,6 +8,7 @@
 
 #include "sim/error.h"
 #include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/input_errors.h"
 
 namespace ethosu::host {
 namespace {
@@ -15,15 +16,7 @@ namespace {
 namespace tb = ethosu::testing;
 constexpr uint32_t kNone = 0xFFFFFFFFu;
 
-template <typename F>
-void expect_input_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError (expected one mentioning \"" << needle << "\")";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using ethosu::testing::expect_input_error;
 
 // A Vela-like model: operator 0 is ethos-u with the given outputs (planned at the given arena offsets), then `ops`.
 struct Graph {

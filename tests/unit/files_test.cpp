@@ -10,9 +10,12 @@
 #include <fstream>
 
 #include "sim/error.h"
+#include "tests/unit/input_errors.h"
 
 namespace ethosu::sim {
 namespace {
+
+using ethosu::testing::input_error_of;
 
 namespace fs = std::filesystem;
 
@@ -23,14 +26,6 @@ class FilesTest : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
-  std::string error_of(const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  }
   fs::path dir_;
 };
 
@@ -38,17 +33,17 @@ TEST_F(FilesTest, ReadsRefuseWhatIsNotARegularFileWithoutOpeningIt) {
   const fs::path fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   // Opening a FIFO without a writer would block for ever.
-  EXPECT_NE(error_of([&] { read_file(fifo); }).find("fifo: is not a regular file"), std::string::npos);
-  EXPECT_NE(error_of([&] { read_file(dir_); }).find("is a directory"), std::string::npos);
-  EXPECT_NE(error_of([&] { read_file("/dev/zero"); }).find("is not a regular file"), std::string::npos);
-  EXPECT_NE(error_of([&] { read_file(dir_ / "none"); }).find("none: no such file"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { read_file(fifo); }).find("fifo: is not a regular file"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { read_file(dir_); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { read_file("/dev/zero"); }).find("is not a regular file"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { read_file(dir_ / "none"); }).find("none: no such file"), std::string::npos);
 }
 
 TEST_F(FilesTest, ReadsStopAtTheirLimit) {
   const fs::path f = dir_ / "big";
   std::ofstream(f) << std::string(5000, 'x');
   EXPECT_EQ(read_file(f, 5000).size(), 5000u);
-  EXPECT_NE(error_of([&] { read_file(f, 4999); }).find("larger than the 4999-byte limit"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { read_file(f, 4999); }).find("larger than the 4999-byte limit"), std::string::npos);
   EXPECT_EQ(read_text_file(f), std::string(5000, 'x'));
 }
 
@@ -67,8 +62,8 @@ TEST_F(FilesTest, WritesReplaceRegularFilesWholeAndNothingElse) {
   // A device is written to, never replaced by a regular file.
   write_text_file("/dev/null", "discarded");
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
-  EXPECT_NE(error_of([&] { write_text_file(dir_, "x"); }).find("is a directory"), std::string::npos);
-  EXPECT_NE(error_of([&] { write_text_file(dir_ / "no" / "dir" / "f", "x"); }).find("cannot create"),
+  EXPECT_NE(input_error_of([&] { write_text_file(dir_, "x"); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { write_text_file(dir_ / "no" / "dir" / "f", "x"); }).find("cannot create"),
             std::string::npos);
 }
 

@@ -4,6 +4,7 @@
 
 #include "sim/error.h"
 #include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/input_errors.h"
 
 namespace ethosu::host {
 namespace {
@@ -12,15 +13,7 @@ namespace tb = ethosu::testing;
 
 const std::vector<uint32_t> kStream = {0x00000001, 0x0000FFFF, 0x12345678};
 
-template <typename F>
-void expect_input_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError (expected one mentioning \"" << needle << "\")";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using ethosu::testing::expect_input_error;
 
 TEST(Cop1, DecodesVelaLayout) {
   const DriverPayload p = parse_driver_payload(tb::cop1_payload(kStream), "p.bin");

@@ -8,18 +8,12 @@
 #include "ethosu_sim/error.h"
 #include "ethosu_sim/run.h"
 #include "tests/unit/npu_streams.h"
+#include "tests/unit/input_errors.h"
 
 namespace ethosu_sim {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using ethosu::testing::input_error_of;
 
 TEST(PublicConfig, ParametersByNameLayeredAsTheCli) {
   Config c;
@@ -32,9 +26,9 @@ TEST(PublicConfig, ParametersByNameLayeredAsTheCli) {
   EXPECT_EQ(copy.get("mem.axi1.read_latency_cycles"), "500");
   c.set("npu.variant", "ethos-u65-512");
   EXPECT_EQ(c.get("npu.cores"), "2");
-  EXPECT_NE(error_of([&] { c.set("mem.axi1.read_latancy_cycles", "1"); }).find("mem.axi1.read_latency_cycles"),
+  EXPECT_NE(input_error_of([&] { c.set("mem.axi1.read_latancy_cycles", "1"); }).find("mem.axi1.read_latency_cycles"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { c.set("regions.2.port", "7"); }), "");
+  EXPECT_NE(input_error_of([&] { c.set("regions.2.port", "7"); }), "");
   MachineRequest r;
   r.system = "internal-default";
   r.assignments = {"regions.2.port=1"};
@@ -98,11 +92,11 @@ TEST(PublicRun, TimedAndFunctionalRunsOfAStream) {
 // Exceptions are thrown before SystemC runs in the process (ASan misreads a throw after SystemC's
 // coroutine stacks have run).
 TEST(PublicRun, BadInputIsAnInputError) {
-  EXPECT_NE(error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }), "");
-  EXPECT_NE(error_of([] { pmu_events({"NO_SUCH_EVENT"}); }).find("NO_SUCH_EVENT"), std::string::npos);
-  EXPECT_NE(error_of([] { Job::from_case("/nonexistent/case"); }), "");
-  EXPECT_NE(error_of([] { Job::from_stream({1, 2, 3}, {}); }), "");
-  EXPECT_NE(error_of([] { Job::from_stream(assemble(ethosu::npu::test::kStop), {}, "ethos-u99"); }).find("ethos-u99"),
+  EXPECT_NE(input_error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }), "");
+  EXPECT_NE(input_error_of([] { pmu_events({"NO_SUCH_EVENT"}); }).find("NO_SUCH_EVENT"), std::string::npos);
+  EXPECT_NE(input_error_of([] { Job::from_case("/nonexistent/case"); }), "");
+  EXPECT_NE(input_error_of([] { Job::from_stream({1, 2, 3}, {}); }), "");
+  EXPECT_NE(input_error_of([] { Job::from_stream(assemble(ethosu::npu::test::kStop), {}, "ethos-u99"); }).find("ethos-u99"),
             std::string::npos);
   Job j = pool_job();
   j.region(2).resize(64);  // the OFM runs past region 2: the NPU's bus error, a result

@@ -6,21 +6,14 @@
 #include <fstream>
 
 #include "sim/error.h"
+#include "tests/unit/input_errors.h"
 
 namespace ethosu::host {
 namespace {
 
-using sim::Source;
+using ethosu::testing::input_error_of;
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using sim::Source;
 
 sim::Config declared() {
   sim::Config c;
@@ -67,7 +60,7 @@ TEST(SystemConfigTest, InternalDefaultIsClientServerWithDedicatedSram) {
   EXPECT_EQ(m.memory_mode.arena_port, 1u);
   EXPECT_EQ(m.memory_mode.cache_port, 0u);
   EXPECT_EQ(m.memory_mode.arena_cache_size_bytes, 393216u);
-  EXPECT_NE(error_of([] { preset("imx95"); }).find("imx93"), std::string::npos);
+  EXPECT_NE(input_error_of([] { preset("imx95"); }).find("imx93"), std::string::npos);
 }
 
 TEST(SystemConfigTest, ArmSystemConfigsAndMemoryModes) {
@@ -101,7 +94,7 @@ TEST(SystemConfigTest, ArmSystemConfigsAndMemoryModes) {
   EXPECT_EQ(only.system.port_timing(1).read_latency_cycles, 32);
   EXPECT_DOUBLE_EQ(only.system.port_timing(1).clock_scale, 1.0);
   // Vela rejects an arena on flash.
-  EXPECT_NE(error_of([&] { ini.machine("Ethos_U65_Embedded", "Dedicated_Sram"); }).find("arena (region 1)"),
+  EXPECT_NE(input_error_of([&] { ini.machine("Ethos_U65_Embedded", "Dedicated_Sram"); }).find("arena (region 1)"),
             std::string::npos);
   EXPECT_NO_THROW(ini.machine("Ethos_U65_Embedded", "Shared_Sram"));
 }
@@ -216,7 +209,7 @@ TEST(SystemConfigTest, Vela51KeysMapToTheAxiLimitsOrWarn) {
                             "ports of an Ethos-U85"),
             std::string::npos)
       << ignored[0];
-  EXPECT_NE(error_of([&] { ini.system_config("TooMany"); })
+  EXPECT_NE(input_error_of([&] { ini.system_config("TooMany"); })
                 .find("vela51.ini:21: dram_max_writes: expected 1 to 32 outstanding transactions, got '33'"),
             std::string::npos);
   // The built-in (Vela 3.10) sections set no limits: the U65's own stay.
@@ -233,12 +226,12 @@ TEST(SystemConfigTest, IniFromFile) {
   ini.add_file(path);
   std::filesystem::remove(path);
   EXPECT_EQ(ini.system_config("Base").port_timing(1).read_latency_cycles, 300);
-  EXPECT_NE(error_of([&] { ini.add_file(path); }).find("no such file"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { ini.add_file(path); }).find("no such file"), std::string::npos);
 }
 
 TEST(SystemConfigTest, MalformedIniLinesNameFileAndLine) {
   const auto err = [](const char* text) {
-    return error_of([&] {
+    return input_error_of([&] {
       VelaIni ini;
       ini.add_text(text, "bad.ini");
     });
@@ -270,17 +263,17 @@ TEST(SystemConfigTest, BadValuesAndLinksNameFileAndLine) {
   const auto typo = ini.ignored_keys("Typo", "Dedicated_Sram");
   ASSERT_EQ(typo.size(), 1u);
   EXPECT_EQ(typo[0], "v.ini:3: dram_read_latancy is ignored: no Vela key of that name; did you mean dram_read_latency?");
-  EXPECT_NE(error_of([&] { ini.system_config("BadPort"); }).find("v.ini:6: axi1_port: expected one of Sram, Dram"),
+  EXPECT_NE(input_error_of([&] { ini.system_config("BadPort"); }).find("v.ini:6: axi1_port: expected one of Sram, Dram"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { ini.system_config("BadNum"); }).find("v.ini:9: dram_read_latency: expected a non-negative"),
+  EXPECT_NE(input_error_of([&] { ini.system_config("BadNum"); }).find("v.ini:9: dram_read_latency: expected a non-negative"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { ini.system_config("NoClock"); }).find("does not set core_clock"), std::string::npos);
-  EXPECT_NE(error_of([&] { ini.system_config("Loop1"); }).find("makes a cycle"), std::string::npos);
-  EXPECT_NE(error_of([&] { ini.system_config("Dangling"); }).find("v.ini:18: inherit: section [System_Config.Nowhere]"),
+  EXPECT_NE(input_error_of([&] { ini.system_config("NoClock"); }).find("does not set core_clock"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { ini.system_config("Loop1"); }).find("makes a cycle"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { ini.system_config("Dangling"); }).find("v.ini:18: inherit: section [System_Config.Nowhere]"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { ini.memory_mode("BadArea"); }).find("v.ini:21: const_mem_area: expected one of Axi0, Axi1"),
+  EXPECT_NE(input_error_of([&] { ini.memory_mode("BadArea"); }).find("v.ini:21: const_mem_area: expected one of Axi0, Axi1"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { ini.system_config("Nope"); }).find("Ethos_U65_High_End"), std::string::npos);
+  EXPECT_NE(input_error_of([&] { ini.system_config("Nope"); }).find("Ethos_U65_High_End"), std::string::npos);
 }
 
 TEST(SystemConfigTest, ParametersDefaultToImx93AndTakePresets) {
@@ -315,7 +308,7 @@ TEST(SystemConfigTest, ParametersDefaultToImx93AndTakePresets) {
   apply_variant(c, "ethos-u65-512", Source::PRESET, "ethos-u65-512");
   EXPECT_EQ(c.param("npu.cores").as_int(), 2);
   EXPECT_EQ(c.param("npu.variant").as_string(), "ethos-u65-512");
-  EXPECT_NE(error_of([&] { apply_variant(c, "ethos-u55-128", Source::PRESET, "x"); }).find("unknown NPU variant"),
+  EXPECT_NE(input_error_of([&] { apply_variant(c, "ethos-u55-128", Source::PRESET, "x"); }).find("unknown NPU variant"),
             std::string::npos);
 }
 

@@ -6,6 +6,7 @@
 
 #include "sim/error.h"
 #include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/input_errors.h"
 
 namespace ethosu::host {
 namespace {
@@ -14,16 +15,7 @@ namespace tb = ethosu::testing;
 
 tb::ModelSpec sample_spec() { return tb::vela_like_model({0x00000001, 0x0000FFFF}, {1, 2, 3, 4, 5}, 96, 48); }
 
-// Expects InputError whose message contains `needle`.
-template <typename F>
-void expect_input_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no InputError (expected one mentioning \"" << needle << "\")";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using ethosu::testing::expect_input_error;
 
 TEST(Tflite, ReadsTensorsOperatorsBuffersAndMetadata) {
   const TfliteModel m = parse_tflite(tb::build_model(sample_spec()), "sample.tflite");

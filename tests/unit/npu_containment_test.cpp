@@ -12,6 +12,7 @@
 #include "isa/registers.h"
 #include "models/mem/memory.h"
 #include "models/npu/npu.h"
+#include "tests/unit/apb_stimulus.h"
 
 namespace ethosu::npu {
 namespace {
@@ -26,36 +27,7 @@ SC_MODULE(ThrowingMemory) {
   void b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) { throw std::runtime_error("the bus model failed"); }
 };
 
-SC_MODULE(Stimulus) {
-  tlm_utils::simple_initiator_socket<Stimulus> apb;
-  sc_core::sc_in<bool> irq;
-  std::function<void(Stimulus&)> script;
-  sc_core::sc_event go;
-  SC_CTOR(Stimulus) : apb("apb"), irq("irq") { SC_THREAD(thread); }
-  void thread() {
-    for (;;) {
-      wait(go);
-      script(*this);
-      sc_core::sc_pause();
-    }
-  }
-  void access(tlm::tlm_command cmd, uint16_t offset, uint32_t& v) {
-    tlm::tlm_generic_payload gp;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    gp.set_command(cmd);
-    gp.set_address(offset);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
-    apb->b_transport(gp, delay);
-  }
-  void wr(uint16_t offset, uint32_t v) { access(tlm::TLM_WRITE_COMMAND, offset, v); }
-  uint32_t rd(uint16_t offset) {
-    uint32_t v = 0;
-    access(tlm::TLM_READ_COMMAND, offset, v);
-    return v;
-  }
-};
+using Stimulus = ethosu::testing::ApbStimulus;
 
 struct Bench {
   mem::Memory sram{"sram"};

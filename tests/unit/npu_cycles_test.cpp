@@ -24,6 +24,7 @@
 #include "models/npu/pipeline.h"
 #include "models/platform/platform.h"
 #include "tests/unit/npu_streams.h"
+#include "tests/unit/apb_stimulus.h"
 
 namespace ethosu::npu {
 namespace {
@@ -61,31 +62,7 @@ platform::PlatformConfig config() {
 
 uint16_t off(Reg r, unsigned i = 0) { return isa::reg_at(r, i); }
 
-SC_MODULE(Stimulus) {
-  tlm_utils::simple_initiator_socket<Stimulus> apb;
-  sc_core::sc_in<bool> irq;
-  std::function<void(Stimulus&)> script;
-  sc_core::sc_event go;
-
-  SC_CTOR(Stimulus) : apb("apb"), irq("irq") { SC_THREAD(thread); }
-  void thread() {
-    for (;;) {
-      wait(go);
-      if (script) script(*this);
-    }
-  }
-  void wr(uint16_t offset, uint32_t v) {
-    tlm::tlm_generic_payload gp;
-    sc_time delay = sc_core::SC_ZERO_TIME;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(offset);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
-    apb->b_transport(gp, delay);
-  }
-  uint64_t now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp() / sc_time(1, SC_NS)); }
-};
+using Stimulus = ethosu::testing::ApbStimulus;
 
 struct Env {
   platform::Platform platform{"platform"};

@@ -5,12 +5,23 @@ if(ETHOSU_SIM_TESTS)
   include(GoogleTest)
 endif()
 
+# ethosu_test_code(TARGET): flags for a program that only tests. It is compiled without optimisation (the code
+# under test keeps its library's flags, and most of a test's compile time is the optimiser working on GoogleTest's
+# expansions) and, in fuzzer builds, without libFuzzer's coverage instrumentation, which only fuzz targets use.
+function(ethosu_test_code target)
+  target_compile_options(${target} PRIVATE -O0)
+  if(ETHOSU_SIM_FUZZERS)
+    target_compile_options(${target} PRIVATE -fno-sanitize=fuzzer-no-link)
+  endif()
+endfunction()
+
 function(ethosu_unit_test name)
   if(NOT ETHOSU_SIM_TESTS)
     return()
   endif()
   add_executable(${name} ${PROJECT_SOURCE_DIR}/tests/unit/${name}.cpp)
   target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest_main)
+  ethosu_test_code(${name})
   gtest_discover_tests(${name} PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
 endfunction()
 
@@ -35,5 +46,6 @@ function(ethosu_corpus_test name)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${name} PRIVATE ETHOSU_SIM_SHARED_DIR_DEFAULT="${ETHOSU_SIM_SHARED_DIR}")
   target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest_main)
+  ethosu_test_code(${name})
   gtest_discover_tests(${name} PROPERTIES LABELS corpus DISCOVERY_TIMEOUT 120)
 endfunction()

@@ -9,10 +9,10 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
+
+#include "sim/files.h"
 
 namespace ethosu::test {
 
@@ -73,9 +73,7 @@ struct CaseName {
   }
 };
 
-inline std::vector<uint8_t> read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
+// A whole file; a missing or unreadable one throws an InputError naming it.
+inline std::vector<uint8_t> read_file(const fs::path& p) { return sim::read_file(p); }
 
 }  // namespace ethosu::test

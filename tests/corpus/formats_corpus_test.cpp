@@ -3,16 +3,15 @@
 // region sizes and offline-planned input/output offsets.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "corpus/corpus_paths.h"
 #include "host/case.h"
 #include "host/payload.h"
 #include "sim/error.h"
+#include "sim/files.h"
 
 namespace ethosu::host {
 namespace {
@@ -20,21 +19,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-fs::path shared_dir() {
-  const char* env = std::getenv("ETHOSU_SIM_SHARED_DIR");
-  return fs::path(env != nullptr && env[0] != '\0' ? env : ETHOSU_SIM_SHARED_DIR_DEFAULT);
-}
+using test::read_file;
+using test::shared_root;
 
-std::vector<uint8_t> read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot open " << p;
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return json::parse(in);
-}
+json read_json(const fs::path& p) { return json::parse(sim::read_text_file(p)); }
 
 std::vector<fs::path> case_dirs(const fs::path& root) {
   std::vector<fs::path> dirs;
@@ -47,14 +35,14 @@ std::vector<fs::path> case_dirs(const fs::path& root) {
 
 // Checks one ethos-u operator against a loaded case.
 void expect_matches_case(const EthosuOperator& op, const CorpusCase& c) {
-  EXPECT_EQ(op.payload.command_stream, read_bytes(c.command_stream)) << "command stream differs";
+  EXPECT_EQ(op.payload.command_stream, read_file(c.command_stream)) << "command stream differs";
   ASSERT_TRUE(op.payload.config);
   EXPECT_EQ(op.payload.config->accelerator(), c.accelerator);
   const CaseRegion* flash = c.region(0);
   ASSERT_NE(flash, nullptr);
   EXPECT_EQ(op.flash.size(), flash->size_bytes);
   if (flash->file) {
-    EXPECT_EQ(op.flash, read_bytes(*flash->file)) << "flash differs";
+    EXPECT_EQ(op.flash, read_file(*flash->file)) << "flash differs";
   }
   ASSERT_NE(c.region(1), nullptr);
   ASSERT_NE(c.region(2), nullptr);
@@ -75,14 +63,14 @@ void expect_matches_case(const EthosuOperator& op, const CorpusCase& c) {
 }
 
 TEST(FormatsCorpus, Opcorpus) {
-  const fs::path root = shared_dir() / "opcorpus";
+  const fs::path root = shared_root() / "opcorpus";
   if (!fs::is_directory(root)) GTEST_SKIP() << "no opcorpus at " << root << " (set ETHOSU_SIM_SHARED_DIR)";
   size_t matched = 0, tflite_int = 0;
   for (const fs::path& dir : case_dirs(root)) {
     SCOPED_TRACE(dir.string());
     const CorpusCase c = load_case(dir);
     EXPECT_EQ(c.flavour, CaseFlavour::OPCORPUS);
-    const VelaModel vm = describe_vela_model(read_bytes(dir / "vela.tflite"), (dir / "vela.tflite").string());
+    const VelaModel vm = describe_vela_model(read_file(dir / "vela.tflite"), (dir / "vela.tflite").string());
     EXPECT_TRUE(vm.cpu_operators.empty());
     ASSERT_EQ(vm.ethosu_operators.size(), 1u);
     EXPECT_EQ(vm.ethosu_operators[0].payload.command_stream_offset_bytes, 32u);
@@ -97,7 +85,7 @@ TEST(FormatsCorpus, Opcorpus) {
 }
 
 TEST(FormatsCorpus, ModelCorpus) {
-  const fs::path root = shared_dir() / "corpus";
+  const fs::path root = shared_root() / "corpus";
   if (!fs::is_directory(root)) GTEST_SKIP() << "no corpus at " << root << " (set ETHOSU_SIM_SHARED_DIR)";
   size_t variants = 0, npu_operators = 0, originals = 0;
   for (const fs::path& model_dir : case_dirs(root)) {
@@ -108,7 +96,7 @@ TEST(FormatsCorpus, ModelCorpus) {
       const CorpusCase c = load_case(dir);
       EXPECT_EQ(c.flavour, CaseFlavour::MODEL_CORPUS);
       const json m = read_json(dir / "manifest.json");
-      const std::vector<uint8_t> model_bytes = read_bytes(dir / model_file);
+      const std::vector<uint8_t> model_bytes = read_file(dir / model_file);
       ASSERT_EQ(classify_npu_file(model_bytes, model_file), NpuFileKind::TFLITE);
       const VelaModel vm = describe_vela_model(model_bytes, (dir / model_file).string());
       ASSERT_FALSE(vm.ethosu_operators.empty());
@@ -126,14 +114,14 @@ TEST(FormatsCorpus, ModelCorpus) {
           EXPECT_EQ(vm.ethosu_operators[k].operator_index, sgs[k]["compiled_op_index"].get<uint32_t>());
           const fs::path stream = dir / sgs[k]["cmdstream_file"].get<std::string>();
           ASSERT_TRUE(fs::exists(stream)) << stream;
-          EXPECT_EQ(vm.ethosu_operators[k].payload.command_stream, read_bytes(stream)) << stream;
+          EXPECT_EQ(vm.ethosu_operators[k].payload.command_stream, read_file(stream)) << stream;
           if (sgs[k]["is_this_case"].get<bool>()) this_case = k;
         }
       } else {
         ASSERT_EQ(vm.ethosu_operators.size(), 1u);
       }
       const EthosuOperator& op = vm.ethosu_operators[this_case];
-      EXPECT_EQ(op.payload_bytes, read_bytes(dir / "driver_payload.bin"));
+      EXPECT_EQ(op.payload_bytes, read_file(dir / "driver_payload.bin"));
       expect_matches_case(op, c);
       npu_operators += vm.ethosu_operators.size();
       ++variants;
@@ -141,7 +129,7 @@ TEST(FormatsCorpus, ModelCorpus) {
     // The published model: every operator is named from the builtin table as the manifest counts them.
     const json m = read_json(model_dir / "manifest.json");
     if (m.contains("original_model") && fs::exists(model_dir / "original.tflite")) {
-      const TfliteModel original = parse_tflite(read_bytes(model_dir / "original.tflite"), "original.tflite");
+      const TfliteModel original = parse_tflite(read_file(model_dir / "original.tflite"), "original.tflite");
       std::map<std::string, size_t> counts;
       size_t operators = 0;
       for (const TfliteSubgraph& sg : original.subgraphs) {

@@ -7,14 +7,13 @@
 // The weight bytes are found by replaying the stream's DMAs over byte copies of regions 0..2.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "corpus/corpus_paths.h"
 #include "host/tflite.h"
 #include "isa/decoder.h"
 #include "isa/state.h"
@@ -28,15 +27,8 @@ using namespace ethosu::weights;
 
 namespace {
 
-fs::path shared_dir() {
-  const char* env = std::getenv("ETHOSU_SIM_SHARED_DIR");
-  return env && *env ? fs::path(env) : fs::path(ETHOSU_SIM_SHARED_DIR_DEFAULT);
-}
-
-std::vector<uint8_t> read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
+using ethosu::test::read_file;
+using ethosu::test::shared_root;
 
 // One kernel op as the command stream programs it, with each core's weight stream bytes.
 struct KernelOp {
@@ -53,8 +45,9 @@ std::vector<KernelOp> kernel_ops(const fs::path& case_dir) {
   const ethosu::isa::Stream s = ethosu::isa::decode(read_file(case_dir / "cmdstream.bin"));
   EXPECT_TRUE(s.ok()) << case_dir;
   std::vector<std::vector<uint8_t>> regions(3);
-  regions[0] = read_file(case_dir / "region0_flash.bin");
-  if (regions[0].empty()) regions[0] = read_file(case_dir / ".." / "region0_flash.bin");
+  // A u65_512 build shares its model's flash.
+  const fs::path flash = case_dir / "region0_flash.bin";
+  regions[0] = read_file(fs::exists(flash) ? flash : case_dir / ".." / "region0_flash.bin");
   ethosu::isa::RegisterState st;
   std::vector<KernelOp> ops;
   for (const auto& c : s.commands) {
@@ -130,7 +123,7 @@ std::vector<fs::path> case_dirs(const fs::path& root) {
 }
 
 TEST(WeightsCorpus, OpcorpusMatchesOriginalWeights) {
-  const fs::path root = shared_dir() / "opcorpus";
+  const fs::path root = shared_root() / "opcorpus";
   if (!fs::is_directory(root)) GTEST_SKIP() << "no corpus at " << root << " (set ETHOSU_SIM_SHARED_DIR)";
   const std::map<std::string, OpKind> kinds = {{"CONV_2D", OpKind::CONV},
                                                {"TRANSPOSE_CONV", OpKind::CONV},
@@ -198,7 +191,7 @@ TEST(WeightsCorpus, OpcorpusMatchesOriginalWeights) {
 }
 
 TEST(WeightsCorpus, WholeModelStreamsDecode) {
-  const fs::path root = shared_dir() / "corpus";
+  const fs::path root = shared_root() / "corpus";
   if (!fs::is_directory(root)) GTEST_SKIP() << "no corpus at " << root << " (set ETHOSU_SIM_SHARED_DIR)";
   size_t cases = 0, ops = 0, streams = 0, dual = 0, weights = 0, empty = 0;
   for (const fs::path& dir : case_dirs(root)) {

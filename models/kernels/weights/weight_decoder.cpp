@@ -562,6 +562,7 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
     const size_t oc = static_cast<size_t>(l.core + o * l.cores);
     return (oc / 16) * dst.ofm_group_stride + (oc % 16) * dst.ofm_lane_stride;
   };
+  const size_t lane_step = static_cast<size_t>(l.cores) * dst.ofm_lane_stride;
   walk(l, g, [&](int o_first, int o_end, int i_first, int ky, int kx) {
     if (ky < 0) {  // tap padding
       s += kOfmMicroBlock * i_group;
@@ -572,9 +573,11 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
     // i_first is a multiple of 8: its pairs start at a pair boundary.
     const size_t pair0 = static_cast<size_t>(i_first / 2) * dst.ifm_pair_stride;
     if (i_count == kIfmMicroBlock && o_first + kOfmMicroBlock <= o_end) {
-      // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words.
+      // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words. o_first
+      // is a multiple of 8, so the group's channels share one 16-channel group, `lane_step` apart.
+      int16_t* const first = dst.base + lane(o_first) + tap + pair0;
       for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
-        int16_t* row = dst.base + lane(o_first + oz) + tap + pair0;
+        int16_t* row = first + oz * lane_step;
         for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
           std::memcpy(row + pair * dst.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
       }

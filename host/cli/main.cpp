@@ -10,7 +10,33 @@
 #include "host/cli/commands.h"
 #include "sim/error.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace {
+
+// A run touches some 20 MB of fresh heap (packed weights, regions, the weight cache's keys). In 4 KB
+// pages that is thousands of page faults, about a quarter of a MobileNetV2 process's CPU time; in transparent
+// huge pages (where the kernel grants them on request, as Debian's default "madvise" mode does) it is a
+// few dozen. So: keep large allocations on the heap, grow and keep it in 64 MB steps, and ask for huge
+// pages in the part not yet used. Memory is still only committed where it is touched.
+void prefer_huge_pages() {
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+  constexpr size_t kHuge = size_t{2} << 20, kStep = size_t{64} << 20;
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  mallopt(M_TOP_PAD, static_cast<int>(kStep));
+  const auto before = reinterpret_cast<uintptr_t>(sbrk(0));
+  void* volatile grow = malloc(kHuge);  // grows the heap by the pad; the trim threshold keeps it (volatile: the
+  free(grow);                           // compiler may drop an unused malloc/free pair)
+  const auto after = reinterpret_cast<uintptr_t>(sbrk(0));
+  const uintptr_t begin = (before + kHuge - 1) & ~(kHuge - 1);
+  if (after > begin) madvise(reinterpret_cast<void*>(begin), after - begin, MADV_HUGEPAGE);
+#endif
+}
 
 constexpr const char* kUsage =
     "usage: ethosu-sim <command> [options]\n"
@@ -32,6 +58,7 @@ constexpr const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+  prefer_huge_pages();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsage;

@@ -38,9 +38,13 @@ weights::PackedLayout ConvWeights::packing() {
 }
 
 void ConvWeights::seal() {
-  int32_t m = 0;
-  for (int16_t v : grouped_) m = std::max(m, std::abs(int32_t{v}));
-  max_abs_ = m;
+  // The int16 extremes: a loop the compiler vectorises.
+  int16_t lo = 0, hi = 0;
+  for (int16_t v : grouped_) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  max_abs_ = std::max(-int32_t{lo}, int32_t{hi});
   if (ifm_depth_ != 1) return;
   const int taps = height_ * width_;
   by_tap_.assign(static_cast<size_t>(taps) * ofm_depth_, 0);

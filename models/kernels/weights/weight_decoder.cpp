@@ -111,8 +111,9 @@ unsigned popcount32(uint32_t v) {
 // bit), a 0 bit is code 0; a symbol ends at a code below 2, or at every code in truncated Rice mode. Indexed by the
 // four WUNARY0 bits and the next four WUNARY1 bits: the symbols ending in the group (the first one still adds the
 // carry from earlier groups), the codes after the last end, and how many WUNARY1 bits the group took.
+// `ended` is four 32-bit words so that one 16-byte copy stores it.
 struct UnaryGroup {
-  std::array<uint8_t, 4> ended{};
+  alignas(16) std::array<uint32_t, 4> ended{};
   uint8_t count = 0, tail = 0, used = 0;
 };
 
@@ -126,7 +127,7 @@ constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
       if ((index >> b) & 1) code = 1 + ((index >> (4 + g.used++)) & 1);
       sum += code;
       if (truncated_rice || code < 2) {
-        g.ended[g.count++] = static_cast<uint8_t>(sum);
+        g.ended[g.count++] = sum;
         sum = 0;
       }
     }
@@ -146,10 +147,8 @@ inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint
     const UnaryGroup& g = groups[((unary0 >> i) & 15) | ((unary1 & 15) << 4)];
     unary1 >>= g.used;
     used += g.used;
-    wq[wp] = carry + g.ended[0];
-    wq[wp + 1] = g.ended[1];
-    wq[wp + 2] = g.ended[2];
-    wq[wp + 3] = g.ended[3];
+    std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
+    wq[wp] += carry;
     wp += g.count;
     carry = g.tail + (g.count ? 0 : carry);
   }
@@ -268,17 +267,13 @@ class StreamDecoder {
     uint64_t z_carry = 0;
     size_t prev_w_begin = 0, prev_w_end = 0, prev_z_begin = 0, prev_z_end = 0;
     if (!kZeroRuns && !p.uncompressed) {
-      // Chunks far from the end of the buffer, without bounds checks: one load for both unary parts (the WUNARY1
-      // bits the groups take add up to its length), one or two for the remainders.
-      while (wp < p.n && in.bits_left() >= kUncheckedChunkBits) {
-        const size_t w_begin = wp;
-        const uint64_t window = in.peek();
-        const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
-        const unsigned used = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
-        in.skip(kWeightUnaryBits + used);
-        weight_remainders<false>(in, prev_w_begin, prev_w_end, p, weights);
-        prev_w_begin = w_begin;
-        prev_w_end = wp;
+      switch (p.kw) {  // compressed: WDIV 0..5
+        case 0: unchecked_chunks<0>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 1: unchecked_chunks<1>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 2: unchecked_chunks<2>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 3: unchecked_chunks<3>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 4: unchecked_chunks<4>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        default: unchecked_chunks<5>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
       }
     }
     while (true) {
@@ -312,7 +307,7 @@ class StreamDecoder {
         }
       }
       // Remainders trail their quotients by one chunk.
-      weight_remainders<true>(in, prev_w_begin, std::min(prev_w_end, p.n), p, weights);
+      weight_remainders(in, prev_w_begin, std::min(prev_w_end, p.n), p, weights);
       if (kZeroRuns)
         for (size_t j = prev_z_begin; j < std::min(prev_z_end, p.nz); ++j)
           zq[j] = (zq[j] << p.kz) + in.read(p.kz, "ZREMAIN");
@@ -326,11 +321,51 @@ class StreamDecoder {
     in_ = in;
   }
 
+  // Chunks far from the end of the buffer, without bounds checks, for WDIV kKw (a constant, so that shifts and
+  // masks are immediates): one load for both unary parts (the WUNARY1 bits the groups take add up to its
+  // length), one or two for the remainders.
+  template <unsigned kKw>
+  void unchecked_chunks(BitReader& in, const Payload& p, const std::array<UnaryGroup, 256>& groups,
+                        int16_t* __restrict weights, size_t& wp, uint32_t& w_carry, size_t& prev_w_begin,
+                        size_t& prev_w_end) {
+    constexpr size_t kPerRead = kKw ? std::min<size_t>(56 / kKw, kMaxChunkSymbols) : kMaxChunkSymbols;
+    constexpr uint64_t kMask = (uint64_t{1} << kKw) - 1;
+    uint32_t* const wq = wq_.data();
+    const int16_t* const table = ctx_.weight_of.data();
+    const uint64_t index_limit = ctx_.index_limit;
+    while (wp < p.n && in.bits_left() >= kUncheckedChunkBits) {
+      const size_t w_begin = wp;
+      const uint64_t window = in.peek();
+      const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
+      const unsigned used = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
+      in.skip(kWeightUnaryBits + used);
+      // The remainders of the previous chunk.
+      for (size_t j = prev_w_begin; j < prev_w_end;) {
+        const size_t count = std::min(prev_w_end - j, kPerRead);
+        const uint64_t pos = in.pos();
+        const uint64_t read = in.peek();
+        in.skip(static_cast<unsigned>(count * kKw));
+        uint64_t r = read, largest = 0;
+        for (size_t i = j; i < j + count; ++i, r >>= kKw) {
+          const uint64_t index = (uint64_t{wq[i]} << kKw) + (r & kMask);
+          largest = std::max(largest, index);
+          weights[i] = table[index & (kIndexTableSize - 1)];
+        }
+        if (__builtin_expect(largest >= index_limit, 0)) {
+          r = read;
+          for (size_t i = j; i < j + count; ++i, r >>= kKw)
+            check_and_store(i, (uint64_t{wq[i]} << kKw) + (r & kMask), pos + (i - j) * kKw, weights);
+        }
+        j += count;
+      }
+      prev_w_begin = w_begin;
+      prev_w_end = wp;
+    }
+  }
+
   // The weights of symbols [b, e) from their quotients and the next remainders: index = quotient * 2^kw +
-  // remainder. The remainders of several symbols come in one read. kChecked: the buffer may end within them; a
-  // read it cannot satisfy goes symbol by symbol, so that the error names the first missing one. Otherwise the
-  // caller guarantees 64 bits beyond them.
-  template <bool kChecked>
+  // remainder. The remainders of several symbols come in one read. The buffer may end within them; a read it
+  // cannot satisfy goes symbol by symbol, so that the error names the first missing one.
   void weight_remainders(BitReader& in, size_t b, size_t e, const Payload& p, int16_t* __restrict weights) const {
     const uint32_t* wq = wq_.data();
     const int16_t* table = ctx_.weight_of.data();
@@ -340,20 +375,14 @@ class StreamDecoder {
       const size_t count = std::min(e - j, p.remainders_per_read);
       const auto bits = static_cast<unsigned>(count * kw);
       const uint64_t pos = in.pos();
-      uint64_t read;
-      if (kChecked) {
-        if (bits > in.bits_left()) {
-          for (; j < e; ++j) {
-            const uint64_t at = in.pos();
-            check_and_store(j, (uint64_t{wq[j]} << kw) + in.read(kw, "WREMAIN"), at, weights);
-          }
-          return;
+      if (bits > in.bits_left()) {
+        for (; j < e; ++j) {
+          const uint64_t at = in.pos();
+          check_and_store(j, (uint64_t{wq[j]} << kw) + in.read(kw, "WREMAIN"), at, weights);
         }
-        read = in.read(bits, "WREMAIN");
-      } else {
-        read = in.peek();
-        in.skip(bits);
+        return;
       }
+      const uint64_t read = in.read(bits, "WREMAIN");
       uint64_t r = read, largest = 0;
       for (size_t i = j; i < j + count; ++i, r >>= kw) {
         const uint64_t index = (uint64_t{wq[i]} << kw) + (r & mask);
@@ -533,6 +562,7 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
     const size_t oc = static_cast<size_t>(l.core + o * l.cores);
     return (oc / 16) * dst.ofm_group_stride + (oc % 16) * dst.ofm_lane_stride;
   };
+  const size_t lane_step = static_cast<size_t>(l.cores) * dst.ofm_lane_stride;
   walk(l, g, [&](int o_first, int o_end, int i_first, int ky, int kx) {
     if (ky < 0) {  // tap padding
       s += kOfmMicroBlock * i_group;
@@ -543,9 +573,11 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
     // i_first is a multiple of 8: its pairs start at a pair boundary.
     const size_t pair0 = static_cast<size_t>(i_first / 2) * dst.ifm_pair_stride;
     if (i_count == kIfmMicroBlock && o_first + kOfmMicroBlock <= o_end) {
-      // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words.
+      // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words. o_first
+      // is a multiple of 8, so the group's channels share one 16-channel group, `lane_step` apart.
+      int16_t* const first = dst.base + lane(o_first) + tap + pair0;
       for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
-        int16_t* row = dst.base + lane(o_first + oz) + tap + pair0;
+        int16_t* row = first + oz * lane_step;
         for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
           std::memcpy(row + pair * dst.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
       }

@@ -1,0 +1,41 @@
+// The output stage's constants of a range of channels, laid out as requantize_tile() reads them: shared by
+// the conv, depthwise and elementwise kernels, which requantise tiles of exact int32 values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/output_stage.h"
+#include "models/kernels/simd_loops.h"
+
+namespace ethosu::kernels {
+
+// Channels [c0, c1) of an output stage (per channel, or its global scale with each channel's bias if any).
+class TileScales {
+ public:
+  // requantize_tile() saturates bias + sum to [acc_lo, acc_hi], then adds zp and clamps to [lo, hi].
+  TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
+             int64_t hi);
+  // Whether requantize_tile() applies: every shift <= 61 (its split rounding cannot overflow) and no function
+  // or LUT after the clamp.
+  bool vector_ok() const { return vector_ok_; }
+  // The parameters for the channels from c0 + offset on; `r32` receives the 32-bit path's constants when they
+  // apply (it must outlive the result).
+  RequantizeParams at(size_t offset, Requantize32& r32) const;
+  // Channel c0 + i's bias, multiplier and shift.
+  int64_t bias(size_t i) const { return base_.bias[i]; }
+  uint32_t multiplier(size_t i) const { return static_cast<uint32_t>(base_.mult[i]); }
+  int shift(size_t i) const { return static_cast<int>(base_.shift[i]); }
+
+ private:
+  size_t padded_ = 0;  // channel array length, whole SIMD vectors
+  bool vector_ok_ = false, fast32_ = false;
+  std::vector<int64_t> params_;
+  std::vector<int32_t> params32_;
+  RequantizeParams base_{};
+};
+
+inline size_t round_up_lanes(size_t n) { return (n + kRequantizeLanes - 1) / kRequantizeLanes * kRequantizeLanes; }
+
+}  // namespace ethosu::kernels

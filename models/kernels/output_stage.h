@@ -119,6 +119,9 @@ class FastFinish {
     x = x < lo_ ? lo_ : x;
     return static_cast<int32_t>(x > hi_ ? hi_ : x);
   }
+  // The clamp of the common case: the activation bounds within the OFM type.
+  int64_t low() const { return lo_; }
+  int64_t high() const { return hi_; }
 
  private:
   static int64_t clamp_to_type(int64_t v, DataType t) {

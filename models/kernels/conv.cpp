@@ -109,13 +109,28 @@ struct Writer {
   FastFinish fin;
   int c0;
   TileScales scales;
+  // With a function or LUT after the clamp, the scaled values are clamped to int32 before finish() (see
+  // function_in_simd()): requantize_tile() adds no zero point then.
+  bool with_function;
 
   Writer(const ConvParams& params, KernelScratch& scratch, int first_channel, int end_channel)
       : p(params), s(scratch), fin(params.output), c0(first_channel),
         scales(params.output, first_channel, end_channel, -accumulator_max(params.acc_format) - 1,
-               accumulator_max(params.acc_format), ofm32() ? 0 : params.output.ofm_zero_point,
-               ofm32() ? INT32_MIN : to_type(params.output.activation_min),
-               ofm32() ? INT32_MAX : to_type(params.output.activation_max)) {}
+               accumulator_max(params.acc_format), ofm32() || function() ? 0 : params.output.ofm_zero_point,
+               ofm32() || function() ? INT32_MIN : to_type(params.output.activation_min),
+               ofm32() || function() ? INT32_MAX : to_type(params.output.activation_max)),
+        with_function(function()) {}
+
+  bool function() const { return p.output.function != ActivationFunction::None; }
+  // finish() of the scaled value clamped to int32 equals finish() of the value when the zero point and the
+  // activation bounds lie well inside int32: a value clamped to int32 plus the zero point still lies beyond the
+  // bounds (and where TANH and SIGMOID are +-1 in double) exactly when the value does.
+  bool function_in_simd() const {
+    const OutputStage& os = p.output;
+    const auto inside = [](int64_t v, int64_t bound) { return v >= -bound && v <= bound; };
+    return inside(os.ofm_zero_point, int64_t{1} << 16) && inside(os.activation_min, int64_t{1} << 30) &&
+           inside(os.activation_max, int64_t{1} << 30);
+  }
 
   // A 32-bit OFM (no LUT here) stores x saturated: no zero point, no activation clamp.
   bool ofm32() const { return p.output.ofm_type == DataType::Int32; }
@@ -132,7 +147,11 @@ struct Writer {
     s.values.resize(static_cast<size_t>(np * vstride));
     Requantize32 r32;
     const RequantizeParams r = scales.at(static_cast<size_t>(ca - c0), r32);
-    if (scales.vector_ok() && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
+    const bool simd = scales.vector_ok() && (!with_function || function_in_simd());
+    if (simd && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
+      if (with_function)
+        for (int i = 0; i < np; ++i)
+          for (int c = 0; c < nc; ++c) s.values[i * vstride + c] = finish(p.output, s.values[i * vstride + c]);
       store_pixels(p.ofm, x0, y, np, ca, nc, s.values.data(), vstride);
       return;
     }

@@ -26,7 +26,7 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
   const size_t half = padded_ / 2;
   params_.assign(kArrays * padded_ + kPairArrays * half, 0);
   params32_.assign(2 * padded_, 0);
-  vector_ok_ = os.function == ActivationFunction::None;
+  vector_ok_ = true;
   fast32_ = zp >= -(int64_t{1} << 30) && zp <= (int64_t{1} << 30);
   int64_t* cp = params_.data();
   int64_t* pairs = cp + kArrays * padded_;

@@ -17,8 +17,8 @@ class TileScales {
   // requantize_tile() saturates bias + sum to [acc_lo, acc_hi], then adds zp and clamps to [lo, hi].
   TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
              int64_t hi);
-  // Whether requantize_tile() applies: every shift <= 61 (its split rounding cannot overflow) and no function
-  // or LUT after the clamp.
+  // Whether requantize_tile() applies: every shift <= 61 (its split rounding cannot overflow). It does not apply
+  // the output stage's function or LUT: the caller checks for those.
   bool vector_ok() const { return vector_ok_; }
   // The parameters for the channels from c0 + offset on; `r32` receives the 32-bit path's constants when they
   // apply (it must outlive the result).

@@ -258,6 +258,17 @@ void run_random(bool depthwise, int iterations, uint32_t seed) {
     p.output.ofm_zero_point = cs.ofm_t == DataType::UInt8 ? 7 : -3;
     p.output.round_mode = static_cast<RoundMode>(it % 3);
     if (cs.ofm_t != DataType::Int32) p.output.activation_min += 2;
+    // Sometimes a function or LUT after the clamp (the scaling still runs in SIMD while the zero point and the
+    // bounds allow), sometimes with bounds too wide for that.
+    std::vector<uint8_t> lut(2048);
+    for (auto& byte : lut) byte = static_cast<uint8_t>(rng());
+    if (it % 4 == 3) {
+      const ActivationFunction functions[] = {ActivationFunction::Tanh, ActivationFunction::Sigmoid,
+                                              ActivationFunction::Table};
+      p.output.function = functions[std::uniform_int_distribution<int>(0, 2)(rng)];
+      p.output.lut = lut.data();
+      if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) p.output.activation_max = INT32_MAX;
+    }
     const std::vector<int32_t> expect = reference(cs, ifm, w, p.output);
     const ConvWeights cw(w.data(), cs.oc, k.height, k.width, wic);
     for (SimdLevel level : levels) {

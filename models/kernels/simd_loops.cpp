@@ -3,6 +3,7 @@
 // in every process, more than a small job's whole simulation. Only Highway's headers are used.
 #ifndef ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
 #define ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +20,7 @@ namespace {
 struct SimdLoops {
   int64_t target;
   bool (*requantize)(const int32_t*, ptrdiff_t, int, int, const RequantizeParams&, int32_t*, ptrdiff_t);
+  bool (*requantize_8bit)(const int32_t*, ptrdiff_t, int, int, const RequantizeParams&, const ByteElements&);
   void (*depthwise)(const int16_t*, ptrdiff_t, const int32_t*, int, const int16_t*, ptrdiff_t, int, int, int32_t*,
                     ptrdiff_t);
   void (*widen)(const uint8_t*, ptrdiff_t, bool, int32_t, int16_t*, ptrdiff_t, int, int);
@@ -51,10 +53,55 @@ namespace ethosu::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Where the requantised values go: rows of int32 (requantize_tile), or 8-bit feature-map elements
+// (requantize_store_8bit), which only the channels in use reach.
+struct Int32Rows {
+  int32_t* out;
+  ptrdiff_t stride;
+  void put(int i, int j, int32_t v) const { out[i * stride + j] = v; }
+  int32_t* column(size_t j) const { return out + j; }
+  template <class D, class V>
+  void put(D d, int32_t* column, int i, size_t /*used*/, V v) const {
+    hn::StoreU(v, d, column + i * stride);
+  }
+};
+
+struct Bytes8 {
+  const ByteElements& e;
+  uint8_t* column(size_t j) const {
+    return e.out + static_cast<ptrdiff_t>(j / 16) * e.brick_stride + static_cast<ptrdiff_t>(j % 16);
+  }
+  void put(int i, int j, int32_t v) const { column(static_cast<size_t>(j))[i * e.row_stride] = static_cast<uint8_t>(v); }
+  // A vector of int32 lanes (within the element type, so saturation is exact) as bytes; a tail vector's
+  // unused lanes are not written.
+  template <class D, class V>
+  void put(D d, uint8_t* column, int i, size_t used, V v) const {
+    uint8_t* dst = column + i * e.row_stride;
+    if (e.is_signed) {
+      const hn::Rebind<int8_t, D> d8;
+      store(d8, hn::DemoteTo(d8, v), reinterpret_cast<int8_t*>(dst), used);
+    } else {
+      const hn::Rebind<uint8_t, D> d8;
+      store(d8, hn::DemoteTo(d8, v), dst, used);
+    }
+  }
+  template <class D8, class V8, typename T>
+  static void store(D8 d8, V8 v8, T* dst, size_t used) {
+    if (used == hn::Lanes(d8)) {
+      hn::StoreU(v8, d8, dst);
+      return;
+    }
+    HWY_ALIGN T lanes[hn::MaxLanes(d8)];
+    hn::Store(v8, d8, lanes);
+    std::memcpy(dst, lanes, used);
+  }
+};
+
 #if HWY_TARGET == HWY_SCALAR
 // One lane has no 32-bit halves to multiply: the same arithmetic in plain C++.
-bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
-                    int32_t* out, ptrdiff_t out_stride) {
+template <class Sink>
+bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    const Sink& sink) {
   int64_t wide = 0;
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < channels; ++j) {
@@ -66,13 +113,14 @@ bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
       const int64_t prod = x < 0 ? -static_cast<int64_t>(product) : static_cast<int64_t>(product);
       int64_t v = (prod >> p.shift[j]) + (((prod & p.mask[j]) + (x < 0 ? p.rneg[j] : p.rpos[j])) >> p.shift[j]) + p.zp;
       v = v < p.lo ? p.lo : (v > p.hi ? p.hi : v);
-      out[i * out_stride + j] = static_cast<int32_t>(v);
+      sink.put(i, j, static_cast<int32_t>(v));
     }
   return wide == 0;
 }
 #else
-bool RequantizeTile32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
-                      int32_t* out, ptrdiff_t out_stride) {
+template <class Sink>
+bool RequantizeRows32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                      const Sink& sink) {
   const Requantize32& f = *p.fast;
   const hn::CappedTag<int32_t, kRequantizeLanes> d;
   const hn::Repartition<int64_t, decltype(d)> d64;
@@ -96,7 +144,9 @@ bool RequantizeTile32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int c
     const auto orp = hn::LoadU(d64, f.odd_rpos + k), orn = hn::LoadU(d64, f.odd_rneg + k);
     const auto esh = hn::LoadU(d64, f.even_shift + k), osh = hn::LoadU(d64, f.odd_shift + k);
     const auto esub = hn::LoadU(d64, f.even_sub + k), osub = hn::LoadU(d64, f.odd_sub + k);
-    const auto used = hn::FirstN(d, static_cast<size_t>(channels) - j);  // the tail's lanes are not stored
+    const size_t used_lanes = std::min(n, static_cast<size_t>(channels) - j);
+    const auto used = hn::FirstN(d, used_lanes);  // the tail's lanes are not stored
+    const auto column = sink.column(j);
     for (int i = 0; i < rows; ++i) {
       const auto sum = hn::LoadU(d, sums + i * sum_stride + j);
       const auto x = hn::BitCast(d, hn::Add(hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), sum),
@@ -108,15 +158,16 @@ bool RequantizeTile32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int c
       const auto odd = half(x_odd, mult_odd, orp, orn, osh, osub);
       auto v = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
       v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
-      hn::StoreU(v, d, out + i * out_stride + j);
+      sink.put(d, column, i, used_lanes, v);
     }
   }
   return hn::AllFalse(d, hn::Lt(overflow, hn::Zero(d)));
 }
 
-bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
-                    int32_t* out, ptrdiff_t out_stride) {
-  if (p.fast) return RequantizeTile32(sums, sum_stride, rows, channels, p, out, out_stride);
+template <class Sink>
+bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    const Sink& sink) {
+  if (p.fast) return RequantizeRows32(sums, sum_stride, rows, channels, p, sink);
   // int64 lanes, at most kRequantizeLanes so that callers know how far the tail may reach.
   const hn::CappedTag<int64_t, kRequantizeLanes> d;
   const hn::RebindToUnsigned<decltype(d)> du;
@@ -134,7 +185,9 @@ bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
     const auto mult = hn::BitCast(du32, hn::LoadU(d, p.mult + j));
     const auto bias = hn::LoadU(d, p.bias + j), shift = hn::LoadU(d, p.shift + j), mask = hn::LoadU(d, p.mask + j);
     const auto rpos = hn::LoadU(d, p.rpos + j), rneg = hn::LoadU(d, p.rneg + j);
-    const auto used = hn::FirstN(d, static_cast<size_t>(channels) - j);  // the tail's lanes are not stored
+    const size_t used_lanes = std::min(n, static_cast<size_t>(channels) - j);
+    const auto used = hn::FirstN(d, used_lanes);  // the tail's lanes are not stored
+    const auto column = sink.column(j);
     for (int i = 0; i < rows; ++i) {
       auto x = hn::Add(bias, hn::PromoteTo(d, hn::LoadU(d32, sums + i * sum_stride + j)));
       x = hn::Min(hn::Max(x, acc_lo), acc_hi);
@@ -148,12 +201,22 @@ bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
       const auto rem = hn::And(prod, mask);
       auto v = hn::Add(prod >> shift, hn::Add(rem, hn::IfThenElse(negative, rneg, rpos)) >> shift);
       v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
-      hn::StoreU(hn::BitCast(d32, hn::TruncateTo(du32_half, hn::BitCast(du, v))), d32, out + i * out_stride + j);
+      sink.put(d32, column, i, used_lanes, hn::BitCast(d32, hn::TruncateTo(du32_half, hn::BitCast(du, v))));
     }
   }
   return hn::AllTrue(d, hn::Eq(wide, zero));
 }
 #endif
+
+bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    int32_t* out, ptrdiff_t out_stride) {
+  return RequantizeRows(sums, sum_stride, rows, channels, p, Int32Rows{out, out_stride});
+}
+
+bool RequantizeStore8(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                      const ByteElements& out) {
+  return RequantizeRows(sums, sum_stride, rows, channels, p, Bytes8{out});
+}
 
 void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
                    ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
@@ -240,7 +303,8 @@ void NarrowStore(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_
   }
 }
 
-const bool registered = register_loops({HWY_TARGET, &RequantizeTile, &DepthwiseSums, &Widen8, &NarrowStore});
+const bool registered =
+    register_loops({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &NarrowStore});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::kernels
@@ -321,6 +385,11 @@ const SimdLoops& loops() {
 bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
                      int32_t* out, ptrdiff_t out_stride) {
   return loops().requantize(sums, sum_stride, rows, channels, p, out, out_stride);
+}
+
+bool requantize_store_8bit(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels,
+                           const RequantizeParams& p, const ByteElements& out) {
+  return loops().requantize_8bit(sums, sum_stride, rows, channels, p, out);
 }
 
 void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,

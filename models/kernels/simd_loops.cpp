@@ -218,36 +218,68 @@ bool RequantizeStore8(const int32_t* sums, ptrdiff_t sum_stride, int rows, int c
   return RequantizeRows(sums, sum_stride, rows, channels, p, Bytes8{out});
 }
 
-void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
-                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
-  const hn::ScalableTag<int32_t> d;
-  const hn::Rebind<int16_t, decltype(d)> d16;
-  const int n = static_cast<int>(hn::Lanes(d));
-  int c = 0;
-  // Two vectors of channels per pass: more independent accumulators than one.
-  for (; c + 2 * n <= channels; c += 2 * n) {
-    for (int i = 0; i < pixels; ++i) {
-      const int16_t* ai = a + i * pix_stride + c;
-      auto s0 = hn::Zero(d), s1 = hn::Zero(d);
-      for (int t = 0; t < ntaps; ++t) {
-        const int16_t* at = ai + taps[t];
-        const int16_t* wt = w + t * w_tap_stride + c;
-        s0 = hn::Add(s0, hn::Mul(hn::PromoteTo(d, hn::LoadU(d16, at)), hn::PromoteTo(d, hn::LoadU(d16, wt))));
-        s1 = hn::Add(s1, hn::Mul(hn::PromoteTo(d, hn::LoadU(d16, at + n)), hn::PromoteTo(d, hn::LoadU(d16, wt + n))));
-      }
-      hn::StoreU(s0, d, acc + i * acc_stride + c);
-      hn::StoreU(s1, d, acc + i * acc_stride + c + n);
-    }
-  }
+// The channels no whole vector covers, one at a time (uint32: wrap-around stays defined).
+void DepthwiseTail(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int c, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
   for (; c < channels; ++c)
     for (int i = 0; i < pixels; ++i) {
-      // uint32: wrap-around stays defined.
       uint32_t sum = 0;
       for (int t = 0; t < ntaps; ++t)
         sum += static_cast<uint32_t>(int32_t{a[i * pix_stride + taps[t] + c]} * w[t * w_tap_stride + c]);
       acc[i * acc_stride + c] = static_cast<int32_t>(sum);
     }
 }
+
+#if HWY_TARGET == HWY_SCALAR
+void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+  DepthwiseTail(a, pix_stride, taps, ntaps, w, w_tap_stride, 0, channels, pixels, acc, acc_stride);
+}
+#else
+// Two taps per multiply-add: the int16 values of taps t and t + 1 interleaved (per 128-bit block) against their
+// weights, each int32 lane the sum of one channel's two products (no pair can wrap: the caller bounds the whole
+// sum). Lane 4k + m of the lower interleave's sums is channel 8k + m of the vector, of the upper's 8k + 4 + m.
+void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+  const hn::ScalableTag<int16_t> d16;
+  const hn::Repartition<int32_t, decltype(d16)> d32;
+  const int n = static_cast<int>(hn::Lanes(d16));
+  const size_t blocks = hn::Lanes(d32) / 4;
+  HWY_ALIGN int32_t lower[hn::MaxLanes(d32)], upper[hn::MaxLanes(d32)];
+  const auto zero16 = hn::Zero(d16);
+  int c = 0;
+  for (; c + n <= channels; c += n) {
+    for (int i = 0; i < pixels; ++i) {
+      const int16_t* ai = a + i * pix_stride + c;
+      auto lo0 = hn::Zero(d32), lo1 = hn::Zero(d32), hi0 = hn::Zero(d32), hi1 = hn::Zero(d32);
+      int t = 0;
+      for (; t + 1 < ntaps; t += 2) {
+        const auto a0 = hn::LoadU(d16, ai + taps[t]), a1 = hn::LoadU(d16, ai + taps[t + 1]);
+        const auto w0 = hn::LoadU(d16, w + t * w_tap_stride + c), w1 = hn::LoadU(d16, w + (t + 1) * w_tap_stride + c);
+        lo0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, a0, a1), hn::InterleaveLower(d16, w0, w1),
+                                            lo0, lo1);
+        hi0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, a0, a1), hn::InterleaveUpper(d16, w0, w1),
+                                            hi0, hi1);
+      }
+      if (t < ntaps) {  // an odd last tap, against a zero weight
+        const auto a0 = hn::LoadU(d16, ai + taps[t]), w0 = hn::LoadU(d16, w + t * w_tap_stride + c);
+        lo0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, a0, a0), hn::InterleaveLower(d16, w0, zero16),
+                                            lo0, lo1);
+        hi0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, a0, a0), hn::InterleaveUpper(d16, w0, zero16),
+                                            hi0, hi1);
+      }
+      hn::Store(hn::RearrangeToOddPlusEven(lo0, lo1), d32, lower);
+      hn::Store(hn::RearrangeToOddPlusEven(hi0, hi1), d32, upper);
+      int32_t* out = acc + i * acc_stride + c;
+      for (size_t k = 0; k < blocks; ++k) {
+        std::memcpy(out + 8 * k, lower + 4 * k, 4 * sizeof(int32_t));
+        std::memcpy(out + 8 * k + 4, upper + 4 * k, 4 * sizeof(int32_t));
+      }
+    }
+  }
+  DepthwiseTail(a, pix_stride, taps, ntaps, w, w_tap_stride, c, channels, pixels, acc, acc_stride);
+}
+#endif
 
 template <typename Narrow>
 void WidenGroups(const Narrow* src, ptrdiff_t src_stride, int32_t zero_point, int16_t* dst, ptrdiff_t dst_stride,

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/kernels/block_bytes.h"
 #include "models/kernels/simd_loops.h"
 #include "models/kernels/tile_scales.h"
 
@@ -212,8 +213,8 @@ void read_bytes(const FeatureMap& f, int x0, int y, int count, int c0, int n, bo
 }
 
 // Every result a function of one 8-bit IFM byte (a unary operation, a scalar IFM2 or an IFM2 of one element):
-// the 256 results computed once with the per-element definition, the block a table lookup, row by row (each
-// row read before it is written).
+// the 256 results computed once with the per-element definition, the block a table lookup (each row, or with an
+// 8-bit OFM the whole block, read before it is written).
 bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
   const bool single_ifm2 = p.ifm2_is_scalar || (p.broadcast_h && p.broadcast_w && p.broadcast_c);
   if (!is_8bit(p.ifm) || !(is_unary(p.op) || single_ifm2)) return false;
@@ -223,6 +224,18 @@ bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
   const FastFinish fin(p.output);
   int32_t table[256];
   for (int raw = 0; raw < 256; ++raw) table[raw] = element_result(p, fin, byte_value(p.ifm, raw) - p.ifm_zero_point, b);
+  if (element_size_bytes(p.ofm.layout.type) == 1) {
+    // Byte to byte: the whole block read, then written through the table.
+    uint8_t bytes_table[256];
+    for (int raw = 0; raw < 256; ++raw) bytes_table[raw] = static_cast<uint8_t>(table[raw]);
+    const BlockBytes block(blk, p.ifm.layout.layout == Layout::NHCWB16 || p.ofm.layout.layout == Layout::NHCWB16);
+    std::vector<uint8_t> values(block.size());
+    block.spans(p.ifm, 1, 1, 0, [&](const uint8_t* map, size_t at, size_t n) { std::memcpy(values.data() + at, map, n); });
+    block.spans(p.ofm, 1, 1, 0, [&](uint8_t* map, size_t at, size_t n) {
+      for (size_t k = 0; k < n; ++k) map[k] = bytes_table[values[at + k]];
+    });
+    return true;
+  }
   const int n = blk.c1 - blk.c0, count = blk.x1 - blk.x0;
   const size_t elements = static_cast<size_t>(count) * static_cast<size_t>(n);
   std::vector<uint8_t> bytes(elements);

@@ -157,7 +157,7 @@ struct Writer {
     if (simd && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
       if (with_function)
         for (int i = 0; i < np; ++i)
-          for (int c = 0; c < nc; ++c) s.values[i * vstride + c] = finish(p.output, s.values[i * vstride + c]);
+          for (int c = 0; c < nc; ++c) s.values[i * vstride + c] = fin(s.values[i * vstride + c]);
       store_pixels(p.ofm, x0, y, np, ca, nc, s.values.data(), vstride);
       return;
     }

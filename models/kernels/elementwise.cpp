@@ -212,12 +212,19 @@ void read_bytes(const FeatureMap& f, int x0, int y, int count, int c0, int n, bo
   }
 }
 
+int64_t block_elements(const OfmBlock& b) { return int64_t{b.x1 - b.x0} * (b.y1 - b.y0) * (b.c1 - b.c0); }
+
+// The block sizes from which the tables pay for themselves (measured on the KWS LSTM's small operations): the
+// results of 256 bytes cost about as much as 256 elements of the other paths, the operand terms much less.
+constexpr int64_t kOneOperandTableMin = 1024;
+constexpr int64_t kTwoOperandTablesMin = 512;
+
 // Every result a function of one 8-bit IFM byte (a unary operation, a scalar IFM2 or an IFM2 of one element):
 // the 256 results computed once with the per-element definition, the block a table lookup (each row, or with an
 // 8-bit OFM the whole block, read before it is written).
 bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
   const bool single_ifm2 = p.ifm2_is_scalar || (p.broadcast_h && p.broadcast_w && p.broadcast_c);
-  if (!is_8bit(p.ifm) || !(is_unary(p.op) || single_ifm2)) return false;
+  if (!is_8bit(p.ifm) || !(is_unary(p.op) || single_ifm2) || block_elements(blk) < kOneOperandTableMin) return false;
   int64_t b = int64_t{p.ifm2_scalar} - p.ifm2_zero_point;
   if (!is_unary(p.op) && !p.ifm2_is_scalar)
     b = int64_t{load_element(p.ifm2.region + p.ifm2.layout.pixel_offset(0, 0), p.ifm2.layout.type)} - p.ifm2_zero_point;
@@ -255,6 +262,7 @@ bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
 bool two_operand_tables(const ElementwiseParams& p, const OfmBlock& blk) {
   const OutputStage& os = p.output;
   if (!is_8bit(p.ifm) || p.ifm2_is_scalar || !is_8bit(p.ifm2) || is_unary(p.op) ||
+      block_elements(blk) < kTwoOperandTablesMin ||
       p.op == ElementwiseOp::Shr || p.op == ElementwiseOp::Shl || os.function != ActivationFunction::None ||
       os.ofm_type == DataType::Int32)
     return false;

@@ -252,7 +252,9 @@ TEST(Elementwise, VectorPathEqualsThePerElementDefinition) {
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   for (int round = 0; round < 400; ++round) {
     const DataType ta = types[pick(3)], tb = types[pick(3)], to = types[pick(4)];
-    const int w = 1 + pick(5), h = 1 + pick(3), c = 1 + pick(40);
+    // Every other round large enough for the table paths (from 512 or 1024 elements).
+    const bool large = round % 2 == 1;
+    const int w = 1 + pick(large ? 16 : 5), h = 1 + pick(large ? 8 : 3), c = 1 + pick(40);
     const Layout la = pick(2) ? Layout::NHWC : Layout::NHCWB16, lo = pick(2) ? Layout::NHWC : Layout::NHCWB16;
     ElementwiseParams p;
     p.broadcast_h = pick(4) == 0, p.broadcast_w = pick(4) == 0, p.broadcast_c = pick(4) == 0;

@@ -118,7 +118,7 @@ struct Writer {
         scales(params.output, first_channel, end_channel, -accumulator_max(params.acc_format) - 1,
                accumulator_max(params.acc_format), ofm32() || function() ? 0 : params.output.ofm_zero_point,
                ofm32() || function() ? INT32_MIN : to_type(params.output.activation_min),
-               ofm32() || function() ? INT32_MAX : to_type(params.output.activation_max)),
+               ofm32() || function() ? INT32_MAX : to_type(params.output.activation_max), scratch.channel_params),
         with_function(function()) {}
 
   bool function() const { return p.output.function != ActivationFunction::None; }

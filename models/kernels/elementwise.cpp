@@ -296,7 +296,9 @@ bool two_operand_tables(const ElementwiseParams& p, const OfmBlock& blk) {
   const FastFinish fin(os);
   OutputStage global = os;  // the global scale without bias
   global.per_channel = false, global.channels = nullptr;
-  const TileScales scales(global, blk.c0, blk.c1, INT64_MIN, INT64_MAX, os.ofm_zero_point, fin.low(), fin.high());
+  std::vector<int64_t> storage;
+  const TileScales scales(global, blk.c0, blk.c1, INT64_MIN, INT64_MAX, os.ofm_zero_point, fin.low(), fin.high(),
+                          storage);
   if (!scales.vector_ok()) return false;
   int32_t a32[256], b32[256];
   for (int raw = 0; raw < 256; ++raw) a32[raw] = static_cast<int32_t>(t1[raw]), b32[raw] = static_cast<int32_t>(t2[raw]);

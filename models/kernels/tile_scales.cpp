@@ -21,14 +21,16 @@ ScaleBias channel_scale(const OutputStage& os, int c) {
 }  // namespace
 
 TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
-                       int64_t hi)
+                       int64_t hi, std::vector<int64_t>& storage)
     : padded_(round_up_lanes(static_cast<size_t>(c1 - c0))) {
   const size_t half = padded_ / 2;
-  params_.assign(kArrays * padded_ + kPairArrays * half, 0);
-  params32_.assign(2 * padded_, 0);
+  // The int32 arrays (2 x padded) take padded int64 slots.
+  storage.assign(kArrays * padded_ + kPairArrays * half + padded_, 0);
+  params_ = storage.data();
+  params32_ = reinterpret_cast<int32_t*>(params_ + kArrays * padded_ + kPairArrays * half);
   vector_ok_ = true;
   fast32_ = zp >= -(int64_t{1} << 30) && zp <= (int64_t{1} << 30);
-  int64_t* cp = params_.data();
+  int64_t* cp = params_;
   int64_t* pairs = cp + kArrays * padded_;
   for (int c = c0; c < c1; ++c) {
     const size_t i = static_cast<size_t>(c - c0);
@@ -58,20 +60,12 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
            cp + kRoundPos * padded_, cp + kRoundNeg * padded_, acc_lo, acc_hi, zp, lo, hi};
 }
 
-RequantizeParams TileScales::at(size_t offset, Requantize32& r32) const {
-  RequantizeParams r = base_;
-  r.bias += offset, r.mult += offset, r.shift += offset, r.mask += offset, r.rpos += offset, r.rneg += offset;
-  if (fast32_ && offset % 2 == 0) {
-    const int64_t* pairs = params_.data() + kArrays * padded_ + offset / 2;
-    const size_t half = padded_ / 2;
-    r32 = {params32_.data() + offset,  params32_.data() + padded_ + offset,
-           pairs + kEvenRpos * half,   pairs + kEvenRneg * half,
-           pairs + kOddRpos * half,    pairs + kOddRneg * half,
-           pairs + kEvenShift * half,  pairs + kOddShift * half,
-           pairs + kEvenSub * half,    pairs + kOddSub * half};
-    r.fast = &r32;
-  }
-  return r;
+Requantize32 TileScales::fast_at(size_t offset) const {
+  const int64_t* pairs = params_ + kArrays * padded_ + offset / 2;
+  const size_t half = padded_ / 2;
+  return {params32_ + offset,        params32_ + padded_ + offset, pairs + kEvenRpos * half,  pairs + kEvenRneg * half,
+          pairs + kOddRpos * half,   pairs + kOddRneg * half,      pairs + kEvenShift * half, pairs + kOddShift * half,
+          pairs + kEvenSub * half,   pairs + kOddSub * half};
 }
 
 }  // namespace ethosu::kernels

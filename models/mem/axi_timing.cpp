@@ -182,21 +182,14 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   const uint64_t n = ring.size;
   const bool streams = (n - 1) * min_occ * den_ >= pre + post;
 
-  // The loop works on local copies (written back below): stores to the ring could otherwise alias the port's
-  // members and force reloads in every iteration.
-  uint64_t* const hold = ring.hold_until.data();
-  const uint32_t slots = ring.size;
-  uint32_t head = ring.head;
-  uint64_t free = free_at;
-  const uint64_t den = den_;
   uint64_t c = 0, first_issue = 0, first_data = 0, first_done = 0, issue_last = 0, skip_end = 0;
   bool skipped = false;
   uint64_t r = 0, i = 0;  // run and position in the run of transaction j
   for (uint64_t j = 0; j < total_txns;) {
     if (streams && j == n && total_txns - n > j) {
       const uint64_t to = total_txns - n;
-      c += (occ_prefix(to) - occ_prefix(j)) * den;
-      free = c;
+      c += (occ_prefix(to) - occ_prefix(j)) * den_;
+      free_at = c;
       skip_end = c;
       skipped = true;
       j = to;
@@ -206,12 +199,12 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
     }
     const RunShape& s = (r + 1 == runs) ? tail : full;
     const bool last_in_run = i + 1 == s.txns;
-    const uint64_t issue = std::max(t, hold[head]);
-    const uint64_t start = std::max(issue + pre, free);
-    c = start + (last_in_run ? s.last_occ : split) * den;
-    free = c;
-    hold[head] = c + post;
-    if (++head == slots) head = 0;
+    const uint64_t issue = std::max(t, ring.hold_until[ring.head]);
+    const uint64_t start = std::max(issue + pre, free_at);
+    c = start + (last_in_run ? s.last_occ : split) * den_;
+    free_at = c;
+    ring.hold_until[ring.head] = c + post;
+    if (++ring.head == ring.size) ring.head = 0;
     if (j == 0) {
       first_issue = issue;
       first_data = start;
@@ -226,8 +219,6 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
       ++i;
     }
   }
-  ring.head = head;
-  free_at = free;
   // Skipped slots' issue times were not tracked; the last issue waits for transaction T-1-N.
   if (skipped) issue_last = std::max(t, skip_end + post);
 

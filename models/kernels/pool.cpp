@@ -144,7 +144,9 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   // REDUCE_SUM has one result per pixel: with OFM depth > 1 only channel 0 is written [I].
   const int c_end = reduce ? std::min(b.c1, 1) : b.c1;
   if (b.c0 >= c_end) return;
-  if (pointwise_8bit(p)) {
+  // The table costs about 256 elements of the general path: smaller blocks take that instead.
+  const int64_t elements = int64_t{b.x1 - b.x0} * (b.y1 - b.y0) * (b.c1 - b.c0);
+  if (pointwise_8bit(p) && elements >= 256) {
     pool_by_table(p, b, s);
     return;
   }

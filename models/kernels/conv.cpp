@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "models/kernels/simd_loops.h"
+#include "models/kernels/tile_scales.h"
 
 namespace ethosu::kernels {
 
@@ -95,8 +96,6 @@ bool ifm_fits_int16(DataType t, int32_t zp) { return type_min(t) - zp >= INT16_M
 // Pixels per output-stage pass.
 constexpr int kTilePixels = 16;
 
-size_t round_up_lanes(size_t n) { return (n + kRequantizeLanes - 1) / kRequantizeLanes * kRequantizeLanes; }
-
 struct Window {
   IfmWindow w;
   int sx, sy;
@@ -107,95 +106,42 @@ Window conv_window(const ConvParams& p, const OfmBlock& b, int c0, int channels,
           p.kernel.stride_y};
 }
 
-// Output-stage constants of the block's channels, laid out as arrays for the vector loop: bias,
-// multiplier, shift, low-bit mask of the shift, and the rounding addend for x >= 0 and x < 0.
-enum ChannelArray { kBias, kMult, kShift, kMask, kRoundPos, kRoundNeg, kArrays };
-// The 32-bit path's 64-bit constants, each an array over channel pairs (see Requantize32).
-enum PairArray { kEvenRpos, kEvenRneg, kOddRpos, kOddRneg, kEvenShift, kOddShift, kEvenSub, kOddSub, kPairArrays };
-
-// Channel c's bias and scale: its own in per-channel mode, else the global scale (with its bias, if any).
-ScaleBias channel_scale(const OutputStage& os, int c) {
-  if (os.per_channel) return os.channels[c];
-  ScaleBias e;
-  e.bias = os.channels ? os.channels[c].bias : 0;
-  e.multiplier = os.multiplier;
-  e.shift = os.shift;
-  return e;
-}
-
-// Per-block output constants. The arrays are padded to whole SIMD vectors
-// (requantize_tile reads that far). Returns whether the vector output path applies: every shift <= 61 (the
-// split rounding above then cannot overflow) and no function or LUT after the clamp; `fast32` whether the
-// 32-bit path (Requantize32) does too, for OFM zero point `zp`.
-bool prepare_channels(const OutputStage& os, int c0, int c1, int64_t zp, KernelScratch& s,
-                      bool& fast32) {
-  const size_t n = static_cast<size_t>(c1 - c0);
-  const size_t padded = round_up_lanes(n), half = padded / 2;
-  s.channel_params.assign(kArrays * padded + kPairArrays * half, 0);
-  s.channel_params32.assign(2 * padded, 0);
-  bool vector_ok = os.function == ActivationFunction::None;
-  fast32 = zp >= -(int64_t{1} << 30) && zp <= (int64_t{1} << 30);
-  int64_t* cp = s.channel_params.data();
-  int64_t* pairs = cp + kArrays * padded;
-  for (int c = c0; c < c1; ++c) {
-    const size_t i = static_cast<size_t>(c - c0);
-    const ScaleBias e = channel_scale(os, c);
-    cp[kBias * padded + i] = e.bias;
-    cp[kMult * padded + i] = e.multiplier;
-    cp[kShift * padded + i] = e.shift;
-    cp[kMask * padded + i] = static_cast<int64_t>((uint64_t{1} << e.shift) - 1);
-    cp[kRoundPos * padded + i] = round_addend(os.round_mode, e.shift, false);
-    cp[kRoundNeg * padded + i] = round_addend(os.round_mode, e.shift, true);
-    vector_ok = vector_ok && e.shift <= 61;
-
-    fast32 = fast32 && e.bias >= INT32_MIN && e.bias <= INT32_MAX && e.multiplier <= uint32_t{INT32_MAX} &&
-             e.shift >= 32 && e.shift <= 61;
-    s.channel_params32[i] = static_cast<int32_t>(e.bias);
-    s.channel_params32[padded + i] = static_cast<int32_t>(e.multiplier);
-    const bool odd = i % 2;
-    const size_t k = i / 2;
-    // Only the vector path (shift <= 61) reads these; a shift of 63 would overflow the biased addend.
-    const bool biased = e.shift <= 62;
-    pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = biased ? (int64_t{1} << 62) + cp[kRoundPos * padded + i] : 0;
-    pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = biased ? (int64_t{1} << 62) + cp[kRoundNeg * padded + i] : 0;
-    pairs[(odd ? kOddShift : kEvenShift) * half + k] = e.shift;
-    pairs[(odd ? kOddSub : kEvenSub) * half + k] = e.shift <= 62 ? int64_t{1} << (62 - e.shift) : 0;
-  }
-  return vector_ok;
-}
-
 // Stores the output stage of tiles of exact sums (bias not yet added): rows of pixels along x.
 struct Writer {
   const ConvParams& p;
   KernelScratch& s;
   FastFinish fin;
   int c0;
-  size_t padded;  // channel array length
-  bool vector_ok, fast32;
-  RequantizeParams rq;
+  TileScales scales;
+  // With a function or LUT after the clamp, the scaled values are clamped to int32 before finish() (see
+  // function_in_simd()): requantize_tile() adds no zero point then.
+  bool with_function;
 
   Writer(const ConvParams& params, KernelScratch& scratch, int first_channel, int end_channel)
       : p(params), s(scratch), fin(params.output), c0(first_channel),
-        padded(round_up_lanes(static_cast<size_t>(end_channel - first_channel))) {
+        scales(params.output, first_channel, end_channel, -accumulator_max(params.acc_format) - 1,
+               accumulator_max(params.acc_format), ofm32() || function() ? 0 : params.output.ofm_zero_point,
+               ofm32() || function() ? INT32_MIN : to_type(params.output.activation_min),
+               ofm32() || function() ? INT32_MAX : to_type(params.output.activation_max), scratch.channel_params),
+        with_function(function()) {}
+
+  bool function() const { return p.output.function != ActivationFunction::None; }
+  // finish() of the scaled value clamped to int32 equals finish() of the value when the zero point and the
+  // activation bounds lie well inside int32: a value clamped to int32 plus the zero point still lies beyond the
+  // bounds (and where TANH and SIGMOID are +-1 in double) exactly when the value does.
+  bool function_in_simd() const {
     const OutputStage& os = p.output;
-    // A 32-bit OFM (no LUT here) stores x saturated: no zero point, no activation clamp.
-    const bool ofm32 = os.ofm_type == DataType::Int32;
-    vector_ok = prepare_channels(os, first_channel, end_channel, ofm32 ? 0 : os.ofm_zero_point, s, fast32);
-    const int64_t acc_hi = p.acc_format == AccFormat::Int32 ? INT32_MAX : (int64_t{1} << 39) - 1;
-    auto to_type = [&](int64_t v) { return std::min(std::max(v, type_min(os.ofm_type)), type_max(os.ofm_type)); };
-    const int64_t* cp = s.channel_params.data();
-    rq = {cp + kBias * padded,
-          cp + kMult * padded,
-          cp + kShift * padded,
-          cp + kMask * padded,
-          cp + kRoundPos * padded,
-          cp + kRoundNeg * padded,
-          -acc_hi - 1,
-          acc_hi,
-          ofm32 ? 0 : os.ofm_zero_point,
-          ofm32 ? INT32_MIN : to_type(os.activation_min),
-          ofm32 ? INT32_MAX : to_type(os.activation_max)};
+    const auto inside = [](int64_t v, int64_t bound) { return v >= -bound && v <= bound; };
+    return inside(os.ofm_zero_point, int64_t{1} << 16) && inside(os.activation_min, int64_t{1} << 30) &&
+           inside(os.activation_max, int64_t{1} << 30);
   }
+
+  // A 32-bit OFM (no LUT here) stores x saturated: no zero point, no activation clamp.
+  bool ofm32() const { return p.output.ofm_type == DataType::Int32; }
+  int64_t to_type(int64_t v) const {
+    return std::min(std::max(v, type_min(p.output.ofm_type)), type_max(p.output.ofm_type));
+  }
+  static int64_t accumulator_max(AccFormat f) { return f == AccFormat::Int32 ? INT32_MAX : (int64_t{1} << 39) - 1; }
 
   // Stores OFM(x0 + i, y, c) for i < np, c in [ca, cb) from sums[i * stride + c - ca]. The rows of `sums`
   // must be readable up to round_up_lanes(cb - ca).
@@ -203,21 +149,19 @@ struct Writer {
     const int nc = cb - ca;
     const auto vstride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
     s.values.resize(static_cast<size_t>(np * vstride));
-    RequantizeParams r = rq;
-    const size_t off = static_cast<size_t>(ca - c0);
-    r.bias += off, r.mult += off, r.shift += off, r.mask += off, r.rpos += off, r.rneg += off;
     Requantize32 r32;
-    if (fast32 && off % 2 == 0) {
-      const int64_t* pairs = s.channel_params.data() + kArrays * padded + off / 2;
-      const size_t half = padded / 2;
-      r32 = {s.channel_params32.data() + off,     s.channel_params32.data() + padded + off,
-             pairs + kEvenRpos * half,            pairs + kEvenRneg * half,
-             pairs + kOddRpos * half,             pairs + kOddRneg * half,
-             pairs + kEvenShift * half,           pairs + kOddShift * half,
-             pairs + kEvenSub * half,             pairs + kOddSub * half};
-      r.fast = &r32;
+    const RequantizeParams r = scales.at(static_cast<size_t>(ca - c0), r32);
+    const bool simd = scales.vector_ok() && (!with_function || function_in_simd());
+    ByteElements bytes;
+    if (simd && !with_function && straight_to_ofm(x0, y, np, ca, bytes)) {
+      if (requantize_store_8bit(sums, stride, np, nc, r, bytes)) return;
+      for (int i = 0; i < np; ++i) scalar(x0 + i, y, ca, cb, sums + i * stride);
+      return;
     }
-    if (vector_ok && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
+    if (simd && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
+      if (with_function)
+        for (int i = 0; i < np; ++i)
+          for (int c = 0; c < nc; ++c) s.values[i * vstride + c] = fin(s.values[i * vstride + c]);
       store_pixels(p.ofm, x0, y, np, ca, nc, s.values.data(), vstride);
       return;
     }
@@ -225,14 +169,25 @@ struct Writer {
   }
   void pixel(int x, int y, int ca, int cb, const int64_t* sums) const { scalar(x, y, ca, cb, sums); }
 
+  // Where an 8-bit OFM's pixels x0 .. x0 + np - 1 of row y take channels from ca on, when they lie in one tile
+  // and (NHCWB16) ca starts a brick.
+  bool straight_to_ofm(int x0, int y, int np, int ca, ByteElements& e) const {
+    const FeatureMapLayout& l = p.ofm.layout;
+    if (element_size_bytes(l.type) != 1 || (x0 < l.width0 && x0 + np > l.width0)) return false;
+    const bool nhwc = l.layout == Layout::NHWC;
+    if (!nhwc && ca % 16 != 0) return false;
+    e = {p.ofm.region + l.pixel_offset(x0, y) + l.channel_offset(ca), l.stride_x, nhwc ? 16 : l.stride_c,
+         l.type == DataType::Int8};
+    return true;
+  }
+
   template <typename Acc>
   void scalar(int x, int y, int ca, int cb, const Acc* sums) const {
     s.values.resize(static_cast<size_t>(cb - ca));
     for (int c = ca; c < cb; ++c) {
       const size_t i = static_cast<size_t>(c - c0);
-      const int64_t acc = saturate_accumulator(rq.bias[i] + static_cast<int64_t>(sums[c - ca]), p.acc_format);
-      const int64_t v = rounded_scale(acc, static_cast<uint32_t>(rq.mult[i]), static_cast<int>(rq.shift[i]),
-                                      p.output.round_mode);
+      const int64_t acc = saturate_accumulator(scales.bias(i) + static_cast<int64_t>(sums[c - ca]), p.acc_format);
+      const int64_t v = rounded_scale(acc, scales.multiplier(i), scales.shift(i), p.output.round_mode);
       s.values[static_cast<size_t>(c - ca)] = fin(v);
     }
     store(x, y, ca, cb, s.values.data());

@@ -85,7 +85,6 @@ struct KernelScratch {
   std::vector<int64_t> tile64;
   std::vector<int32_t> taps;
   std::vector<int64_t> channel_params;  // per-channel output-stage constants of the block
-  std::vector<int32_t> channel_params32;
   std::vector<int32_t> values;          // one pixel's output values before the store
   std::vector<uint8_t> bytes;           // raw feature-map bytes
 };

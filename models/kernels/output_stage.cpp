@@ -67,9 +67,8 @@ int32_t table_lookup(const OutputStage& os, int64_t x) {
     return static_cast<int32_t>(
         clamp64(lut16_lookup(os.lut, static_cast<int32_t>(u)), type_min(os.ofm_type), type_max(os.ofm_type)));
   }
-  // 256-entry tables: a 16/32-bit clip range cannot index them, so fall back to the signed 8-bit
-  // range [I].
-  if (hi - lo != 255) lo = -128, hi = 127;
+  // 256-entry tables.
+  lut8_bounds(os, lo, hi);
   const auto idx = static_cast<int>(clamp64(x, lo, hi) - lo);
   if (os.ofm_type == DataType::Int32) {
     const uint8_t* e = os.lut + 4 * idx;
@@ -82,6 +81,11 @@ int32_t table_lookup(const OutputStage& os, int64_t x) {
 }
 
 }  // namespace
+
+void lut8_bounds(const OutputStage& os, int64_t& lo, int64_t& hi) {
+  clip_bounds(os, lo, hi);
+  if (hi - lo != 255) lo = -128, hi = 127;
+}
 
 int32_t finish(const OutputStage& os, int64_t x) {
   if (os.function == ActivationFunction::Table) return table_lookup(os, clamp64(add_saturating(x, os.ofm_zero_point), os.activation_min, os.activation_max));

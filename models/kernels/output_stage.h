@@ -102,31 +102,49 @@ inline int64_t scale(const OutputStage& os, int64_t x, uint32_t m, int shift, bo
 // Step 2: zero point, activation, LUT and saturation; returns the value to store.
 int32_t finish(const OutputStage& os, int64_t x);
 
-// finish() with the common case (no function, OFM narrower than 32 bits) inlined for the
-// per-element loops.
+// The index range of a 256-entry LUT of an 8-bit OFM: the clip range (a 16/32-bit one cannot index the table,
+// so the signed 8-bit range instead [I]).
+void lut8_bounds(const OutputStage& os, int64_t& lo, int64_t& hi);
+
+// finish() with the common cases (no function, OFM narrower than 32 bits; a LUT of an 8-bit OFM) inlined for
+// the per-element loops.
 class FastFinish {
  public:
   explicit FastFinish(const OutputStage& os)
       : os_(os),
         simple_(os.function == ActivationFunction::None && os.ofm_type != DataType::Int32),
+        lut8_(os.function == ActivationFunction::Table && element_size_bytes(os.ofm_type) == 1),
         zp_(os.ofm_zero_point),
         // clamp(clamp(x, min, max), type) == clamp(x, lo, hi) with the bounds clamped to the type.
         lo_(clamp_to_type(os.activation_min, os.ofm_type)),
-        hi_(clamp_to_type(os.activation_max, os.ofm_type)) {}
-  int32_t operator()(int64_t x) const {
-    if (!simple_) return finish(os_, x);
-    x = add_saturating(x, zp_);
-    x = x < lo_ ? lo_ : x;
-    return static_cast<int32_t>(x > hi_ ? hi_ : x);
+        hi_(clamp_to_type(os.activation_max, os.ofm_type)) {
+    if (lut8_) lut8_bounds(os, lut_lo_, lut_hi_);
   }
+  int32_t operator()(int64_t x) const {
+    if (simple_) {
+      x = add_saturating(x, zp_);
+      x = x < lo_ ? lo_ : x;
+      return static_cast<int32_t>(x > hi_ ? hi_ : x);
+    }
+    if (!lut8_) return finish(os_, x);
+    // finish()'s table lookup: the activation clamp, then the index clamp.
+    x = add_saturating(x, zp_);
+    x = x < os_.activation_min ? os_.activation_min : (x > os_.activation_max ? os_.activation_max : x);
+    x = x < lut_lo_ ? lut_lo_ : (x > lut_hi_ ? lut_hi_ : x);
+    const uint8_t b = os_.lut[x - lut_lo_];
+    return os_.ofm_type == DataType::Int8 ? static_cast<int8_t>(b) : b;
+  }
+  // The clamp of the common case: the activation bounds within the OFM type.
+  int64_t low() const { return lo_; }
+  int64_t high() const { return hi_; }
 
  private:
   static int64_t clamp_to_type(int64_t v, DataType t) {
     return v < type_min(t) ? type_min(t) : (v > type_max(t) ? type_max(t) : v);
   }
   const OutputStage& os_;
-  bool simple_;
-  int64_t zp_, lo_, hi_;
+  bool simple_, lut8_;
+  int64_t zp_, lo_, hi_, lut_lo_ = 0, lut_hi_ = 0;
 };
 
 // int16 fixed functions on the pre-scaled input (real value * 0x3000), Q0.15 result before clamping.

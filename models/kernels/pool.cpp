@@ -1,7 +1,9 @@
 #include "models/kernels/pool.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "models/kernels/block_bytes.h"
 #include "models/kernels/simd_loops.h"
 
 namespace ethosu::kernels {
@@ -92,31 +94,14 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
   }
 }
 
-// A 1x1 MAX or AVERAGE window without padding or upscaling between 8-bit feature maps: each OFM element is a
-// function of one IFM byte, the same for every channel (the scale is global or none), so the 256 results are
-// computed once with the general path's arithmetic and the block is a table lookup.
+// A 1x1 MAX or AVERAGE window without padding (nearest upscaling allowed) between 8-bit feature maps: each OFM
+// element is a function of one IFM byte, the same for every channel (the scale is global or none), so the 256
+// results are computed once with the general path's arithmetic and the block is a table lookup (or a copy, when
+// the table is the identity, as for Vela's concatenations and resizes).
 bool pointwise_8bit(const PoolParams& p) {
   const KernelGeometry& k = p.kernel;
-  return p.mode != PoolMode::ReduceSum && k.width == 1 && k.height == 1 && !padded(k) && k.upscale == Upscale::None &&
+  return p.mode != PoolMode::ReduceSum && k.width == 1 && k.height == 1 && !padded(k) && k.upscale != Upscale::Zeros &&
          element_size_bytes(p.ifm.layout.type) == 1 && element_size_bytes(p.output.ofm_type) == 1;
-}
-
-// Calls f(pixel index, pixel bytes, channel, run) for the runs of the block's channels contiguous in `l` (the
-// rest of the pixel, or of a 16-channel brick) of each pixel, row by row; pixel (x, y) of the block is at
-// (x * step_x, y * step_y) of the map.
-template <typename F>
-void pixel_runs(const FeatureMap& f, const OfmBlock& b, int step_x, int step_y, F&& visit) {
-  const FeatureMapLayout& l = f.layout;
-  int index = 0;
-  for (int y = b.y0; y < b.y1; ++y)
-    for (int x = b.x0; x < b.x1; ++x, ++index) {
-      uint8_t* pixel = f.region + l.pixel_offset(x * step_x, y * step_y);
-      for (int c = b.c0; c < b.c1;) {
-        const int run = l.layout == Layout::NHWC ? b.c1 - c : std::min(b.c1 - c, 16 - c % 16);
-        visit(index, pixel + l.channel_offset(c), c, run);
-        c += run;
-      }
-    }
 }
 
 void pool_by_table(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
@@ -124,22 +109,27 @@ void pool_by_table(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   const FastFinish fin(os);
   const bool is_signed = p.ifm.layout.type == DataType::Int8;
   uint8_t table[256];
+  bool identity = true;
   for (int raw = 0; raw < 256; ++raw) {
     // One tap: its value is the max and the sum.
     const int64_t x = (is_signed ? int64_t{static_cast<int8_t>(raw)} : int64_t{raw}) - p.ifm_zero_point;
     table[raw] = static_cast<uint8_t>(fin(os.per_channel ? x : scale(os, x, os.multiplier, os.shift, false)));
+    identity = identity && table[raw] == raw;
   }
   // The whole block is read before any of it is written, as on the general path, so an OFM overlapping the
   // IFM gets the same bytes.
-  const int nc = b.c1 - b.c0;
-  s.bytes.resize(static_cast<size_t>(b.x1 - b.x0) * static_cast<size_t>(b.y1 - b.y0) * static_cast<size_t>(nc));
+  const BlockBytes block(b, p.ifm.layout.layout == Layout::NHCWB16 || p.ofm.layout.layout == Layout::NHCWB16);
+  s.bytes.resize(block.size());
   uint8_t* values = s.bytes.data();
-  pixel_runs(p.ifm, b, p.kernel.stride_x, p.kernel.stride_y, [&](int pixel, const uint8_t* from, int c, int run) {
-    std::copy(from, from + run, values + static_cast<size_t>(pixel) * nc + (c - b.c0));
-  });
-  pixel_runs(p.ofm, b, 1, 1, [&](int pixel, uint8_t* to, int c, int run) {
-    const uint8_t* from = values + static_cast<size_t>(pixel) * nc + (c - b.c0);
-    for (int k = 0; k < run; ++k) to[k] = table[from[k]];
+  const int shift = p.kernel.upscale == Upscale::Nearest ? 1 : 0;
+  block.spans(p.ifm, p.kernel.stride_x, p.kernel.stride_y, shift,
+              [&](const uint8_t* map, size_t at, size_t n) { std::memcpy(values + at, map, n); });
+  block.spans(p.ofm, 1, 1, 0, [&](uint8_t* map, size_t at, size_t n) {
+    if (identity) {
+      std::memcpy(map, values + at, n);
+      return;
+    }
+    for (size_t k = 0; k < n; ++k) map[k] = table[values[at + k]];
   });
 }
 
@@ -154,7 +144,9 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   // REDUCE_SUM has one result per pixel: with OFM depth > 1 only channel 0 is written [I].
   const int c_end = reduce ? std::min(b.c1, 1) : b.c1;
   if (b.c0 >= c_end) return;
-  if (pointwise_8bit(p)) {
+  // The table costs about 256 elements of the general path: smaller blocks take that instead.
+  const int64_t elements = int64_t{b.x1 - b.x0} * (b.y1 - b.y0) * (b.c1 - b.c0);
+  if (pointwise_8bit(p) && elements >= 256) {
     pool_by_table(p, b, s);
     return;
   }

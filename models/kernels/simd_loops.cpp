@@ -3,6 +3,7 @@
 // in every process, more than a small job's whole simulation. Only Highway's headers are used.
 #ifndef ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
 #define ETHOSU_KERNELS_SIMD_LOOPS_REGISTRY
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +20,7 @@ namespace {
 struct SimdLoops {
   int64_t target;
   bool (*requantize)(const int32_t*, ptrdiff_t, int, int, const RequantizeParams&, int32_t*, ptrdiff_t);
+  bool (*requantize_8bit)(const int32_t*, ptrdiff_t, int, int, const RequantizeParams&, const ByteElements&);
   void (*depthwise)(const int16_t*, ptrdiff_t, const int32_t*, int, const int16_t*, ptrdiff_t, int, int, int32_t*,
                     ptrdiff_t);
   void (*widen)(const uint8_t*, ptrdiff_t, bool, int32_t, int16_t*, ptrdiff_t, int, int);
@@ -51,10 +53,55 @@ namespace ethosu::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Where the requantised values go: rows of int32 (requantize_tile), or 8-bit feature-map elements
+// (requantize_store_8bit), which only the channels in use reach.
+struct Int32Rows {
+  int32_t* out;
+  ptrdiff_t stride;
+  void put(int i, int j, int32_t v) const { out[i * stride + j] = v; }
+  int32_t* column(size_t j) const { return out + j; }
+  template <class D, class V>
+  void put(D d, int32_t* column, int i, size_t /*used*/, V v) const {
+    hn::StoreU(v, d, column + i * stride);
+  }
+};
+
+struct Bytes8 {
+  const ByteElements& e;
+  uint8_t* column(size_t j) const {
+    return e.out + static_cast<ptrdiff_t>(j / 16) * e.brick_stride + static_cast<ptrdiff_t>(j % 16);
+  }
+  void put(int i, int j, int32_t v) const { column(static_cast<size_t>(j))[i * e.row_stride] = static_cast<uint8_t>(v); }
+  // A vector of int32 lanes (within the element type, so saturation is exact) as bytes; a tail vector's
+  // unused lanes are not written.
+  template <class D, class V>
+  void put(D d, uint8_t* column, int i, size_t used, V v) const {
+    uint8_t* dst = column + i * e.row_stride;
+    if (e.is_signed) {
+      const hn::Rebind<int8_t, D> d8;
+      store(d8, hn::DemoteTo(d8, v), reinterpret_cast<int8_t*>(dst), used);
+    } else {
+      const hn::Rebind<uint8_t, D> d8;
+      store(d8, hn::DemoteTo(d8, v), dst, used);
+    }
+  }
+  template <class D8, class V8, typename T>
+  static void store(D8 d8, V8 v8, T* dst, size_t used) {
+    if (used == hn::Lanes(d8)) {
+      hn::StoreU(v8, d8, dst);
+      return;
+    }
+    HWY_ALIGN T lanes[hn::MaxLanes(d8)];
+    hn::Store(v8, d8, lanes);
+    std::memcpy(dst, lanes, used);
+  }
+};
+
 #if HWY_TARGET == HWY_SCALAR
 // One lane has no 32-bit halves to multiply: the same arithmetic in plain C++.
-bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
-                    int32_t* out, ptrdiff_t out_stride) {
+template <class Sink>
+bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    const Sink& sink) {
   int64_t wide = 0;
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < channels; ++j) {
@@ -66,13 +113,14 @@ bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
       const int64_t prod = x < 0 ? -static_cast<int64_t>(product) : static_cast<int64_t>(product);
       int64_t v = (prod >> p.shift[j]) + (((prod & p.mask[j]) + (x < 0 ? p.rneg[j] : p.rpos[j])) >> p.shift[j]) + p.zp;
       v = v < p.lo ? p.lo : (v > p.hi ? p.hi : v);
-      out[i * out_stride + j] = static_cast<int32_t>(v);
+      sink.put(i, j, static_cast<int32_t>(v));
     }
   return wide == 0;
 }
 #else
-bool RequantizeTile32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
-                      int32_t* out, ptrdiff_t out_stride) {
+template <class Sink>
+bool RequantizeRows32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                      const Sink& sink) {
   const Requantize32& f = *p.fast;
   const hn::CappedTag<int32_t, kRequantizeLanes> d;
   const hn::Repartition<int64_t, decltype(d)> d64;
@@ -96,7 +144,9 @@ bool RequantizeTile32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int c
     const auto orp = hn::LoadU(d64, f.odd_rpos + k), orn = hn::LoadU(d64, f.odd_rneg + k);
     const auto esh = hn::LoadU(d64, f.even_shift + k), osh = hn::LoadU(d64, f.odd_shift + k);
     const auto esub = hn::LoadU(d64, f.even_sub + k), osub = hn::LoadU(d64, f.odd_sub + k);
-    const auto used = hn::FirstN(d, static_cast<size_t>(channels) - j);  // the tail's lanes are not stored
+    const size_t used_lanes = std::min(n, static_cast<size_t>(channels) - j);
+    const auto used = hn::FirstN(d, used_lanes);  // the tail's lanes are not stored
+    const auto column = sink.column(j);
     for (int i = 0; i < rows; ++i) {
       const auto sum = hn::LoadU(d, sums + i * sum_stride + j);
       const auto x = hn::BitCast(d, hn::Add(hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), sum),
@@ -108,15 +158,16 @@ bool RequantizeTile32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int c
       const auto odd = half(x_odd, mult_odd, orp, orn, osh, osub);
       auto v = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
       v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
-      hn::StoreU(v, d, out + i * out_stride + j);
+      sink.put(d, column, i, used_lanes, v);
     }
   }
   return hn::AllFalse(d, hn::Lt(overflow, hn::Zero(d)));
 }
 
-bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
-                    int32_t* out, ptrdiff_t out_stride) {
-  if (p.fast) return RequantizeTile32(sums, sum_stride, rows, channels, p, out, out_stride);
+template <class Sink>
+bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    const Sink& sink) {
+  if (p.fast) return RequantizeRows32(sums, sum_stride, rows, channels, p, sink);
   // int64 lanes, at most kRequantizeLanes so that callers know how far the tail may reach.
   const hn::CappedTag<int64_t, kRequantizeLanes> d;
   const hn::RebindToUnsigned<decltype(d)> du;
@@ -134,7 +185,9 @@ bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
     const auto mult = hn::BitCast(du32, hn::LoadU(d, p.mult + j));
     const auto bias = hn::LoadU(d, p.bias + j), shift = hn::LoadU(d, p.shift + j), mask = hn::LoadU(d, p.mask + j);
     const auto rpos = hn::LoadU(d, p.rpos + j), rneg = hn::LoadU(d, p.rneg + j);
-    const auto used = hn::FirstN(d, static_cast<size_t>(channels) - j);  // the tail's lanes are not stored
+    const size_t used_lanes = std::min(n, static_cast<size_t>(channels) - j);
+    const auto used = hn::FirstN(d, used_lanes);  // the tail's lanes are not stored
+    const auto column = sink.column(j);
     for (int i = 0; i < rows; ++i) {
       auto x = hn::Add(bias, hn::PromoteTo(d, hn::LoadU(d32, sums + i * sum_stride + j)));
       x = hn::Min(hn::Max(x, acc_lo), acc_hi);
@@ -148,43 +201,85 @@ bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
       const auto rem = hn::And(prod, mask);
       auto v = hn::Add(prod >> shift, hn::Add(rem, hn::IfThenElse(negative, rneg, rpos)) >> shift);
       v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
-      hn::StoreU(hn::BitCast(d32, hn::TruncateTo(du32_half, hn::BitCast(du, v))), d32, out + i * out_stride + j);
+      sink.put(d32, column, i, used_lanes, hn::BitCast(d32, hn::TruncateTo(du32_half, hn::BitCast(du, v))));
     }
   }
   return hn::AllTrue(d, hn::Eq(wide, zero));
 }
 #endif
 
-void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
-                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
-  const hn::ScalableTag<int32_t> d;
-  const hn::Rebind<int16_t, decltype(d)> d16;
-  const int n = static_cast<int>(hn::Lanes(d));
-  int c = 0;
-  // Two vectors of channels per pass: more independent accumulators than one.
-  for (; c + 2 * n <= channels; c += 2 * n) {
-    for (int i = 0; i < pixels; ++i) {
-      const int16_t* ai = a + i * pix_stride + c;
-      auto s0 = hn::Zero(d), s1 = hn::Zero(d);
-      for (int t = 0; t < ntaps; ++t) {
-        const int16_t* at = ai + taps[t];
-        const int16_t* wt = w + t * w_tap_stride + c;
-        s0 = hn::Add(s0, hn::Mul(hn::PromoteTo(d, hn::LoadU(d16, at)), hn::PromoteTo(d, hn::LoadU(d16, wt))));
-        s1 = hn::Add(s1, hn::Mul(hn::PromoteTo(d, hn::LoadU(d16, at + n)), hn::PromoteTo(d, hn::LoadU(d16, wt + n))));
-      }
-      hn::StoreU(s0, d, acc + i * acc_stride + c);
-      hn::StoreU(s1, d, acc + i * acc_stride + c + n);
-    }
-  }
+bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                    int32_t* out, ptrdiff_t out_stride) {
+  return RequantizeRows(sums, sum_stride, rows, channels, p, Int32Rows{out, out_stride});
+}
+
+bool RequantizeStore8(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                      const ByteElements& out) {
+  return RequantizeRows(sums, sum_stride, rows, channels, p, Bytes8{out});
+}
+
+// The channels no whole vector covers, one at a time (uint32: wrap-around stays defined).
+void DepthwiseTail(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int c, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
   for (; c < channels; ++c)
     for (int i = 0; i < pixels; ++i) {
-      // uint32: wrap-around stays defined.
       uint32_t sum = 0;
       for (int t = 0; t < ntaps; ++t)
         sum += static_cast<uint32_t>(int32_t{a[i * pix_stride + taps[t] + c]} * w[t * w_tap_stride + c]);
       acc[i * acc_stride + c] = static_cast<int32_t>(sum);
     }
 }
+
+#if HWY_TARGET == HWY_SCALAR
+void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+  DepthwiseTail(a, pix_stride, taps, ntaps, w, w_tap_stride, 0, channels, pixels, acc, acc_stride);
+}
+#else
+// Two taps per multiply-add: the int16 values of taps t and t + 1 interleaved (per 128-bit block) against their
+// weights, each int32 lane the sum of one channel's two products (no pair can wrap: the caller bounds the whole
+// sum). Lane 4k + m of the lower interleave's sums is channel 8k + m of the vector, of the upper's 8k + 4 + m.
+void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+  const hn::ScalableTag<int16_t> d16;
+  const hn::Repartition<int32_t, decltype(d16)> d32;
+  const int n = static_cast<int>(hn::Lanes(d16));
+  const size_t blocks = hn::Lanes(d32) / 4;
+  HWY_ALIGN int32_t lower[hn::MaxLanes(d32)], upper[hn::MaxLanes(d32)];
+  const auto zero16 = hn::Zero(d16);
+  int c = 0;
+  for (; c + n <= channels; c += n) {
+    for (int i = 0; i < pixels; ++i) {
+      const int16_t* ai = a + i * pix_stride + c;
+      auto lo0 = hn::Zero(d32), lo1 = hn::Zero(d32), hi0 = hn::Zero(d32), hi1 = hn::Zero(d32);
+      int t = 0;
+      for (; t + 1 < ntaps; t += 2) {
+        const auto a0 = hn::LoadU(d16, ai + taps[t]), a1 = hn::LoadU(d16, ai + taps[t + 1]);
+        const auto w0 = hn::LoadU(d16, w + t * w_tap_stride + c), w1 = hn::LoadU(d16, w + (t + 1) * w_tap_stride + c);
+        lo0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, a0, a1), hn::InterleaveLower(d16, w0, w1),
+                                            lo0, lo1);
+        hi0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, a0, a1), hn::InterleaveUpper(d16, w0, w1),
+                                            hi0, hi1);
+      }
+      if (t < ntaps) {  // an odd last tap, against a zero weight
+        const auto a0 = hn::LoadU(d16, ai + taps[t]), w0 = hn::LoadU(d16, w + t * w_tap_stride + c);
+        lo0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, a0, a0), hn::InterleaveLower(d16, w0, zero16),
+                                            lo0, lo1);
+        hi0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, a0, a0), hn::InterleaveUpper(d16, w0, zero16),
+                                            hi0, hi1);
+      }
+      hn::Store(hn::RearrangeToOddPlusEven(lo0, lo1), d32, lower);
+      hn::Store(hn::RearrangeToOddPlusEven(hi0, hi1), d32, upper);
+      int32_t* out = acc + i * acc_stride + c;
+      for (size_t k = 0; k < blocks; ++k) {
+        std::memcpy(out + 8 * k, lower + 4 * k, 4 * sizeof(int32_t));
+        std::memcpy(out + 8 * k + 4, upper + 4 * k, 4 * sizeof(int32_t));
+      }
+    }
+  }
+  DepthwiseTail(a, pix_stride, taps, ntaps, w, w_tap_stride, c, channels, pixels, acc, acc_stride);
+}
+#endif
 
 template <typename Narrow>
 void WidenGroups(const Narrow* src, ptrdiff_t src_stride, int32_t zero_point, int16_t* dst, ptrdiff_t dst_stride,
@@ -240,7 +335,8 @@ void NarrowStore(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_
   }
 }
 
-const bool registered = register_loops({HWY_TARGET, &RequantizeTile, &DepthwiseSums, &Widen8, &NarrowStore});
+const bool registered =
+    register_loops({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &NarrowStore});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::kernels
@@ -321,6 +417,11 @@ const SimdLoops& loops() {
 bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
                      int32_t* out, ptrdiff_t out_stride) {
   return loops().requantize(sums, sum_stride, rows, channels, p, out, out_stride);
+}
+
+bool requantize_store_8bit(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels,
+                           const RequantizeParams& p, const ByteElements& out) {
+  return loops().requantize_8bit(sums, sum_stride, rows, channels, p, out);
 }
 
 void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,

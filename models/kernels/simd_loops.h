@@ -41,6 +41,19 @@ struct RequantizeParams {
 bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
                      int32_t* out, ptrdiff_t out_stride);
 
+// 8-bit feature-map elements: value (row i, channel j) at out + i * row_stride + (j / 16) * brick_stride + j % 16
+// (NHWC: brick_stride 16; NHCWB16: STRIDE_C, with channel 0 at a brick's start).
+struct ByteElements {
+  uint8_t* out;
+  ptrdiff_t row_stride, brick_stride;
+  bool is_signed;  // int8 (else uint8); lo and hi must lie within the type
+};
+
+// requantize_tile() storing each value straight as an 8-bit element; only channels < `channels` are written.
+// On false, some elements of the tile hold unusable values (the caller stores them all again).
+bool requantize_store_8bit(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels,
+                           const RequantizeParams& p, const ByteElements& out);
+
 // Depthwise sums of a run of output pixels, accumulators in registers across the taps:
 //   acc[i * acc_stride + c] = sum over t < ntaps of a[i * pix_stride + taps[t] + c] * w[t * w_tap_stride + c]
 // for i < pixels, c < channels, in wrapping int32 (the caller bounds the sums so that nothing wraps).

@@ -175,6 +175,27 @@ void run_elementwise(benchmark::State& state, ElementwiseOp op) {
 BENCHMARK_CAPTURE(run_elementwise, add_28x28x32, ElementwiseOp::Add)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(run_elementwise, mul_28x28x32, ElementwiseOp::Mul)->Unit(benchmark::kMicrosecond);
 
+// YOLOX-Nano's ADD of one broadcast IFM2 value (40x40x64 int8): a byte table over the block.
+void elementwise_broadcast_add(benchmark::State& state) {
+  const int w = 40, h = 40, c = 64;
+  Map a(w, h, c, DataType::Int8), b(1, 1, 1, DataType::Int8), o(w, h, c, DataType::Int8);
+  ElementwiseParams p;
+  p.op = ElementwiseOp::Add;
+  p.ifm = a.fm, p.ifm2 = b.fm, p.ofm = o.fm;
+  p.broadcast_h = p.broadcast_w = p.broadcast_c = true;
+  p.ifm_zero_point = -128;
+  p.ofm_width = w, p.ofm_height = h, p.ofm_depth = c;
+  p.output.ofm_type = DataType::Int8;
+  p.output.ofm_zero_point = -128;
+  p.output.per_channel = false;
+  for (auto _ : state) {
+    elementwise(p);
+    benchmark::DoNotOptimize(o.bytes.data());
+  }
+  state.counters["bytes/s"] = benchmark::Counter(double(w) * h * c, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(elementwise_broadcast_add)->Unit(benchmark::kMicrosecond);
+
 // Max pooling 3x3 s2 (YOLOX-Nano's SPP-like pools run 5x5 s1) and MobileNetV2's global average 7x7x1280.
 void run_pool(benchmark::State& state, PoolMode mode, int w, int h, int c, int k, int stride) {
   const int ow = (w - k) / stride + 1, oh = (h - k) / stride + 1;
@@ -198,6 +219,30 @@ void run_pool(benchmark::State& state, PoolMode mode, int w, int h, int c, int k
 }
 BENCHMARK_CAPTURE(run_pool, max_5x5s1_20x20x128, PoolMode::Max, 24, 24, 128, 5, 1)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(run_pool, avg_global_7x7x1280, PoolMode::Average, 7, 7, 1280, 7, 1)->Unit(benchmark::kMicrosecond);
+
+// Vela's concatenation of a 40x40x64 int8 map: a 1x1 average with the identity scale (a copy), and the same
+// with a requantising scale (a byte table).
+void pool_1x1(benchmark::State& state, uint32_t multiplier, uint8_t shift) {
+  const int w = 40, h = 40, c = 64;
+  Map ifm(w, h, c, DataType::Int8), ofm(w, h, c, DataType::Int8);
+  PoolParams p;
+  p.mode = PoolMode::Average;
+  p.ifm = ifm.fm, p.ofm = ofm.fm;
+  p.ifm_depth = c, p.ifm_zero_point = -128;
+  p.ofm_width = w, p.ofm_height = h, p.ofm_depth = c;
+  p.output.ofm_type = DataType::Int8;
+  p.output.ofm_zero_point = -128;
+  p.output.per_channel = false;
+  p.output.multiplier = multiplier, p.output.shift = shift;
+  KernelScratch s;
+  for (auto _ : state) {
+    pool_block(p, OfmBlock{0, w, 0, h, 0, c}, s);
+    benchmark::DoNotOptimize(ofm.bytes.data());
+  }
+  state.counters["bytes/s"] = benchmark::Counter(double(w) * h * c, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK_CAPTURE(pool_1x1, identity_40x40x64, 0x80000001u, 31)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(pool_1x1, requantise_40x40x64, 1215264045u, 33)->Unit(benchmark::kMicrosecond);
 
 #if defined(__x86_64__)
 // Host int8 MAC peak: independent vpdpbusd chains on registers (64 MACs each), 16 chains to cover

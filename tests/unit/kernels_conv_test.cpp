@@ -1,12 +1,14 @@
 // Convolution, depthwise and fully-connected kernels: hand-computed cases, addressing, and a
-// randomized cross-check of the fast paths (every SIMD level of this host) against a direct
+// randomized cross-check of the fast paths (every SIMD level and Highway target of this host) against a direct
 // reading of spec 03 §3.2/§3.3.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "models/kernels/conv.h"
+#include "models/kernels/simd_loops.h"
 #include "tests/unit/kernels_test_util.h"
 
 namespace ethosu::kernels {
@@ -258,9 +260,25 @@ void run_random(bool depthwise, int iterations, uint32_t seed) {
     p.output.ofm_zero_point = cs.ofm_t == DataType::UInt8 ? 7 : -3;
     p.output.round_mode = static_cast<RoundMode>(it % 3);
     if (cs.ofm_t != DataType::Int32) p.output.activation_min += 2;
+    // Sometimes a function or LUT after the clamp (the scaling still runs in SIMD while the zero point and the
+    // bounds allow), sometimes with bounds too wide for that.
+    std::vector<uint8_t> lut(2048);
+    for (auto& byte : lut) byte = static_cast<uint8_t>(rng());
+    if (it % 4 == 3) {
+      const ActivationFunction functions[] = {ActivationFunction::Tanh, ActivationFunction::Sigmoid,
+                                              ActivationFunction::Table};
+      p.output.function = functions[std::uniform_int_distribution<int>(0, 2)(rng)];
+      p.output.lut = lut.data();
+      if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) p.output.activation_max = INT32_MAX;
+    }
     const std::vector<int32_t> expect = reference(cs, ifm, w, p.output);
     const ConvWeights cw(w.data(), cs.oc, k.height, k.width, wic);
-    for (SimdLevel level : levels) {
+    // Every micro-kernel level on the best Highway target, then the best level on every other Highway target.
+    std::vector<std::pair<SimdLevel, int64_t>> paths;
+    for (SimdLevel level : levels) paths.emplace_back(level, 0);
+    for (int64_t target : available_simd_targets()) paths.emplace_back(levels.back(), target);
+    for (const auto& [level, target] : paths) {
+      select_simd_target(target);
       TestMap got = ofm;
       p.ofm = got.view();
       KernelScratch s;
@@ -283,7 +301,9 @@ void run_random(bool depthwise, int iterations, uint32_t seed) {
       for (int y = 0; y < cs.oh; ++y)
         for (int x = 0; x < cs.ow; ++x)
           for (int c = 0; c < cs.oc; ++c, ++i) want.set(x, y, c, expect[i]);
-      ASSERT_EQ(got.bytes, want.bytes) << "iteration " << it << " simd " << static_cast<int>(level) << " ifm type "
+      select_simd_target(0);
+      ASSERT_EQ(got.bytes, want.bytes) << "iteration " << it << " simd " << static_cast<int>(level) << " target "
+                                       << target << " ifm type "
                                        << static_cast<int>(cs.ifm_t) << " k " << k.width << "x" << k.height
                                        << " ic " << cs.ic << " oc " << cs.oc << " wmax " << cs.weight_max;
     }

@@ -240,26 +240,29 @@ TEST(Elementwise, BlocksCoverOnlyTheirRange) {
       }
 }
 
-// The binary operations on 8/16-bit operands run a vectorised path; checked against the per-element
-// definition (elementwise_value, scale, finish) over random layouts, types, zero points, broadcasts,
-// operand orders, operand and output scales, including shifts small enough that the scaled values leave
-// int32.
+// The binary operations on 8/16-bit operands run a vectorised path, those on 8-bit operands (and the unary ones, or
+// with one IFM2 value) table paths; checked against the per-element definition (elementwise_value, scale, finish)
+// over random layouts, types, zero points, broadcasts, operand orders, operand and output scales, including shifts
+// small enough that the scaled values leave int32.
 TEST(Elementwise, VectorPathEqualsThePerElementDefinition) {
   std::mt19937 rng(11);
   const ElementwiseOp ops[] = {ElementwiseOp::Add, ElementwiseOp::Sub, ElementwiseOp::Mul, ElementwiseOp::Min,
-                               ElementwiseOp::Max};
-  const DataType types[] = {DataType::Int8, DataType::UInt8, DataType::Int16};
+                               ElementwiseOp::Max, ElementwiseOp::LRelu, ElementwiseOp::Abs, ElementwiseOp::Clz};
+  const DataType types[] = {DataType::Int8, DataType::UInt8, DataType::Int16, DataType::Int32};
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   for (int round = 0; round < 400; ++round) {
-    const DataType ta = types[pick(3)], tb = types[pick(3)], to = types[pick(3)];
-    const int w = 1 + pick(5), h = 1 + pick(3), c = 1 + pick(40);
+    const DataType ta = types[pick(3)], tb = types[pick(3)], to = types[pick(4)];
+    // Every other round large enough for the table paths (from 512 or 1024 elements).
+    const bool large = round % 2 == 1;
+    const int w = 1 + pick(large ? 16 : 5), h = 1 + pick(large ? 8 : 3), c = 1 + pick(40);
     const Layout la = pick(2) ? Layout::NHWC : Layout::NHCWB16, lo = pick(2) ? Layout::NHWC : Layout::NHCWB16;
     ElementwiseParams p;
     p.broadcast_h = pick(4) == 0, p.broadcast_w = pick(4) == 0, p.broadcast_c = pick(4) == 0;
+    if (pick(8) == 0) p.broadcast_h = p.broadcast_w = p.broadcast_c = true;  // one IFM2 value
     TestMap a(w, h, c, ta, la), b(p.broadcast_w ? 1 : w, p.broadcast_h ? 1 : h, p.broadcast_c ? 1 : c, tb, Layout::NHWC),
         out(w, h, c, to, lo);
     a.randomize(rng), b.randomize(rng);
-    p.op = ops[pick(5)];
+    p.op = ops[pick(pick(4) == 0 ? 8 : 5)];
     p.ifm = a.view(), p.ifm2 = b.view(), p.ofm = out.view();
     p.ofm_width = w, p.ofm_height = h, p.ofm_depth = c;
     p.ifm2_is_scalar = pick(5) == 0;
@@ -288,8 +291,9 @@ TEST(Elementwise, VectorPathEqualsThePerElementDefinition) {
           int64_t vb = p.ifm2_is_scalar ? int64_t{p.ifm2_scalar} - p.ifm2_zero_point
                                         : int64_t{b.get(p.broadcast_w ? 0 : x, p.broadcast_h ? 0 : y, p.broadcast_c ? 0 : ch)} -
                                               p.ifm2_zero_point;
-          if (p.reverse_operands) std::swap(va, vb);
-          const int64_t v = scale(os, elementwise_value(p, va, vb), os.multiplier, os.shift, false);
+          if (p.reverse_operands && !is_unary(p.op)) std::swap(va, vb);
+          int64_t v = elementwise_value(p, va, vb);
+          if (p.op != ElementwiseOp::LRelu) v = scale(os, v, os.multiplier, os.shift, false);
           ASSERT_EQ(out.get(x, y, ch), fin(v)) << "round " << round << " at " << x << "," << y << "," << ch;
         }
   }

@@ -242,3 +242,48 @@ TEST(PoolRandom, MatchesDirectReference) {
 
 }  // namespace
 }  // namespace ethosu::kernels
+
+namespace ethosu::kernels {
+namespace {
+
+// 1x1 windows between 8-bit maps (strided, nearest-upscaled, tiled, either layout, identity or requantising scale,
+// per-channel mode without scale) run as a table lookup or a copy: checked against the definition, and the
+// bytes around the OFM stay untouched.
+TEST(Pool, PointwiseWindowsEqualTheDefinition) {
+  std::mt19937 rng(5);
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  for (int round = 0; round < 300; ++round) {
+    const DataType ti = pick(2) ? DataType::Int8 : DataType::UInt8, to = pick(2) ? DataType::Int8 : DataType::UInt8;
+    const int w = 1 + pick(9), h = 1 + pick(4), c = 1 + pick(40), stride = 1 + pick(2);
+    const bool nearest = pick(3) == 0;
+    const int iw = nearest ? (w * stride + 1) / 2 : (w - 1) * stride + 1, ih = nearest ? (h * stride + 1) / 2 : (h - 1) * stride + 1;
+    TestMap ifm(iw, ih, c, ti, pick(2) ? Layout::NHWC : Layout::NHCWB16, pick(3) == 0),
+        ofm(w, h, c, to, pick(2) ? Layout::NHWC : Layout::NHCWB16, pick(3) == 0);
+    ifm.randomize(rng);
+    PoolParams p = params(pick(2) ? PoolMode::Max : PoolMode::Average, ifm, ofm, 1, stride, 0, 0);
+    p.kernel.upscale = nearest ? Upscale::Nearest : Upscale::None;
+    p.ifm_zero_point = ti == DataType::Int8 ? -128 : 0;
+    OutputStage& os = p.output;
+    os.per_channel = pick(4) == 0;
+    os.ofm_zero_point = pick(2) ? p.ifm_zero_point + (to == ti ? 0 : (to == DataType::UInt8 ? 128 : -128)) : pick(21) - 10;
+    if (pick(2)) {
+      os.multiplier = 0x80000001u, os.shift = 31;  // identity: Vela's concatenations and resizes
+    } else {
+      os.multiplier = static_cast<uint32_t>(rng() | 0x40000000u), os.shift = static_cast<uint8_t>(30 + pick(8));
+    }
+    const FastFinish fin(os);
+    TestMap want = ofm;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int ch = 0; ch < c; ++ch) {
+          const int sx = nearest ? (x * stride) >> 1 : x * stride, sy = nearest ? (y * stride) >> 1 : y * stride;
+          const int64_t v = int64_t{ifm.get(sx, sy, ch)} - p.ifm_zero_point;
+          want.set(x, y, ch, fin(os.per_channel ? v : scale(os, v, os.multiplier, os.shift, false)));
+        }
+    pool(p);
+    ASSERT_EQ(ofm.bytes, want.bytes) << "round " << round;
+  }
+}
+
+}  // namespace
+}  // namespace ethosu::kernels

@@ -1,0 +1,71 @@
+#include "models/kernels/tile_scales.h"
+
+namespace ethosu::kernels {
+namespace {
+
+// bias, multiplier, shift, low-bit mask of the shift, and the rounding addend for x >= 0 and x < 0.
+enum ChannelArray { kBias, kMult, kShift, kMask, kRoundPos, kRoundNeg, kArrays };
+// The 32-bit path's 64-bit constants, each an array over channel pairs (see Requantize32).
+enum PairArray { kEvenRpos, kEvenRneg, kOddRpos, kOddRneg, kEvenShift, kOddShift, kEvenSub, kOddSub, kPairArrays };
+
+// Channel c's bias and scale: its own in per-channel mode, else the global scale (with its bias, if any).
+ScaleBias channel_scale(const OutputStage& os, int c) {
+  if (os.per_channel) return os.channels[c];
+  ScaleBias e;
+  e.bias = os.channels ? os.channels[c].bias : 0;
+  e.multiplier = os.multiplier;
+  e.shift = os.shift;
+  return e;
+}
+
+}  // namespace
+
+TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
+                       int64_t hi, std::vector<int64_t>& storage)
+    : padded_(round_up_lanes(static_cast<size_t>(c1 - c0))) {
+  const size_t half = padded_ / 2;
+  // The int32 arrays (2 x padded) take padded int64 slots.
+  storage.assign(kArrays * padded_ + kPairArrays * half + padded_, 0);
+  params_ = storage.data();
+  params32_ = reinterpret_cast<int32_t*>(params_ + kArrays * padded_ + kPairArrays * half);
+  vector_ok_ = true;
+  fast32_ = zp >= -(int64_t{1} << 30) && zp <= (int64_t{1} << 30);
+  int64_t* cp = params_;
+  int64_t* pairs = cp + kArrays * padded_;
+  for (int c = c0; c < c1; ++c) {
+    const size_t i = static_cast<size_t>(c - c0);
+    const ScaleBias e = channel_scale(os, c);
+    cp[kBias * padded_ + i] = e.bias;
+    cp[kMult * padded_ + i] = e.multiplier;
+    cp[kShift * padded_ + i] = e.shift;
+    cp[kMask * padded_ + i] = static_cast<int64_t>((uint64_t{1} << e.shift) - 1);
+    cp[kRoundPos * padded_ + i] = round_addend(os.round_mode, e.shift, false);
+    cp[kRoundNeg * padded_ + i] = round_addend(os.round_mode, e.shift, true);
+    vector_ok_ = vector_ok_ && e.shift <= 61;
+
+    fast32_ = fast32_ && e.bias >= INT32_MIN && e.bias <= INT32_MAX && e.multiplier <= uint32_t{INT32_MAX} &&
+              e.shift >= 32 && e.shift <= 61;
+    params32_[i] = static_cast<int32_t>(e.bias);
+    params32_[padded_ + i] = static_cast<int32_t>(e.multiplier);
+    const bool odd = i % 2;
+    const size_t k = i / 2;
+    // Only the vector path (shift <= 61) reads these; a shift of 63 would overflow the biased addend.
+    const bool biased = e.shift <= 62;
+    pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = biased ? (int64_t{1} << 62) + cp[kRoundPos * padded_ + i] : 0;
+    pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = biased ? (int64_t{1} << 62) + cp[kRoundNeg * padded_ + i] : 0;
+    pairs[(odd ? kOddShift : kEvenShift) * half + k] = e.shift;
+    pairs[(odd ? kOddSub : kEvenSub) * half + k] = e.shift <= 62 ? int64_t{1} << (62 - e.shift) : 0;
+  }
+  base_ = {cp + kBias * padded_, cp + kMult * padded_,     cp + kShift * padded_, cp + kMask * padded_,
+           cp + kRoundPos * padded_, cp + kRoundNeg * padded_, acc_lo, acc_hi, zp, lo, hi};
+}
+
+Requantize32 TileScales::fast_at(size_t offset) const {
+  const int64_t* pairs = params_ + kArrays * padded_ + offset / 2;
+  const size_t half = padded_ / 2;
+  return {params32_ + offset,        params32_ + padded_ + offset, pairs + kEvenRpos * half,  pairs + kEvenRneg * half,
+          pairs + kOddRpos * half,   pairs + kOddRneg * half,      pairs + kEvenShift * half, pairs + kOddShift * half,
+          pairs + kEvenSub * half,   pairs + kOddSub * half};
+}
+
+}  // namespace ethosu::kernels

@@ -1,0 +1,52 @@
+// The output stage's constants of a range of channels, laid out as requantize_tile() reads them: shared by
+// the conv, depthwise and elementwise kernels, which requantise tiles of exact int32 values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/output_stage.h"
+#include "models/kernels/simd_loops.h"
+
+namespace ethosu::kernels {
+
+// Channels [c0, c1) of an output stage (per channel, or its global scale with each channel's bias if any).
+class TileScales {
+ public:
+  // requantize_tile() saturates bias + sum to [acc_lo, acc_hi], then adds zp and clamps to [lo, hi]. The
+  // constants live in `storage` (reused across operations: no allocation per operation).
+  TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
+             int64_t hi, std::vector<int64_t>& storage);
+  // Whether requantize_tile() applies: every shift <= 61 (its split rounding cannot overflow). It does not apply
+  // the output stage's function or LUT: the caller checks for those.
+  bool vector_ok() const { return vector_ok_; }
+  // The parameters for the channels from c0 + offset on; `r32` receives the 32-bit path's constants when they
+  // apply (it must outlive the result).
+  RequantizeParams at(size_t offset, Requantize32& r32) const {
+    RequantizeParams r = base_;
+    r.bias += offset, r.mult += offset, r.shift += offset, r.mask += offset, r.rpos += offset, r.rneg += offset;
+    if (fast32_ && offset % 2 == 0) {
+      r32 = fast_at(offset);
+      r.fast = &r32;
+    }
+    return r;
+  }
+  // Channel c0 + i's bias, multiplier and shift.
+  int64_t bias(size_t i) const { return base_.bias[i]; }
+  uint32_t multiplier(size_t i) const { return static_cast<uint32_t>(base_.mult[i]); }
+  int shift(size_t i) const { return static_cast<int>(base_.shift[i]); }
+
+ private:
+  Requantize32 fast_at(size_t offset) const;
+
+  size_t padded_ = 0;  // channel array length, whole SIMD vectors
+  bool vector_ok_ = false, fast32_ = false;
+  int64_t* params_ = nullptr;
+  int32_t* params32_ = nullptr;  // inside the same storage
+  RequantizeParams base_{};
+};
+
+inline size_t round_up_lanes(size_t n) { return (n + kRequantizeLanes - 1) / kRequantizeLanes * kRequantizeLanes; }
+
+}  // namespace ethosu::kernels

@@ -182,45 +182,58 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   const uint64_t n = ring.size;
   const bool streams = (n - 1) * min_occ * den_ >= pre + post;
 
-  uint64_t c = 0, first_issue = 0, first_data = 0, first_done = 0, issue_last = 0, skip_end = 0;
-  bool skipped = false;
-  uint64_t r = 0, i = 0;  // run and position in the run of transaction j
-  for (uint64_t j = 0; j < total_txns;) {
-    if (streams && j == n && total_txns - n > j) {
-      const uint64_t to = total_txns - n;
-      c += (occ_prefix(to) - occ_prefix(j)) * den_;
-      free_at = c;
-      skip_end = c;
-      skipped = true;
-      j = to;
-      r = to < full_txns ? to / full.txns : runs - 1;
-      i = to < full_txns ? to % full.txns : to - full_txns;
-      continue;
+  // Members go to locals so that the ring stores cannot alias them in the booking loop.
+  uint64_t* const hold = ring.hold_until.data();
+  const uint64_t size = ring.size;
+  uint64_t pos = ring.head;
+  // The first transaction: issued when both the request and its slot are in.
+  const uint64_t first_issue = std::max(t, hold[pos]);
+  const uint64_t first_data = std::max(first_issue + pre, free_at);
+  const RunShape& first_run = runs == 1 ? tail : full;
+  const uint64_t first_done = first_data + (first_run.txns == 1 ? first_run.last_occ : split) * den_;
+  hold[pos] = first_done + post;
+  if (++pos == size) pos = 0;
+  // From here on the channel is busy until after request + latency, so a transaction waits only for its
+  // slot: its data starts at max(slot hold + latency, channel free).
+  uint64_t c = first_done, last_hold = 0;
+  const uint64_t split_ticks = split * den_;
+  // Books transactions [from, to), `from` being transaction i of run r.
+  const auto book = [&](uint64_t from, uint64_t to, uint64_t r, uint64_t i) {
+    for (uint64_t j = from; j < to; ++r, i = 0) {
+      const RunShape& s = (r + 1 == runs) ? tail : full;
+      const uint64_t splits_end = std::min(s.txns - 1, i + (to - j));
+      for (; i < splits_end; ++i, ++j) {
+        last_hold = hold[pos];
+        c = std::max(last_hold + pre, c) + split_ticks;
+        hold[pos] = c + post;
+        if (++pos == size) pos = 0;
+      }
+      if (j == to) break;
+      last_hold = hold[pos];
+      c = std::max(last_hold + pre, c) + s.last_occ * den_;
+      hold[pos] = c + post;
+      if (++pos == size) pos = 0;
+      ++j;
     }
-    const RunShape& s = (r + 1 == runs) ? tail : full;
-    const bool last_in_run = i + 1 == s.txns;
-    const uint64_t issue = std::max(t, ring.hold_until[ring.head]);
-    const uint64_t start = std::max(issue + pre, free_at);
-    c = start + (last_in_run ? s.last_occ : split) * den_;
-    free_at = c;
-    ring.hold_until[ring.head] = c + post;
-    if (++ring.head == ring.size) ring.head = 0;
-    if (j == 0) {
-      first_issue = issue;
-      first_data = start;
-      first_done = c;
-    }
-    issue_last = issue;
-    ++j;
-    if (last_in_run) {
-      ++r;
-      i = 0;
-    } else {
-      ++i;
-    }
+  };
+  const auto run_of = [&](uint64_t x) { return x < full_txns ? x / full.txns : runs - 1; };
+  const auto index_in_run = [&](uint64_t x) { return x < full_txns ? x % full.txns : x - full_txns; };
+  const uint64_t second_run = first_run.txns == 1 ? 1 : 0, second_index = first_run.txns == 1 ? 0 : 1;
+  uint64_t issue_last = first_issue;
+  if (streams && total_txns > 2 * n) {
+    book(1, n, second_run, second_index);
+    const uint64_t to = total_txns - n;
+    c += (occ_prefix(to) - occ_prefix(n)) * den_;
+    const uint64_t skip_end = c;
+    book(to, total_txns, run_of(to), index_in_run(to));
+    // Skipped slots' issue times were not tracked; the last issue waits for transaction T-1-N.
+    issue_last = std::max(t, skip_end + post);
+  } else if (total_txns > 1) {
+    book(1, total_txns, second_run, second_index);
+    issue_last = std::max(t, last_hold);
   }
-  // Skipped slots' issue times were not tracked; the last issue waits for transaction T-1-N.
-  if (skipped) issue_last = std::max(t, skip_end + post);
+  free_at = c;
+  ring.head = static_cast<uint32_t>(pos);
 
   TickChannel& ch = counters_.channel[d];
   const uint64_t beats = (runs - 1) * full.beats + tail.beats;

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include "sim/error.h"
 
 namespace ethosu::mem {
@@ -239,6 +243,176 @@ TEST(AxiTiming, ClosedFormMatchesPerTransactionBooking) {
   // Latency-bound: too few slots to cover the latency, every transaction waits for its slot.
   d.limiters[0].max_outstanding_reads = 2;
   expect_same_as_per_transaction(d, false, 50 * 1000, 1000);
+}
+
+// The timing rules of axi_timing.h followed literally, one AXI transaction at a time, in ticks of
+// 1/num cycle (bytes_per_cycle = num/den, given exactly by the test).
+class ReferencePort {
+ public:
+  ReferencePort(const AxiPortParams& p, uint64_t num, uint64_t den) : p_(p), num_(num), den_(den) {
+    for (unsigned l = 0; l < kLimitersPerPort; ++l) {
+      rings_[l][0].assign(p.limiters[l].max_outstanding_reads, 0);
+      rings_[l][1].assign(p.limiters[l].max_outstanding_writes, 0);
+    }
+  }
+
+  Completion transfer(bool write, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, Access client,
+                      unsigned limiter, uint32_t added) {
+    const unsigned d = write ? 1 : 0;
+    const uint64_t t = request_cycle * num_;
+    const uint64_t pre = write ? 0 : (uint64_t{p_.read_latency_cycles} + added) * num_;
+    const uint64_t post = write ? (uint64_t{p_.write_latency_cycles} + added) * num_ : 0;
+    uint64_t& free_at = free_[p_.shared_data_bus ? 0 : d];
+    std::vector<uint64_t>& ring = rings_[limiter][d];
+    size_t& head = heads_[limiter][d];
+    const uint64_t split = p_.limiters[limiter].burst_split_bytes;
+    const uint64_t run = run_bytes == 0 ? bytes : run_bytes;
+    uint64_t c = 0, first_issue = 0, first_data = 0, first_done = 0, issue_last = 0, occ_ticks = 0;
+    uint64_t beats = 0, txns = 0;
+    for (uint64_t off = 0; off < bytes; off += run) {
+      const uint64_t len = std::min(run, bytes - off);
+      for (uint64_t k = 0; k < len; k += split) {
+        const bool last = k + split >= len;
+        const uint64_t occ = last ? (len + p_.burst_bytes - 1) / p_.burst_bytes * p_.burst_bytes - k : split;
+        const uint64_t issue = std::max(t, ring[head]);
+        const uint64_t start = std::max(issue + pre, free_at);
+        c = start + occ * den_;
+        free_at = c;
+        ring[head] = c + post;
+        head = (head + 1) % ring.size();
+        if (txns == 0) {
+          first_issue = issue;
+          first_data = start;
+          first_done = c;
+        }
+        issue_last = issue;
+        occ_ticks += occ * den_;
+        beats += (std::min(split, len - k) + p_.bus_bytes - 1) / p_.bus_bytes;
+        ++txns;
+      }
+    }
+    Channel& ch = channel_[d];
+    ch.transactions += txns;
+    ch.beats += beats;
+    ch.bytes += bytes;
+    ch.busy += occ_ticks;
+    if (issue_last > t) {
+      const uint64_t from = std::max(t, ch.limit_cursor);
+      if (issue_last > from) ch.limit_stall += issue_last - from;
+      ch.limit_cursor = std::max(ch.limit_cursor, issue_last);
+    }
+    Client& cl = clients_[static_cast<unsigned>(client)];
+    (write ? cl.bytes_written : cl.bytes_read) += bytes;
+    cl.beats += beats;
+    cl.transactions += txns;
+    const uint64_t port_wait = first_data - (first_issue + pre);
+    cl.port_wait += port_wait;
+    cl.limit_wait += (c - t) - pre - occ_ticks - port_wait;
+    const auto ceil = [&](uint64_t ticks) { return (ticks + num_ - 1) / num_; };
+    return {ceil(first_issue), ceil(c), ceil(write ? c + post : c), ceil(first_done)};
+  }
+
+  // The port's statistics as AxiPortTiming::stats() reports them.
+  AxiPortStats stats() const {
+    const auto cycles = [&](uint64_t ticks) { return (ticks + num_ / 2) / num_; };
+    AxiPortStats s;
+    ChannelStats* out[2] = {&s.read, &s.write};
+    for (unsigned d = 0; d < 2; ++d) {
+      const Channel& c = channel_[d];
+      *out[d] = {c.transactions, c.beats, c.bytes, cycles(c.busy), cycles(c.limit_stall)};
+    }
+    for (size_t k = 0; k < isa::kAccessCount; ++k) {
+      const Client& c = clients_[k];
+      s.clients[k] = {c.bytes_read, c.bytes_written, c.beats, c.transactions, cycles(c.port_wait),
+                      cycles(c.limit_wait)};
+    }
+    return s;
+  }
+
+ private:
+  struct Channel {
+    uint64_t transactions = 0, beats = 0, bytes = 0, busy = 0, limit_stall = 0, limit_cursor = 0;
+  };
+  struct Client {
+    uint64_t bytes_read = 0, bytes_written = 0, beats = 0, transactions = 0, port_wait = 0, limit_wait = 0;
+  };
+  AxiPortParams p_;
+  uint64_t num_, den_;
+  uint64_t free_[2] = {};
+  std::vector<uint64_t> rings_[kLimitersPerPort][2];
+  size_t heads_[kLimitersPerPort][2] = {};
+  Channel channel_[2];
+  Client clients_[isa::kAccessCount];
+};
+
+void expect_same_stats(const AxiPortStats& a, const AxiPortStats& b) {
+  const auto same_channel = [](const ChannelStats& x, const ChannelStats& y) {
+    return x.transactions == y.transactions && x.beats == y.beats && x.bytes == y.bytes &&
+           x.busy_cycles == y.busy_cycles && x.limit_stall_cycles == y.limit_stall_cycles;
+  };
+  EXPECT_TRUE(same_channel(a.read, b.read));
+  EXPECT_TRUE(same_channel(a.write, b.write));
+  for (size_t k = 0; k < isa::kAccessCount; ++k) {
+    const ClientStats& x = a.clients[k];
+    const ClientStats& y = b.clients[k];
+    EXPECT_TRUE(x.bytes_read == y.bytes_read && x.bytes_written == y.bytes_written && x.beats == y.beats &&
+                x.transactions == y.transactions && x.port_wait_cycles == y.port_wait_cycles &&
+                x.limit_wait_cycles == y.limit_wait_cycles)
+        << "client " << k;
+  }
+}
+
+// Random traffic (both directions and limiters, any order of request cycles, short and long transfers,
+// runs, added latency) on random ports, bandwidth- and latency-bound: every completion and every
+// statistic must equal the one-transaction-at-a-time reference.
+TEST(AxiTiming, RandomTrafficMatchesPerTransactionReference) {
+  std::mt19937_64 rng(11);
+  const auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+  struct Bandwidth {
+    double bytes_per_cycle;
+    uint64_t num, den;
+  };
+  const Bandwidth bandwidths[] = {{16, 16, 1}, {3.75, 15, 4}, {8, 8, 1}, {4.5, 9, 2}, {0.5, 1, 2}};
+  for (int port_case = 0; port_case < 40; ++port_case) {
+    const Bandwidth& bw = bandwidths[pick(0, 4)];
+    AxiPortParams p;
+    p.bytes_per_cycle = bw.bytes_per_cycle;
+    p.bus_bytes = pick(0, 1) ? 16 : 8;
+    p.burst_bytes = p.bus_bytes << pick(1, 4);
+    p.read_latency_cycles = static_cast<uint32_t>(pick(0, 600));
+    p.write_latency_cycles = static_cast<uint32_t>(pick(0, 300));
+    p.shared_data_bus = pick(0, 1) == 1;
+    for (LimiterParams& l : p.limiters) {
+      l.burst_split_bytes = 64u << pick(0, 2);
+      l.max_outstanding_reads = static_cast<uint32_t>(pick(0, 1) ? pick(1, 64) : pick(1, 4));
+      l.max_outstanding_writes = static_cast<uint32_t>(pick(0, 1) ? pick(1, 32) : pick(1, 4));
+    }
+    AxiPortTiming port(p);
+    ReferencePort reference(p, bw.num, bw.den);
+    uint64_t now = 0;
+    for (int call = 0; call < 300; ++call) {
+      // Mostly forward in time, sometimes behind the previous request (temporal decoupling).
+      now = pick(0, 3) == 0 ? now - std::min<uint64_t>(now, pick(0, 2000)) : now + pick(0, 500);
+      const bool write = pick(0, 1) == 1;
+      const uint64_t bytes = pick(0, 3) == 0 ? pick(1, 64) : pick(0, 1) ? pick(1, 4096) : pick(4096, 40000);
+      const auto run = static_cast<uint32_t>(pick(0, 2) == 0 ? 0 : pick(1, 3000));
+      const auto limiter = static_cast<unsigned>(pick(0, 1));
+      const auto added = static_cast<uint32_t>(pick(0, 3) == 0 ? pick(1, 400) : 0);
+      const auto client = static_cast<Access>(pick(0, isa::kAccessCount - 1));
+      const Completion got = write ? port.write(now, bytes, run, client, limiter, added)
+                                   : port.read(now, bytes, run, client, limiter, added);
+      const Completion want = reference.transfer(write, now, bytes, run, client, limiter, added);
+      ASSERT_TRUE(got.start_cycle == want.start_cycle && got.data_done_cycle == want.data_done_cycle &&
+                  got.complete_cycle == want.complete_cycle &&
+                  got.first_data_done_cycle == want.first_data_done_cycle)
+          << "port " << port_case << " call " << call << (write ? " write " : " read ") << bytes << " B, runs of "
+          << run << ", limiter " << limiter << ", added " << added << ": got " << got.start_cycle << "/"
+          << got.data_done_cycle << "/" << got.complete_cycle << "/" << got.first_data_done_cycle << ", want "
+          << want.start_cycle << "/" << want.data_done_cycle << "/" << want.complete_cycle << "/"
+          << want.first_data_done_cycle;
+    }
+    expect_same_stats(port.stats(), reference.stats());
+  }
 }
 
 TEST(AxiTiming, ConfigureKeepsPendingWorkAndRejectsBadParameters) {

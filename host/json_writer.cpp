@@ -1,41 +1,76 @@
 #include "host/json_writer.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace ethosu::host {
+
+namespace {
+
+// A separator, a line break and the indentation of the next element come from one buffer, in one append.
+constexpr size_t kIndentInBuffer = 64;
+constexpr std::string_view kBreak = ",\n                                                                ";
+static_assert(kBreak.size() == 2 + kIndentInBuffer);
+
+// Printable ASCII other than the quote and the backslash: the characters JSON text holds as they are.
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> plain{};
+  for (unsigned c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
+  return plain;
+}();
+
+bool plain(std::string_view s) {
+  for (const char c : s)
+    if (!kPlain[static_cast<unsigned char>(c)]) return false;
+  return true;
+}
+
+}  // namespace
 
 void JsonWriter::before_value() {
   if (after_key_) {
     after_key_ = false;
     return;
   }
-  if (empty_.empty()) return;  // the top-level value
-  out_ += empty_.back() ? "\n" : ",\n";
-  empty_.back() = false;
-  out_.append(empty_.size(), ' ');
+  if (depth_ == 0) return;  // the top-level value
+  line_break(empty_ ? 0 : 1, depth_);
+  empty_ = false;
+}
+
+void JsonWriter::line_break(size_t commas, size_t indent) {
+  out_.append(kBreak.data() + 1 - commas, 1 + commas + std::min(indent, kIndentInBuffer));
+  if (indent > kIndentInBuffer) out_.append(indent - kIndentInBuffer, ' ');
 }
 
 void JsonWriter::open(char bracket) {
   before_value();
   out_ += bracket;
-  empty_.push_back(true);
+  ++depth_;
+  empty_ = true;
 }
 
 void JsonWriter::close(char bracket) {
-  const bool was_empty = empty_.back();
-  empty_.pop_back();
-  if (!was_empty) {
-    out_ += '\n';
-    out_.append(empty_.size(), ' ');
-  }
+  --depth_;
+  if (!empty_) line_break(0, depth_);
   out_ += bracket;
+  empty_ = false;
 }
 
 void JsonWriter::key(std::string_view k) {
   before_value();
-  string(k);
-  out_ += ": ";
+  char quoted[64];
+  if (k.size() + 4 <= sizeof quoted && plain(k)) {  // most keys: in one append
+    quoted[0] = '"';
+    std::memcpy(quoted + 1, k.data(), k.size());
+    std::memcpy(quoted + 1 + k.size(), "\": ", 3);
+    out_.append(quoted, k.size() + 4);
+  } else {
+    string(k);
+    out_ += ": ";
+  }
   after_key_ = true;
 }
 
@@ -70,11 +105,10 @@ void JsonWriter::value(std::string_view s) {
 void JsonWriter::string(std::string_view s) {
   // Plain printable ASCII as it is; anything else (quotes, backslashes, control characters, UTF-8) through
   // nlohmann's escaping, which also rejects invalid UTF-8 as a dump of the DOM did.
-  for (const char c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f || c == '"' || c == '\\') {
-      out_ += nlohmann::json(std::string(s)).dump();
-      return;
-    }
+  if (!plain(s)) {
+    out_ += nlohmann::json(std::string(s)).dump();
+    return;
+  }
   out_ += '"';
   out_ += s;
   out_ += '"';

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,10 +34,12 @@ class JsonWriter {
   void open(char bracket);
   void close(char bracket);
   void before_value();  // the separator and indentation of the next array element or key
+  void line_break(size_t commas, size_t indent);
   void string(std::string_view s);
 
   std::string& out_;
-  std::vector<bool> empty_;  // per open container: nothing written into it yet
+  size_t depth_ = 0;    // containers open
+  bool empty_ = false;  // nothing written yet into the innermost open container (an outer one holds at least it)
   bool after_key_ = false;
 };
 

@@ -18,9 +18,18 @@ TEST(JsonWriter, LayoutIsNlohmannsIndentOne) {
   EXPECT_EQ(out, doc.dump(1));
 }
 
+TEST(JsonWriter, DeepNestingKeepsItsIndentation) {
+  nlohmann::json doc = {{"leaf", 1}};
+  for (int level = 0; level < 80; ++level) doc = nlohmann::json::array({doc, level});
+  std::string out;
+  JsonWriter w(out);
+  w.value(doc);
+  EXPECT_EQ(out, doc.dump(1));
+}
+
 TEST(JsonWriter, StringsWithQuotesBackslashesAndControlCharactersStayValid) {
   const std::string tricky[] = {"plain", "", "say \"hi\"", "C:\\path\\", "line\nbreak\ttab\r", std::string("nul\0byte", 8),
-                                "\x01\x1f\x7f", "caf\xc3\xa9 \xe2\x82\xac"};
+                                "\x01\x1f\x7f", "caf\xc3\xa9 \xe2\x82\xac", std::string(100, 'k')};
   std::string out;
   JsonWriter w(out);
   w.begin_object();

@@ -12,42 +12,38 @@ namespace ethosu::host {
 
 namespace {
 
-// Indices 0..N-1 in the order of their names: the report's objects keep their keys sorted, as nlohmann's do.
+// The names of an enum's values 0..N-1, in name order: the report's objects keep their keys sorted, as nlohmann's do.
+struct Named {
+  size_t index;
+  std::string_view name;
+};
+
 template <size_t N, typename NameOf>
-std::array<size_t, N> by_name(NameOf name_of) {
-  std::array<size_t, N> order;
-  for (size_t k = 0; k < N; ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::string_view(name_of(a)) < name_of(b); });
-  return order;
+std::array<Named, N> by_name(NameOf name_of) {
+  std::array<Named, N> names;
+  for (size_t k = 0; k < N; ++k) names[k] = {k, name_of(k)};
+  std::sort(names.begin(), names.end(), [](const Named& a, const Named& b) { return a.name < b.name; });
+  return names;
 }
 
-const std::array<size_t, isa::kAccessCount>& accesses_by_key() {
-  static const auto order = by_name<isa::kAccessCount>([](size_t k) { return isa::access_key(static_cast<isa::Access>(k)); });
-  return order;
+const std::array<Named, isa::kAccessCount>& access_keys() {
+  static const auto names = by_name<isa::kAccessCount>([](size_t k) { return isa::access_key(static_cast<isa::Access>(k)); });
+  return names;
 }
 
-const std::array<size_t, timing::kStallKinds>& stalls_by_name() {
-  static const auto order = by_name<timing::kStallKinds>([](size_t k) { return timing::stall_name(static_cast<timing::Stall>(k)); });
-  return order;
+const std::array<Named, timing::kStallKinds>& stall_names() {
+  static const auto names = by_name<timing::kStallKinds>([](size_t k) { return timing::stall_name(static_cast<timing::Stall>(k)); });
+  return names;
 }
 
-// {"name": cycles, ...} of the causes that stalled at all.
-void write_stalls(JsonWriter& w, const std::array<uint64_t, timing::kStallKinds>& cycles) {
+// {"name": value, ...} of the entries that are not zero: stall cycles by cause, bytes by traffic class.
+template <size_t N>
+void write_nonzero(JsonWriter& w, const std::array<uint64_t, N>& values, const std::array<Named, N>& names) {
   w.begin_object();
-  for (const size_t k : stalls_by_name())
-    if (cycles[k]) {
-      w.key(timing::stall_name(static_cast<timing::Stall>(k)));
-      w.value(cycles[k]);
-    }
-  w.end_object();
-}
-
-void write_bytes(JsonWriter& w, const std::array<uint64_t, isa::kAccessCount>& bytes) {
-  w.begin_object();
-  for (const size_t k : accesses_by_key())
-    if (bytes[k]) {
-      w.key(isa::access_key(static_cast<isa::Access>(k)));
-      w.value(bytes[k]);
+  for (const auto& [k, name] : names)
+    if (values[k]) {
+      w.key(name);
+      w.value(values[k]);
     }
   w.end_object();
 }
@@ -59,9 +55,9 @@ void write_traffic(JsonWriter& w, const std::array<timing::PortTraffic, 2>& port
     w.key(p == 0 ? "axi0" : "axi1");
     w.begin_object();
     w.key("read_bytes");
-    write_bytes(w, ports[p].read_bytes);
+    write_nonzero(w, ports[p].read_bytes, access_keys());
     w.key("write_bytes");
-    write_bytes(w, ports[p].write_bytes);
+    write_nonzero(w, ports[p].write_bytes, access_keys());
     w.end_object();
   }
   w.end_object();
@@ -112,7 +108,7 @@ void write_op(JsonWriter& w, size_t index, const timing::OpRecord& op) {
     write_triple(w, op.ofm_shape);
   }
   w.key("stall_cycles");
-  write_stalls(w, op.stall_cycles);
+  write_nonzero(w, op.stall_cycles, stall_names());
   w.key("start_cycle");
   w.value(op.start_cycle);
   w.key("traffic");
@@ -172,7 +168,7 @@ std::string report_json(const timing::JobReport& r, const nlohmann::json& config
   JsonWriter w(out);
   w.begin_object();
   w.key("cc_stall_cycles");
-  write_stalls(w, r.cc_stall_cycles);
+  write_nonzero(w, r.cc_stall_cycles, stall_names());
   w.key("clock_hz");
   w.value(r.clock_hz);
   w.key("config");

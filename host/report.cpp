@@ -2,20 +2,156 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <utility>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "host/json_writer.h"
 
 namespace ethosu::host {
 
 namespace {
 
-nlohmann::json traffic_json(const timing::PortTraffic& t) {
-  nlohmann::json read = nlohmann::json::object(), write = nlohmann::json::object();
-  for (size_t k = 0; k < isa::kAccessCount; ++k) {
-    const char* name = isa::access_key(static_cast<isa::Access>(k));
-    if (t.read_bytes[k]) read[name] = t.read_bytes[k];
-    if (t.write_bytes[k]) write[name] = t.write_bytes[k];
+// The names of an enum's values 0..N-1, in name order: the report's objects keep their keys sorted, as nlohmann's do.
+struct Named {
+  size_t index;
+  std::string_view name;
+};
+
+template <size_t N, typename NameOf>
+std::array<Named, N> by_name(NameOf name_of) {
+  std::array<Named, N> names;
+  for (size_t k = 0; k < N; ++k) names[k] = {k, name_of(k)};
+  std::sort(names.begin(), names.end(), [](const Named& a, const Named& b) { return a.name < b.name; });
+  return names;
+}
+
+const std::array<Named, isa::kAccessCount>& access_keys() {
+  static const auto names = by_name<isa::kAccessCount>([](size_t k) { return isa::access_key(static_cast<isa::Access>(k)); });
+  return names;
+}
+
+const std::array<Named, timing::kStallKinds>& stall_names() {
+  static const auto names = by_name<timing::kStallKinds>([](size_t k) { return timing::stall_name(static_cast<timing::Stall>(k)); });
+  return names;
+}
+
+// {"name": value, ...} of the entries that are not zero: stall cycles by cause, bytes by traffic class.
+template <size_t N>
+void write_nonzero(JsonWriter& w, const std::array<uint64_t, N>& values, const std::array<Named, N>& names) {
+  w.begin_object();
+  for (const auto& [k, name] : names)
+    if (values[k]) {
+      w.key(name);
+      w.value(values[k]);
+    }
+  w.end_object();
+}
+
+// {"axi0": {"read_bytes": {...}, "write_bytes": {...}}, "axi1": ...}
+void write_traffic(JsonWriter& w, const std::array<timing::PortTraffic, 2>& ports) {
+  w.begin_object();
+  for (size_t p = 0; p < ports.size(); ++p) {
+    w.key(p == 0 ? "axi0" : "axi1");
+    w.begin_object();
+    w.key("read_bytes");
+    write_nonzero(w, ports[p].read_bytes, access_keys());
+    w.key("write_bytes");
+    write_nonzero(w, ports[p].write_bytes, access_keys());
+    w.end_object();
   }
-  return {{"read_bytes", read}, {"write_bytes", write}};
+  w.end_object();
+}
+
+void write_triple(JsonWriter& w, const std::array<uint32_t, 3>& v) {
+  w.begin_array();
+  for (const uint32_t x : v) w.value(uint64_t{x});
+  w.end_array();
+}
+
+void write_op(JsonWriter& w, size_t index, const timing::OpRecord& op) {
+  const bool kernel = op.kind != "DMA";
+  w.begin_object();
+  if (kernel) {
+    w.key("block_config");
+    write_triple(w, op.block);
+    w.key("blocks");
+    w.value(op.blocks);
+    w.key("busy_cycles");
+    w.begin_object();
+    w.key("ao");
+    w.value(op.ao_busy_cycles);
+    w.key("mac");
+    w.value(op.mac_busy_cycles);
+    w.key("wd");
+    w.value(op.wd_busy_cycles);
+    w.end_object();
+  }
+  w.key("cycles");
+  w.value(op.cycles());
+  w.key("end_cycle");
+  w.value(op.end_cycle);
+  w.key("index");
+  w.value(uint64_t{index});
+  w.key("kind");
+  w.value(op.kind);
+  if (kernel) {
+    w.key("mac_utilisation");
+    w.value(op.mac_utilisation);
+    w.key("macs");
+    w.value(op.macs);
+  }
+  w.key("offset");
+  w.value(uint64_t{op.offset});
+  if (kernel) {
+    w.key("ofm_shape");
+    write_triple(w, op.ofm_shape);
+  }
+  w.key("stall_cycles");
+  write_nonzero(w, op.stall_cycles, stall_names());
+  w.key("start_cycle");
+  w.value(op.start_cycle);
+  w.key("traffic");
+  write_traffic(w, op.ports);
+  w.end_object();
+}
+
+// {"npu.mac": {"active_cycles": {"description", "unit", "value"}, ...}, ...}, as sim::Stats writes it. Sorted by
+// block, then statistic: the paths' own order differs where a block's name continues with a character below '.'.
+void write_stats(JsonWriter& w, const std::map<std::string, timing::StatValue>& stats) {
+  struct Entry {
+    std::string_view block, name;
+    const timing::StatValue* stat;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(stats.size());
+  for (const auto& [path, v] : stats) {
+    const std::string_view p = path;
+    const size_t dot = p.rfind('.');
+    entries.push_back({p.substr(0, dot), p.substr(dot + 1), &v});  // no dot: the path is both
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return std::tie(a.block, a.name) < std::tie(b.block, b.name); });
+  w.begin_object();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    if (i == 0 || e.block != entries[i - 1].block) {
+      if (i) w.end_object();
+      w.key(e.block);
+      w.begin_object();
+    }
+    w.key(e.name);
+    w.begin_object();
+    w.key("description");
+    w.value(e.stat->description);
+    w.key("unit");
+    w.value(e.stat->unit);
+    w.key("value");
+    w.value(e.stat->value);
+    w.end_object();
+  }
+  if (!entries.empty()) w.end_object();
+  w.end_object();
 }
 
 uint64_t sum(const std::array<uint64_t, isa::kAccessCount>& a) {
@@ -26,58 +162,60 @@ uint64_t sum(const std::array<uint64_t, isa::kAccessCount>& a) {
 
 }  // namespace
 
-nlohmann::json report_json(const timing::JobReport& r, const nlohmann::json& config) {
-  nlohmann::json ops = nlohmann::json::array();
-  for (size_t i = 0; i < r.ops.size(); ++i) {
-    const auto& op = r.ops[i];
-    nlohmann::json stalls = nlohmann::json::object();
-    for (size_t k = 0; k < timing::kStallKinds; ++k)
-      if (op.stall_cycles[k]) stalls[timing::stall_name(static_cast<timing::Stall>(k))] = op.stall_cycles[k];
-    nlohmann::json o = {{"index", i},
-                        {"offset", op.offset},
-                        {"kind", op.kind},
-                        {"start_cycle", op.start_cycle},
-                        {"end_cycle", op.end_cycle},
-                        {"cycles", op.cycles()},
-                        {"traffic", {{"axi0", traffic_json(op.ports[0])}, {"axi1", traffic_json(op.ports[1])}}},
-                        {"stall_cycles", std::move(stalls)}};
-    if (op.kind != "DMA") {
-      o["ofm_shape"] = op.ofm_shape;
-      o["block_config"] = op.block;
-      o["blocks"] = op.blocks;
-      o["macs"] = op.macs;
-      o["mac_utilisation"] = op.mac_utilisation;
-      o["busy_cycles"] = {{"mac", op.mac_busy_cycles}, {"ao", op.ao_busy_cycles}, {"wd", op.wd_busy_cycles}};
-    }
-    ops.push_back(std::move(o));
+std::string report_json(const timing::JobReport& r, const nlohmann::json& config) {
+  std::string out;
+  out.reserve(4096 + 600 * r.ops.size());  // about what an operation takes
+  JsonWriter w(out);
+  w.begin_object();
+  w.key("cc_stall_cycles");
+  write_nonzero(w, r.cc_stall_cycles, stall_names());
+  w.key("clock_hz");
+  w.value(r.clock_hz);
+  w.key("config");
+  w.value(config);
+  w.key("hazards");
+  w.begin_array();
+  for (const auto& h : r.hazards) w.value(h);
+  w.end_array();
+  w.key("host");
+  w.begin_object();
+  w.key("dma_seconds");
+  w.value(r.host.dma);
+  w.key("kernels_seconds");
+  w.value(r.host.kernels);
+  w.key("timing_seconds");
+  w.value(r.host.timing);
+  w.key("total_seconds");
+  w.value(r.host.total);
+  w.key("weights_seconds");
+  w.value(r.host.weights);
+  w.end_object();
+  w.key("ops");
+  w.begin_array();
+  for (size_t i = 0; i < r.ops.size(); ++i) write_op(w, i, r.ops[i]);
+  w.end_array();
+  w.key("ops_not_listed");
+  w.value(r.ops_not_listed);
+  w.key("pmu");
+  w.begin_object();
+  for (const auto& [name, value] : r.pmu) {
+    w.key(name);
+    w.value(value);
   }
-  nlohmann::json cc = nlohmann::json::object();
-  for (size_t k = 0; k < timing::kStallKinds; ++k)
-    if (r.cc_stall_cycles[k]) cc[timing::stall_name(static_cast<timing::Stall>(k))] = r.cc_stall_cycles[k];
-  // {"npu.mac": {"active_cycles": {"value", "unit", "description"}, ...}, ...}, as sim::Stats writes it.
-  nlohmann::json stats = nlohmann::json::object();
-  for (const auto& [path, v] : r.stats) {
-    const size_t dot = path.rfind('.');
-    stats[path.substr(0, dot)][path.substr(dot + 1)] = {{"value", v.value}, {"unit", v.unit}, {"description", v.description}};
-  }
-  return {{"total_cycles", r.total_cycles},
-          {"clock_hz", r.clock_hz},
-          {"time_s", r.clock_hz > 0 ? double(r.total_cycles) / r.clock_hz : 0.0},
-          {"status", r.status},
-          {"ops", std::move(ops)},  // moved: the ops are most of a report, and a copy doubles its cost
-          {"ops_not_listed", r.ops_not_listed},
-          {"traffic", {{"axi0", traffic_json(r.ports[0])}, {"axi1", traffic_json(r.ports[1])}}},
-          {"cc_stall_cycles", std::move(cc)},
-          {"pmu", r.pmu},
-          {"stats", std::move(stats)},
-          {"hazards", r.hazards},
-          {"host",
-           {{"total_seconds", r.host.total},
-            {"weights_seconds", r.host.weights},
-            {"kernels_seconds", r.host.kernels},
-            {"dma_seconds", r.host.dma},
-            {"timing_seconds", r.host.timing}}},
-          {"config", config}};
+  w.end_object();
+  w.key("stats");
+  write_stats(w, r.stats);
+  w.key("status");
+  w.value(r.status);
+  w.key("time_s");
+  w.value(r.clock_hz > 0 ? double(r.total_cycles) / r.clock_hz : 0.0);
+  w.key("total_cycles");
+  w.value(r.total_cycles);
+  w.key("traffic");
+  write_traffic(w, r.ports);
+  w.end_object();
+  out += '\n';
+  return out;
 }
 
 std::string summary_table(const timing::JobReport& r) {

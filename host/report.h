@@ -12,7 +12,8 @@
 
 namespace ethosu::host {
 
-nlohmann::json report_json(const timing::JobReport& r, const nlohmann::json& config);
+// The report as JSON text, indented one space per level, with a final newline; config is written as it is.
+std::string report_json(const timing::JobReport& r, const nlohmann::json& config);
 std::string summary_table(const timing::JobReport& r);
 
 }  // namespace ethosu::host

@@ -113,7 +113,7 @@ std::vector<Comparison> compare_outputs(const Job& job) {
 std::array<uint16_t, 4> pmu_events(const std::vector<std::string>& names) { return host::parse_pmu_events(names).events; }
 
 std::string report_json(const JobReport& report, const Config& config) {
-  return host::report_json(report, config.impl().params.to_json()).dump(1) + "\n";
+  return host::report_json(report, config.impl().params.to_json());
 }
 
 std::string summary_table(const JobReport& report) { return host::summary_table(report); }

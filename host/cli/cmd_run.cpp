@@ -269,7 +269,7 @@ int run_run(const std::vector<std::string>& argv) {
   if (outcome.report) {
     std::cout << host::summary_table(*outcome.report);
     if (auto path = a.value("--report"))
-      host::write_text_file(*path, host::report_json(*outcome.report, config.to_json()).dump(1) + "\n");
+      host::write_text_file(*path, host::report_json(*outcome.report, config.to_json()));
   }
   if (outcome.fault) {
     std::cerr << "ethosu-sim run: NPU fault: " << *outcome.fault << "\n";

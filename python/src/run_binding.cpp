@@ -170,7 +170,7 @@ void bind_run(py::module_& m) {
       .def("param", [](const RunRecord& r, const std::string& name) { return param_value(r.config->param(name).value()); })
       .def("report_json",
            [](const RunRecord& r) {
-             return r.report ? py::object(py::str(host::report_json(*r.report, nlohmann::json::object()).dump()))
+             return r.report ? py::object(py::str(host::report_json(*r.report, nlohmann::json::object())))
                              : py::none();
            })
       .def("config_json", [](const RunRecord& r) { return r.config->to_json().dump(); });

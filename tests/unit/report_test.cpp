@@ -1,0 +1,93 @@
+// The run report (host/report.h): the JSON's keys in the order and layout nlohmann writes them, every value.
+#include <gtest/gtest.h>
+
+#include "host/report.h"
+
+namespace ethosu::host {
+namespace {
+
+// A report with every field set: all stall causes, all traffic classes, a DMA next to a kernel operation.
+timing::JobReport full_report() {
+  timing::JobReport r;
+  r.total_cycles = 5000;
+  r.clock_hz = 1e9;
+  timing::OpRecord conv;
+  conv.offset = 0x40;
+  conv.kind = "CONV";
+  conv.ofm_shape = {7, 8, 9};
+  conv.block = {2, 4, 16};
+  conv.blocks = 12;
+  conv.start_cycle = 10;
+  conv.end_cycle = 1010;
+  conv.macs = 123456;
+  conv.mac_busy_cycles = 900;
+  conv.ao_busy_cycles = 800;
+  conv.wd_busy_cycles = 700;
+  conv.mac_utilisation = 0.4821875;
+  timing::OpRecord dma = conv;
+  dma.kind = "DMA";
+  for (size_t k = 0; k < timing::kStallKinds; ++k) {
+    conv.stall_cycles[k] = 100 + k;
+    r.cc_stall_cycles[k] = 200 + k;
+  }
+  for (size_t p = 0; p < 2; ++p)
+    for (size_t k = 0; k < isa::kAccessCount; ++k) {
+      conv.ports[p].read_bytes[k] = 1000 * p + k + 1;
+      conv.ports[p].write_bytes[k] = 2000 * p + k + 1;
+      r.ports[p].read_bytes[k] = 3000 * p + k + 1;
+    }
+  r.ops = {conv, dma};
+  r.ops_not_listed = 3;
+  r.pmu = {{"PMCCNTR", 5000}, {"MAC_ACTIVE", 900}};
+  // "npu.a-b.x" sorts before "npu.a.x" as a path but its block "npu.a-b" after "npu.a".
+  r.stats = {{"npu.a.x", {1, "cycles", "the \"x\" of a"}}, {"npu.a-b.x", {2, "bytes", "x\\y"}},
+             {"npu.a.y", {3, "", "line\nbreak"}}, {"nodot", {4, "u", "d"}}};
+  r.hazards = {"read of \"dst\" at 0x10"};
+  r.status = "ok";
+  r.host = {1.5, 0.25, 0.5, 0.125, 0.0625};
+  return r;
+}
+
+TEST(ReportJson, KeysSortedAndLaidOutAsNlohmannDumpsThem) {
+  const std::string text = report_json(full_report(), {{"b", {{"value", 2}}}, {"a", "x"}});
+  EXPECT_EQ(nlohmann::json::parse(text).dump(1) + "\n", text);
+}
+
+TEST(ReportJson, EveryValueReadsBack) {
+  const auto j = nlohmann::json::parse(report_json(full_report(), nlohmann::json::object()));
+  EXPECT_EQ(j["total_cycles"], 5000u);
+  EXPECT_TRUE(j["clock_hz"].is_number_float());
+  EXPECT_EQ(j["time_s"], 5e-6);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["ops_not_listed"], 3u);
+  EXPECT_EQ(j["host"]["kernels_seconds"], 0.5);
+  EXPECT_EQ(j["pmu"]["MAC_ACTIVE"], 900u);
+  EXPECT_EQ(j["hazards"][0], "read of \"dst\" at 0x10");
+  EXPECT_EQ(j["cc_stall_cycles"][timing::stall_name(timing::Stall::CMD_FETCH)], 209u);
+  EXPECT_EQ(j["cc_stall_cycles"].size(), timing::kStallKinds);
+  EXPECT_EQ(j["traffic"]["axi1"]["read_bytes"]["weights"], 3004u);
+  EXPECT_EQ(j["traffic"]["axi0"]["write_bytes"].size(), 0u);
+  EXPECT_EQ(j["stats"]["npu.a"]["y"]["description"], "line\nbreak");
+  EXPECT_EQ(j["stats"]["npu.a-b"]["x"]["unit"], "bytes");
+  EXPECT_EQ(j["stats"]["nodot"]["nodot"]["value"], 4u);
+  const auto& conv = j["ops"][0];
+  EXPECT_EQ(conv["index"], 0u);
+  EXPECT_EQ(conv["offset"], 0x40u);
+  EXPECT_EQ(conv["kind"], "CONV");
+  EXPECT_EQ(conv["cycles"], 1000u);
+  EXPECT_EQ(conv["ofm_shape"], nlohmann::json({7, 8, 9}));
+  EXPECT_EQ(conv["block_config"], nlohmann::json({2, 4, 16}));
+  EXPECT_EQ(conv["mac_utilisation"], 0.4821875);
+  EXPECT_EQ(conv["busy_cycles"], nlohmann::json({{"mac", 900}, {"ao", 800}, {"wd", 700}}));
+  EXPECT_EQ(conv["stall_cycles"]["blockdep"], 100u);
+  EXPECT_EQ(conv["traffic"]["axi1"]["write_bytes"]["ifm"], 2001u);
+  const auto& dma = j["ops"][1];
+  EXPECT_EQ(dma["index"], 1u);
+  EXPECT_EQ(dma["kind"], "DMA");
+  for (const char* kernel_only : {"ofm_shape", "block_config", "blocks", "macs", "mac_utilisation", "busy_cycles"})
+    EXPECT_FALSE(dma.contains(kernel_only)) << kernel_only;
+  EXPECT_EQ(dma["stall_cycles"].size(), 0u);
+}
+
+}  // namespace
+}  // namespace ethosu::host

@@ -22,7 +22,7 @@ ScaleBias channel_scale(const OutputStage& os, int c) {
 
 TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
                        int64_t hi, std::vector<int64_t>& storage)
-    : padded_(round_up_lanes(static_cast<size_t>(c1 - c0))) {
+    : padded_(round_up_lanes(static_cast<size_t>(c1 - c0)) + kRequantizeLanes) {
   const size_t half = padded_ / 2;
   // The int32 arrays (2 x padded) take padded int64 slots.
   storage.assign(kArrays * padded_ + kPairArrays * half + padded_, 0);

@@ -40,7 +40,10 @@ class TileScales {
  private:
   Requantize32 fast_at(size_t offset) const;
 
-  size_t padded_ = 0;  // channel array length, whole SIMD vectors
+  // Channel array length: whole SIMD vectors and one more, so that a vector read from any channel offset (at())
+  // stays within its own array, where the lanes past the last channel hold zeros (a shift of 0, not the next
+  // array's values: lanes are computed even where they are not stored).
+  size_t padded_ = 0;
   bool vector_ok_ = false, fast32_ = false;
   int64_t* params_ = nullptr;
   int32_t* params32_ = nullptr;  // inside the same storage

@@ -15,6 +15,7 @@
 #include "host/sim_config.h"
 #include "sim/error.h"
 #include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/input_errors.h"
 #include "tests/unit/io_models.h"
 
 namespace ethosu::host {
@@ -49,16 +50,6 @@ std::vector<uint8_t> bytes_at(const std::vector<uint8_t>& region, size_t offset,
   return {region.begin() + static_cast<std::ptrdiff_t>(offset), region.begin() + static_cast<std::ptrdiff_t>(offset + n)};
 }
 
-template <typename F>
-std::string input_error(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no InputError)";
-}
-
 TEST_F(JobFiles, InputsFollowTheModelsGraphOrderAndNames) {
   const std::string model = file("m.tflite", tb::two_input_model(cop1(), false));
   const std::string a = file("a.bin", {1, 2, 3, 4}), b = file("b.bin", {5, 6, 7, 8});
@@ -77,11 +68,11 @@ TEST_F(JobFiles, InputsFollowTheModelsGraphOrderAndNames) {
   ASSERT_EQ(one.outputs.size(), 1u);
   EXPECT_EQ(one.outputs[0].name, "y");
   EXPECT_EQ(one.outputs[0].region, 1u);
-  EXPECT_NE(input_error([&] { job_from_tflite(model, {"a=" + a, "a=" + b}); }).find("input 'a' given twice"),
+  EXPECT_NE(tb::input_error_of([&] { job_from_tflite(model, {"a=" + a, "a=" + b}); }).find("input 'a' given twice"),
             std::string::npos);
-  EXPECT_NE(input_error([&] { job_from_tflite(model, {a, b, a}); }).find("more input files than the model's 2"),
+  EXPECT_NE(tb::input_error_of([&] { job_from_tflite(model, {a, b, a}); }).find("more input files than the model's 2"),
             std::string::npos);
-  EXPECT_NE(input_error([&] { job_from_tflite(model, {b, a + "x"}); }).find(a + "x"), std::string::npos);
+  EXPECT_NE(tb::input_error_of([&] { job_from_tflite(model, {b, a + "x"}); }).find(a + "x"), std::string::npos);
 }
 
 TEST_F(JobFiles, SeparateIoRegionsPlaceInputsAndOutputsInRegions3And4) {
@@ -114,7 +105,7 @@ TEST_F(JobFiles, OldPayloadHeadersRunOnlyOnAVariantTheUserNames) {
   ASSERT_TRUE(job.header_variant);
   EXPECT_EQ(*job.header_variant, "ethos-u55-256 (CONFIG word 0x00003008, product 0)");
   EXPECT_EQ(job.variant, "ethos-u65-256");
-  const std::string refused = input_error([&] { check_payload_header(job, resolve_config({}, job.variant)); });
+  const std::string refused = tb::input_error_of([&] { check_payload_header(job, resolve_config({}, job.variant)); });
   EXPECT_NE(refused.find("Arm's core driver refuses such a payload"), std::string::npos) << refused;
   EXPECT_NE(refused.find("--variant ethos-u65-256"), std::string::npos) << refused;
   ConfigRequest named;

@@ -11,31 +11,32 @@
 
 namespace ethosu::kernels {
 
+namespace {
+
+// ADD's and SUB's operand A (or B) scaled as the operand scale mode says. The unscaled operand of the 32-bit
+// modes is pre-shifted by k - 1 so that the scale pair Vela computes (k = 20 for 8-bit, 15 otherwise) yields
+// TFLite's sums (§8.1).
+int64_t scaled_operand(const ElementwiseParams& p, bool operand_a, int64_t v) {
+  const int pre_shift = (element_size_bytes(p.ifm.layout.type) == 1 ? 20 : 15) - 1;
+  switch (p.scale_mode) {
+    case OperandScaleMode::OpaOpb16: return v * (operand_a ? int64_t{p.opa_scale & 0xFFFF} : int64_t{p.opb_scale});
+    case OperandScaleMode::Opa32:
+      return operand_a ? rounded_scale(v, p.opa_scale, p.opa_shift, p.ifm_round_mode) : v * (int64_t{1} << pre_shift);
+    case OperandScaleMode::Opb32:
+      return operand_a ? v * (int64_t{1} << pre_shift) : rounded_scale(v, p.opa_scale, p.opa_shift, p.ifm_round_mode);
+  }
+  return 0;
+}
+
+}  // namespace
+
 int64_t elementwise_value(const ElementwiseParams& p, int64_t a, int64_t b) {
   const OutputStage& os = p.output;
   switch (p.op) {
     case ElementwiseOp::Mul: return a * b;
     case ElementwiseOp::Add:
     case ElementwiseOp::Sub: {
-      // The unscaled operand of the 32-bit modes is pre-shifted by k - 1 so that the scale pair
-      // Vela computes (k = 20 for 8-bit, 15 otherwise) yields TFLite's sums (§8.1).
-      const bool ifm8 = element_size_bytes(p.ifm.layout.type) == 1;
-      const int pre_shift = (ifm8 ? 20 : 15) - 1;
-      int64_t sa = 0, sb = 0;
-      switch (p.scale_mode) {
-        case OperandScaleMode::OpaOpb16:
-          sa = a * static_cast<int64_t>(p.opa_scale & 0xFFFF);
-          sb = b * int64_t{p.opb_scale};
-          break;
-        case OperandScaleMode::Opa32:
-          sa = rounded_scale(a, p.opa_scale, p.opa_shift, p.ifm_round_mode);
-          sb = b * (int64_t{1} << pre_shift);
-          break;
-        case OperandScaleMode::Opb32:
-          sa = a * (int64_t{1} << pre_shift);
-          sb = rounded_scale(b, p.opa_scale, p.opa_shift, p.ifm_round_mode);
-          break;
-      }
+      const int64_t sa = scaled_operand(p, true, a), sb = scaled_operand(p, false, b);
       return p.op == ElementwiseOp::Add ? sa + sb : sa - sb;
     }
     case ElementwiseOp::Min: return std::min(a, b);
@@ -267,20 +268,10 @@ bool two_operand_tables(const ElementwiseParams& p, const OfmBlock& blk) {
       os.ofm_type == DataType::Int32)
     return false;
   const bool add_sub = p.op == ElementwiseOp::Add || p.op == ElementwiseOp::Sub;
-  constexpr int pre_shift = 20 - 1;  // of 8-bit IFMs, as in elementwise_value()
   // Operand A's and B's terms (after the operand order) of a value.
   const auto term = [&](bool operand_a, int64_t v) -> int64_t {
     if (!add_sub) return v;
-    int64_t t = 0;
-    switch (p.scale_mode) {
-      case OperandScaleMode::OpaOpb16: t = v * (operand_a ? int64_t{p.opa_scale & 0xFFFF} : int64_t{p.opb_scale}); break;
-      case OperandScaleMode::Opa32:
-        t = operand_a ? rounded_scale(v, p.opa_scale, p.opa_shift, p.ifm_round_mode) : v * (int64_t{1} << pre_shift);
-        break;
-      case OperandScaleMode::Opb32:
-        t = operand_a ? v * (int64_t{1} << pre_shift) : rounded_scale(v, p.opa_scale, p.opa_shift, p.ifm_round_mode);
-        break;
-    }
+    const int64_t t = scaled_operand(p, operand_a, v);
     return operand_a || p.op == ElementwiseOp::Add ? t : -t;
   };
   int64_t t1[256], t2[256], m1 = 0, m2 = 0;

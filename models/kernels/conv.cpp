@@ -259,12 +259,15 @@ struct ConvKernels {
         if (!chunked) {
           for (int ox = b.x0; ox < b.x1;) {
             const int nt = std::min(tile_p, b.x1 - ox);
-            for (int i = 0; i < nt;) {
-              const int np = std::min(max_p, nt - i);
-              mk.kernel[nb - 1][np - 1](row + (ox + i - b.x0) * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_,
-                                        wg, tap_stride, group_stride, tile32 + 32 * i);
-              i += np;
-            }
+            // The tile's whole runs of max_p pixels in one call, then the rest.
+            const int runs = nt / max_p, rest = nt % max_p;
+            const int16_t* a = row + (ox - b.x0) * pix_stride;
+            if (runs)
+              mk.kernel[nb - 1][max_p - 1](a, pix_stride, s.taps.data(), ntaps, w.pairs_, wg, tap_stride, group_stride,
+                                           runs, tile32);
+            if (rest)
+              mk.kernel[nb - 1][rest - 1](a + runs * max_p * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_, wg,
+                                          tap_stride, group_stride, 1, tile32 + 32 * runs * max_p);
             out.tile(ox, oy, nt, ca, cb, tile32 + (ca - g * 16), 32);
             ox += nt;
           }
@@ -277,7 +280,7 @@ struct ConvKernels {
             for (int t0 = 0; t0 < ntaps; t0 += taps_per)
               for (int k0 = 0; k0 < w.pairs_; k0 += pairs_per) {
                 kern(a + 2 * k0, pix_stride, s.taps.data() + t0, std::min(taps_per, ntaps - t0),
-                     std::min(pairs_per, w.pairs_ - k0), wg + t0 * tap_stride + 32 * k0, tap_stride, group_stride,
+                     std::min(pairs_per, w.pairs_ - k0), wg + t0 * tap_stride + 32 * k0, tap_stride, group_stride, 1,
                      tile32);
                 for (int i = 0; i < 32 * np; ++i) tile64[i] += tile32[i];
               }

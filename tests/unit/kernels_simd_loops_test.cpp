@@ -3,6 +3,7 @@
 // length, and guard values around every group that must stay untouched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -27,8 +28,6 @@ void on_every_target(const Body& body) {
 
 TEST(Widen8bit, MatchesPlainLoopForEveryLengthAndStride) {
   std::mt19937 rng(11);
-  std::vector<uint8_t> src(4096);
-  for (auto& b : src) b = static_cast<uint8_t>(rng());
   on_every_target([&] {
     // Lengths below, at and past one vector of every target (1 to 64 int16 lanes), as the gather calls them.
     for (int length : {1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 64, 65, 100}) {
@@ -36,6 +35,9 @@ TEST(Widen8bit, MatchesPlainLoopForEveryLengthAndStride) {
         const int groups = 5;
         const ptrdiff_t src_stride = length + 3, dst_stride = length + 5;
         const int32_t zp = is_signed ? -37 : 129;
+        // Exactly the bytes the groups span (after one leading byte), so that a sanitizer sees any read beyond.
+        std::vector<uint8_t> src(static_cast<size_t>(1 + (groups - 1) * src_stride + length));
+        for (auto& b : src) b = static_cast<uint8_t>(rng());
         std::vector<int16_t> dst(static_cast<size_t>(groups * dst_stride + 8), kGuard);
         widen_8bit(src.data() + 1, src_stride, is_signed, zp, dst.data() + 2, dst_stride, groups, length);
         for (int g = 0; g < groups; ++g)
@@ -68,8 +70,9 @@ TEST(DepthwiseSums, MatchesPlainLoopForEveryPixelCountAndTapCount) {
           const ptrdiff_t pix_stride = 2 * channels + 3, w_tap_stride = channels + 1, acc_stride = channels + 6;
           std::vector<int32_t> taps(static_cast<size_t>(ntaps));
           for (int t = 0; t < ntaps; ++t) taps[static_cast<size_t>(t)] = (t % 3) * static_cast<int32_t>(pix_stride) + (t / 3) * 7;
-          const size_t a_size = static_cast<size_t>(pixels) * pix_stride + static_cast<size_t>(taps.back()) + channels + 64;
-          std::vector<int16_t> a(a_size), w(static_cast<size_t>(ntaps) * w_tap_stride + 64);
+          const size_t a_size =
+              static_cast<size_t>(pixels) * pix_stride + static_cast<size_t>(*std::max_element(taps.begin(), taps.end())) + channels;
+          std::vector<int16_t> a(a_size), w(static_cast<size_t>(ntaps) * w_tap_stride);
           for (auto& v : a) v = static_cast<int16_t>(value(rng));
           for (auto& v : w) v = static_cast<int16_t>(value(rng));
           std::vector<int32_t> acc(static_cast<size_t>(pixels) * acc_stride + 8, kGuard);

@@ -238,7 +238,7 @@ struct ConvKernels {
     const bool chunked = taps_per < ntaps || pairs_per < w.pairs_;
 
     const MicroKernelSet& mk = micro_kernels(s.simd);
-    const int max_p = mk.max_pixels;
+    const int max_p = std::max(mk.max_pixels[0], mk.max_pixels[1]);
     // A tile of pixels shares one output-stage pass; rows 32 apart, padded for its vector tail.
     const int tile_p = std::max(max_p, kTilePixels / max_p * max_p);
     // Rows the micro-kernels write before the output stage reads them (lanes past a row's channels are read, not used).
@@ -259,21 +259,22 @@ struct ConvKernels {
         if (!chunked) {
           for (int ox = b.x0; ox < b.x1;) {
             const int nt = std::min(tile_p, b.x1 - ox);
-            // The tile's whole runs of max_p pixels in one call, then the rest.
-            const int runs = nt / max_p, rest = nt % max_p;
+            // The tile's whole runs of the kernel's pixels in one call, then the rest.
+            const int run_p = mk.max_pixels[nb - 1];
+            const int runs = nt / run_p, rest = nt % run_p;
             const int16_t* a = row + (ox - b.x0) * pix_stride;
             if (runs)
-              mk.kernel[nb - 1][max_p - 1](a, pix_stride, s.taps.data(), ntaps, w.pairs_, wg, tap_stride, group_stride,
+              mk.kernel[nb - 1][run_p - 1](a, pix_stride, s.taps.data(), ntaps, w.pairs_, wg, tap_stride, group_stride,
                                            runs, tile32);
             if (rest)
-              mk.kernel[nb - 1][rest - 1](a + runs * max_p * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_, wg,
-                                          tap_stride, group_stride, 1, tile32 + 32 * runs * max_p);
+              mk.kernel[nb - 1][rest - 1](a + runs * run_p * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_, wg,
+                                          tap_stride, group_stride, 1, tile32 + 32 * runs * run_p);
             out.tile(ox, oy, nt, ca, cb, tile32 + (ca - g * 16), 32);
             ox += nt;
           }
         } else {
           for (int ox = b.x0; ox < b.x1;) {
-            const int np = std::min(max_p, b.x1 - ox);
+            const int np = std::min(mk.max_pixels[nb - 1], b.x1 - ox);
             const int16_t* a = row + (ox - b.x0) * pix_stride;
             const MicroKernel kern = mk.kernel[nb - 1][np - 1];
             std::fill(tile64, tile64 + 32 * np, 0);

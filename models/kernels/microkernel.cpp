@@ -122,11 +122,14 @@ __attribute__((target("avx2"))) void mk_avx2(const int16_t* a, ptrdiff_t pix_str
 }
 #endif
 
-template <template <int, int> class K, int... Ps>
-MicroKernelSet make_set(std::integer_sequence<int, Ps...>) {
+// P = 1..sizeof...(P1) for one group of 16 OFM channels, 1..sizeof...(P2) for two.
+template <template <int, int> class K, int... P1, int... P2>
+MicroKernelSet make_set(std::integer_sequence<int, P1...>, std::integer_sequence<int, P2...>) {
   MicroKernelSet s{};
-  s.max_pixels = static_cast<int>(sizeof...(Ps));
-  ((s.kernel[0][Ps] = K<Ps + 1, 1>::fn, s.kernel[1][Ps] = K<Ps + 1, 2>::fn), ...);
+  s.max_pixels[0] = static_cast<int>(sizeof...(P1));
+  s.max_pixels[1] = static_cast<int>(sizeof...(P2));
+  ((s.kernel[0][P1] = K<P1 + 1, 1>::fn), ...);
+  ((s.kernel[1][P2] = K<P2 + 1, 2>::fn), ...);
   return s;
 }
 
@@ -171,11 +174,15 @@ SimdLevel best_simd_level() {
 void set_simd_level_limit(SimdLevel limit) { simd_level_limit.store(limit, std::memory_order_relaxed); }
 
 const MicroKernelSet& micro_kernels(SimdLevel level) {
-  // Register budget per ISA: P x NB accumulators plus NB weight vectors and one broadcast.
-  static const MicroKernelSet generic = make_set<Generic>(std::make_integer_sequence<int, 4>{});
+  // Register budget per ISA: P x NB accumulators plus NB weight vectors and one broadcast. AVX2 takes 4 pixels for
+  // one channel group (8 accumulators: half the broadcasts and multiply-add operand loads per MAC of 2 pixels).
+  static const MicroKernelSet generic =
+      make_set<Generic>(std::make_integer_sequence<int, 4>{}, std::make_integer_sequence<int, 4>{});
 #if ETHOSU_KERNELS_X86
-  static const MicroKernelSet avx512 = make_set<Avx512>(std::make_integer_sequence<int, 6>{});
-  static const MicroKernelSet avx2 = make_set<Avx2>(std::make_integer_sequence<int, 2>{});
+  static const MicroKernelSet avx512 =
+      make_set<Avx512>(std::make_integer_sequence<int, 6>{}, std::make_integer_sequence<int, 6>{});
+  static const MicroKernelSet avx2 =
+      make_set<Avx2>(std::make_integer_sequence<int, 4>{}, std::make_integer_sequence<int, 2>{});
   if (level == SimdLevel::Avx512Vnni) return avx512;
   if (level == SimdLevel::Avx2) return avx2;
 #else

@@ -21,8 +21,8 @@ using MicroKernel = void (*)(const int16_t* a, ptrdiff_t pix_stride, const int32
                              int runs, int32_t* out);
 
 struct MicroKernelSet {
-  int max_pixels = 1;        // P may be 1..max_pixels
-  MicroKernel kernel[2][8];  // [NB - 1][P - 1]
+  int max_pixels[2] = {1, 1};  // [NB - 1]: P may be 1..max_pixels
+  MicroKernel kernel[2][8];    // [NB - 1][P - 1]
 };
 
 // The best level this host supports (AVX-512 VNNI, AVX2, or portable C++), at most the limit below.

@@ -170,7 +170,7 @@ HWY_INLINE V BySign(V v, V negative, V positive) {
 #endif
 }
 
-// floor((x * mult + r) / 2^shift) per channel (see Requantize32): the high halves of the two parities' 64-bit sums
+// floor((x * mult + r) / 2^shift) + zp per channel (see Requantize32: r includes zp): the high halves of the two parities' 64-bit sums
 // p + r, then an arithmetic shift by shift - 32 in 32-bit lanes. mult_odd holds channel 2k + 1's multiplier in
 // lane 2k, where MulEven reads. kBySign: r depends on the product's sign.
 template <bool kBySign, class D, class V, class V64>
@@ -208,7 +208,7 @@ HWY_INLINE V BiasedSum(D d, const int32_t* sum, V bias, hn::Mask<D> used, V& wra
 template <bool kCheck, bool kBySign, class D, class Sink>
 HWY_INLINE void RequantizeColumn(D d, const Requantize32& f, size_t j, size_t second, hn::Mask<D> used_a,
                                  hn::Mask<D> used_b, size_t used, const int32_t* sums, ptrdiff_t sum_stride, int rows,
-                                 const Sink& sink, hn::Vec<D> zp, hn::Vec<D>& wrapped) {
+                                 const Sink& sink, hn::Vec<D>& wrapped) {
   const hn::Repartition<int64_t, D> d64;
   const size_t k = j + second;
   const auto bias_a = hn::LoadU(d, f.bias + j), bias_b = hn::LoadU(d, f.bias + k);
@@ -226,7 +226,7 @@ HWY_INLINE void RequantizeColumn(D d, const Requantize32& f, size_t j, size_t se
     const auto xb = BiasedSum<kCheck>(d, s + second, bias_b, used_b, wrapped);
     const auto a = Scale32<kBySign>(d, xa, mult_a, mult_odd_a, shift_a, erp_a, ern_a, orp_a, orn_a);
     const auto b = Scale32<kBySign>(d, xb, mult_b, mult_odd_b, shift_b, erp_b, ern_b, orp_b, orn_b);
-    sink.put2(d, row, hn::Add(a, zp), hn::Add(b, zp), used);
+    sink.put2(d, row, a, b, used);
   }
 }
 
@@ -240,17 +240,16 @@ bool RequantizeRows32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int c
   const Requantize32 f = *p.fast;
   const hn::CappedTag<int32_t, kRequantizeLanes> d;
   const size_t n = hn::Lanes(d), step = 2 * n, count = static_cast<size_t>(channels);
-  const auto zp = hn::Set(d, static_cast<int32_t>(p.zp));
   const auto all = hn::FirstN(d, n);
   auto wrapped = hn::Zero(d);
   size_t j = 0;
   for (; j + step <= count; j += step)
-    RequantizeColumn<kCheck, kBySign>(d, f, j, n, all, all, step, sums, sum_stride, rows, sink, zp, wrapped);
+    RequantizeColumn<kCheck, kBySign>(d, f, j, n, all, all, step, sums, sum_stride, rows, sink, wrapped);
   if (j < count) {
     // The second vector only where some of its lanes are used (rows are readable up to whole vectors).
     const size_t used = count - j, second = used > n ? n : 0;
     RequantizeColumn<kCheck, kBySign>(d, f, j, second, hn::FirstN(d, used), hn::FirstN(d, second ? used - n : 0),
-                                      used, sums, sum_stride, rows, sink, zp, wrapped);
+                                      used, sums, sum_stride, rows, sink, wrapped);
   }
   return !kCheck || hn::AllFalse(d, hn::Lt(wrapped, hn::Zero(d)));
 }

@@ -21,14 +21,15 @@ namespace ethosu::kernels {
 inline constexpr int kRequantizeLanes = 8;
 
 // The common case in 32-bit lanes: every channel's bias fits int32, mult < 2^31 and 32 <= shift <= 61, and
-// |zp| <= 2^30. Then x = bias + sum is exact unless it wraps int32 (which makes the tile fall back), the product
-// p = x * mult fits 62 bits and p + r fits int64, and round(p / 2^s) = floor(floor((p + r) / 2^32) / 2^(s - 32)):
-// the high half of p + r shifted right in 32-bit lanes. The rounding addends are split by channel parity, as
-// 64-bit lanes see them: even[k] for channel 2k, odd[k] for 2k + 1. Every array is padded like the per-channel
-// ones, and mult one element further (a vector is also read from channel j + 1).
+// |zp| <= 2^(61 - shift). Then x = bias + sum is exact unless it wraps int32 (which makes the tile fall back), the
+// product p = x * mult lies within +-2^62, the rounding addend r' = r + zp * 2^s within +-2^62, and
+// round(p / 2^s) + zp = floor(floor((p + r') / 2^32) / 2^(s - 32)): the high half of p + r' shifted right in 32-bit
+// lanes. The addends are split by channel parity, as 64-bit lanes see them: even[k] for channel 2k, odd[k] for
+// 2k + 1. Every array is padded like the per-channel ones, and mult one element further (a vector is also read from
+// channel j + 1).
 struct Requantize32 {
   const int32_t *bias, *mult, *shift;  // shift: s - 32
-  const int64_t *even_rpos, *even_rneg, *odd_rpos, *odd_rneg;
+  const int64_t *even_rpos, *even_rneg, *odd_rpos, *odd_rneg;  // r' = r + zp * 2^s
   bool by_sign;  // rpos != rneg in some channel
 };
 

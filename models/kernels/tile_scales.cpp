@@ -7,7 +7,7 @@ namespace {
 
 // bias, multiplier, shift, low-bit mask of the shift, and the rounding addend for x >= 0 and x < 0.
 enum ChannelArray { kBias, kMult, kShift, kMask, kRoundPos, kRoundNeg, kArrays };
-// The 32-bit path's rounding addends, each an array over channel pairs (see Requantize32).
+// The 32-bit path's rounding addends with the zero point, each an array over channel pairs (see Requantize32).
 enum PairArray { kEvenRpos, kEvenRneg, kOddRpos, kOddRneg, kPairArrays };
 // Its int32 arrays: bias, multiplier, shift - 32.
 enum Array32 { kBias32, kMult32, kShift32, kArrays32 };
@@ -33,7 +33,7 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
   params_ = storage.data();
   params32_ = reinterpret_cast<int32_t*>(params_ + kArrays * padded_ + kPairArrays * half);
   vector_ok_ = true;
-  fast32_ = zp >= -(int64_t{1} << 30) && zp <= (int64_t{1} << 30);
+  fast32_ = true;
   int64_t* cp = params_;
   int64_t* pairs = cp + kArrays * padded_;
   for (int c = c0; c < c1; ++c) {
@@ -50,7 +50,8 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
     max_abs_bias_ = std::max(max_abs_bias_, e.bias < 0 ? -static_cast<uint64_t>(e.bias) : static_cast<uint64_t>(e.bias));
 
     const bool fits32 = e.bias >= INT32_MIN && e.bias <= INT32_MAX && e.multiplier <= uint32_t{INT32_MAX} &&
-                        e.shift >= 32 && e.shift <= 61;
+                        e.shift >= 32 && e.shift <= 61 && zp >= -(int64_t{1} << (61 - e.shift)) &&
+                        zp <= (int64_t{1} << (61 - e.shift));
     fast32_ = fast32_ && fits32;
     by_sign_ = by_sign_ || rpos != rneg;
     // Only the 32-bit path reads these, and only when every channel fits it.
@@ -60,8 +61,9 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
     params32_[kShift32 * padded_ + i] = e.shift - 32;
     const bool odd = i % 2;
     const size_t k = i / 2;
-    pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = rpos;
-    pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = rneg;
+    const int64_t zp_scaled = zp * (int64_t{1} << e.shift);
+    pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = rpos + zp_scaled;
+    pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = rneg + zp_scaled;
   }
   base_ = {cp + kBias * padded_, cp + kMult * padded_,     cp + kShift * padded_, cp + kMask * padded_,
            cp + kRoundPos * padded_, cp + kRoundNeg * padded_, acc_lo, acc_hi, zp, lo, hi};

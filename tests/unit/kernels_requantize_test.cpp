@@ -183,6 +183,32 @@ TEST_P(Requantize, Int32RowsAndTheSixtyFourBitPath) {
     }
 }
 
+TEST_P(Requantize, ZeroPointFoldsIntoTheRoundingOnlyWhereItFits) {
+  // The 32-bit path adds zp * 2^shift to the rounding addend: with shift 45 only while |zp| <= 2^16.
+  std::mt19937 rng(31);
+  for (int32_t zp : {65536, -65536, 65537, -65537}) {
+    Tile t;
+    t.channels = 19;
+    t.rows = 2;
+    t.zp = zp, t.lo = INT32_MIN, t.hi = INT32_MAX;
+    std::vector<ScaleBias> sb = random_channels(rng, t.channels + 8, 1 << 24, false);
+    for (auto& e : sb) e.shift = 45;
+    const std::vector<int32_t> sums = random_sums(rng, t, INT32_MAX - (1 << 24), 0);
+    std::vector<int64_t> storage;
+    const TileScales scales(stage(sb, t.mode), 0, t.channels, INT32_MIN, INT32_MAX, t.zp, t.lo, t.hi, storage);
+    Requantize32 r32;
+    const RequantizeParams r = scales.at(0, r32);
+    EXPECT_EQ(r.fast != nullptr, zp == 65536 || zp == -65536) << describe(t, GetParam());
+    const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(t.channels)));
+    std::vector<int32_t> out(sums.size());
+    ASSERT_TRUE(requantize_tile(sums.data(), stride, t.rows, t.channels, r, out.data(), stride)) << describe(t, GetParam());
+    for (int i = 0; i < t.rows; ++i)
+      for (int c = 0; c < t.channels; ++c)
+        ASSERT_EQ(out[static_cast<size_t>(i * stride + c)], expected(sb, t, c, sums[static_cast<size_t>(i * stride + c)]))
+            << describe(t, GetParam()) << " row " << i << " channel " << c;
+  }
+}
+
 TEST_P(Requantize, SixtyFourBitPathStoresBytes) {
   std::mt19937 rng(29);
   for (int channels : {1, 5, 8, 13, 16, 21, 40}) {

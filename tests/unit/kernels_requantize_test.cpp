@@ -18,10 +18,12 @@ namespace ethosu::kernels {
 namespace {
 
 struct Tile {
-  int rows = 1, channels = 1;
+  Tile(int channel_count, int row_count, RoundMode round = RoundMode::Dbl)
+      : rows(row_count), channels(channel_count), mode(round) {}
+  int rows, channels;
   int offset = 0;  // the tile's first channel within the TileScales range (even)
   bool is_signed = true, nhcwb16 = false, sums_fit = false;
-  RoundMode mode = RoundMode::Dbl;
+  RoundMode mode;
   int32_t zp = 0, lo = -128, hi = 127;
 };
 
@@ -103,6 +105,24 @@ bool check_bytes(const std::vector<ScaleBias>& sb, const Tile& t, const std::vec
   return ok;
 }
 
+// requantize_tile() of a tile into rows of int32: every value as rounded_scale() gives it.
+void check_int32(const std::vector<ScaleBias>& sb, const Tile& t, const std::vector<int32_t>& sums, int64_t target,
+                 bool expect_fast) {
+  std::vector<int64_t> storage;
+  const TileScales scales(stage(sb, t.mode), 0, t.channels, INT32_MIN, INT32_MAX, t.zp, t.lo, t.hi, storage);
+  Requantize32 r32;
+  RequantizeParams r = scales.at(0, r32);
+  r.sums_fit = t.sums_fit;
+  EXPECT_EQ(r.fast != nullptr, expect_fast) << describe(t, target);
+  const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(t.channels)));
+  std::vector<int32_t> out(sums.size(), 0x5A5A5A5A);
+  ASSERT_TRUE(requantize_tile(sums.data(), stride, t.rows, t.channels, r, out.data(), stride)) << describe(t, target);
+  for (int i = 0; i < t.rows; ++i)
+    for (int c = 0; c < t.channels; ++c)
+      ASSERT_EQ(out[static_cast<size_t>(i * stride + c)], expected(sb, t, c, sums[static_cast<size_t>(i * stride + c)]))
+          << describe(t, target) << " row " << i << " channel " << c;
+}
+
 class Requantize : public ::testing::TestWithParam<int64_t> {
  protected:
   void SetUp() override { select_simd_target(GetParam()); }
@@ -113,14 +133,11 @@ TEST_P(Requantize, BytesOfEveryTailLayoutSignednessAndRoundMode) {
   std::mt19937 rng(17);
   for (int channels = 1; channels <= 40; ++channels)
     for (int variant = 0; variant < 12; ++variant) {
-      Tile t;
-      t.channels = channels;
-      t.rows = 1 + variant % 5;
+      Tile t(channels, 1 + variant % 5, static_cast<RoundMode>(variant % 3));
       t.offset = 2 * (variant % 3);
       t.is_signed = variant % 2 == 0;
       t.nhcwb16 = (variant / 2) % 2 == 1;
       t.sums_fit = (variant / 4) % 2 == 1;
-      t.mode = static_cast<RoundMode>(variant % 3);
       t.zp = t.is_signed ? -5 : 9;
       t.lo = t.is_signed ? (variant % 5 == 0 ? -128 : -100) : (variant % 5 == 0 ? 0 : 9);
       t.hi = t.is_signed ? (variant % 5 == 0 ? 127 : 90) : (variant % 5 == 0 ? 255 : 200);
@@ -134,9 +151,7 @@ TEST_P(Requantize, BytesOfEveryTailLayoutSignednessAndRoundMode) {
 TEST_P(Requantize, CheckedPathRefusesWrapAroundOnlyInUsedChannels) {
   std::mt19937 rng(5);
   for (int channels : {1, 7, 8, 9, 15, 16, 17, 20, 31, 32, 33}) {
-    Tile t;
-    t.channels = channels;
-    t.rows = 3;
+    const Tile t(channels, 3);
     std::vector<ScaleBias> sb = random_channels(rng, channels + 8, 1000, false);
     for (auto& e : sb) e.bias = 1000;
     // Lanes past the tile hold sums that would wrap with their channels' bias: they must not count.
@@ -157,29 +172,13 @@ TEST_P(Requantize, Int32RowsAndTheSixtyFourBitPath) {
   std::mt19937 rng(23);
   for (int channels = 1; channels <= 35; ++channels)
     for (int variant = 0; variant < 6; ++variant) {
-      Tile t;
-      t.channels = channels;
-      t.rows = 1 + variant % 4;
-      t.mode = static_cast<RoundMode>(variant % 3);
+      Tile t(channels, 1 + variant % 4, static_cast<RoundMode>(variant % 3));
       t.zp = 1000;
       t.lo = -30000, t.hi = variant % 2 ? 30000 : INT32_MAX;
       t.sums_fit = variant >= 3;
       const bool wide = variant == 2 || variant == 5;
       const std::vector<ScaleBias> sb = random_channels(rng, channels + 8, 1 << 24, wide);
-      const std::vector<int32_t> sums = random_sums(rng, t, INT32_MAX - (1 << 24), 0);
-      std::vector<int64_t> storage;
-      const TileScales scales(stage(sb, t.mode), 0, channels, INT32_MIN, INT32_MAX, t.zp, t.lo, t.hi, storage);
-      Requantize32 r32;
-      RequantizeParams r = scales.at(0, r32);
-      r.sums_fit = t.sums_fit;
-      EXPECT_EQ(r.fast != nullptr, !wide) << describe(t, GetParam());
-      const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(channels)));
-      std::vector<int32_t> out(sums.size(), 0x5A5A5A5A);
-      ASSERT_TRUE(requantize_tile(sums.data(), stride, t.rows, channels, r, out.data(), stride)) << describe(t, GetParam());
-      for (int i = 0; i < t.rows; ++i)
-        for (int c = 0; c < channels; ++c)
-          ASSERT_EQ(out[static_cast<size_t>(i * stride + c)], expected(sb, t, c, sums[static_cast<size_t>(i * stride + c)]))
-              << describe(t, GetParam()) << " row " << i << " channel " << c;
+      check_int32(sb, t, random_sums(rng, t, INT32_MAX - (1 << 24), 0), GetParam(), !wide);
     }
 }
 
@@ -187,34 +186,18 @@ TEST_P(Requantize, ZeroPointFoldsIntoTheRoundingOnlyWhereItFits) {
   // The 32-bit path adds zp * 2^shift to the rounding addend: with shift 45 only while |zp| <= 2^16.
   std::mt19937 rng(31);
   for (int32_t zp : {65536, -65536, 65537, -65537}) {
-    Tile t;
-    t.channels = 19;
-    t.rows = 2;
+    Tile t(19, 2);
     t.zp = zp, t.lo = INT32_MIN, t.hi = INT32_MAX;
     std::vector<ScaleBias> sb = random_channels(rng, t.channels + 8, 1 << 24, false);
     for (auto& e : sb) e.shift = 45;
-    const std::vector<int32_t> sums = random_sums(rng, t, INT32_MAX - (1 << 24), 0);
-    std::vector<int64_t> storage;
-    const TileScales scales(stage(sb, t.mode), 0, t.channels, INT32_MIN, INT32_MAX, t.zp, t.lo, t.hi, storage);
-    Requantize32 r32;
-    const RequantizeParams r = scales.at(0, r32);
-    EXPECT_EQ(r.fast != nullptr, zp == 65536 || zp == -65536) << describe(t, GetParam());
-    const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(t.channels)));
-    std::vector<int32_t> out(sums.size());
-    ASSERT_TRUE(requantize_tile(sums.data(), stride, t.rows, t.channels, r, out.data(), stride)) << describe(t, GetParam());
-    for (int i = 0; i < t.rows; ++i)
-      for (int c = 0; c < t.channels; ++c)
-        ASSERT_EQ(out[static_cast<size_t>(i * stride + c)], expected(sb, t, c, sums[static_cast<size_t>(i * stride + c)]))
-            << describe(t, GetParam()) << " row " << i << " channel " << c;
+    check_int32(sb, t, random_sums(rng, t, INT32_MAX - (1 << 24), 0), GetParam(), zp == 65536 || zp == -65536);
   }
 }
 
 TEST_P(Requantize, SixtyFourBitPathStoresBytes) {
   std::mt19937 rng(29);
   for (int channels : {1, 5, 8, 13, 16, 21, 40}) {
-    Tile t;
-    t.channels = channels;
-    t.rows = 2;
+    Tile t(channels, 2);
     t.is_signed = channels % 2 == 1;
     t.lo = t.is_signed ? -128 : 0, t.hi = t.is_signed ? 127 : 255;
     const std::vector<ScaleBias> sb = random_channels(rng, channels + 8, 1 << 24, true);

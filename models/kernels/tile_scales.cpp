@@ -32,8 +32,9 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
   storage.assign(kArrays * padded_ + kPairArrays * half + kArrays32 * half, 0);
   params_ = storage.data();
   params32_ = reinterpret_cast<int32_t*>(params_ + kArrays * padded_ + kPairArrays * half);
-  vector_ok_ = true;
-  fast32_ = true;
+  // Locals, not members, in the loop: its stores could otherwise alias them.
+  bool vector_ok = true, fast32 = true, by_sign = false;
+  uint64_t max_abs_bias = 0;
   int64_t* cp = params_;
   int64_t* pairs = cp + kArrays * padded_;
   for (int c = c0; c < c1; ++c) {
@@ -46,14 +47,14 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
     const int64_t rpos = round_addend(os.round_mode, e.shift, false), rneg = round_addend(os.round_mode, e.shift, true);
     cp[kRoundPos * padded_ + i] = rpos;
     cp[kRoundNeg * padded_ + i] = rneg;
-    vector_ok_ = vector_ok_ && e.shift <= 61;
-    max_abs_bias_ = std::max(max_abs_bias_, e.bias < 0 ? -static_cast<uint64_t>(e.bias) : static_cast<uint64_t>(e.bias));
+    vector_ok = vector_ok && e.shift <= 61;
+    max_abs_bias = std::max(max_abs_bias, e.bias < 0 ? -static_cast<uint64_t>(e.bias) : static_cast<uint64_t>(e.bias));
 
     const bool fits32 = e.bias >= INT32_MIN && e.bias <= INT32_MAX && e.multiplier <= uint32_t{INT32_MAX} &&
                         e.shift >= 32 && e.shift <= 61 && zp >= -(int64_t{1} << (61 - e.shift)) &&
                         zp <= (int64_t{1} << (61 - e.shift));
-    fast32_ = fast32_ && fits32;
-    by_sign_ = by_sign_ || rpos != rneg;
+    fast32 = fast32 && fits32;
+    by_sign = by_sign || rpos != rneg;
     // Only the 32-bit path reads these, and only when every channel fits it.
     if (!fits32) continue;
     params32_[kBias32 * padded_ + i] = static_cast<int32_t>(e.bias);
@@ -65,6 +66,7 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
     pairs[(odd ? kOddRpos : kEvenRpos) * half + k] = rpos + zp_scaled;
     pairs[(odd ? kOddRneg : kEvenRneg) * half + k] = rneg + zp_scaled;
   }
+  vector_ok_ = vector_ok, fast32_ = fast32, by_sign_ = by_sign, max_abs_bias_ = max_abs_bias;
   base_ = {cp + kBias * padded_, cp + kMult * padded_,     cp + kShift * padded_, cp + kMask * padded_,
            cp + kRoundPos * padded_, cp + kRoundNeg * padded_, acc_lo, acc_hi, zp, lo, hi};
 }

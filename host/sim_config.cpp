@@ -33,6 +33,10 @@ sim::Config make_config() {
   c.declare_int("sim.limits.buffer_elements", static_cast<int64_t>(n.limits.buffer_elements), "elements",
                 "largest host buffer one operation may need (gathered IFM, weights, DMA source)", 1,
                 int64_t{1} << 30);
+  c.declare_int("sim.limits.host_threads", n.limits.host_threads, "threads",
+                "host threads one operation's kernels may use, each on a band of OFM rows (outputs, cycles and "
+                "reports do not depend on it)",
+                1, 64);
   c.declare_int("npu.dma.queue_depth", n.dma.queue_depth, "DMAs", "DMAs queued before the command controller stalls",
                 1, 16);
   return c;
@@ -50,6 +54,7 @@ platform::PlatformConfig platform_config(const sim::Config& c) {
   p.npu.shram_bytes_per_core = static_cast<uint64_t>(c.param("npu.shram.bytes_per_core").as_int());
   p.npu.limits.work = static_cast<uint64_t>(c.param("sim.limits.work_steps").as_int());
   p.npu.limits.buffer_elements = static_cast<uint64_t>(c.param("sim.limits.buffer_elements").as_int());
+  p.npu.limits.host_threads = static_cast<unsigned>(c.param("sim.limits.host_threads").as_int());
   p.npu.cc.cycles_per_word = static_cast<uint32_t>(c.param("npu.cc.cycles_per_word").as_int());
   p.npu.cc.fetch_bytes = static_cast<uint32_t>(c.param("npu.cc.fetch_bytes").as_int());
   p.npu.cc.tsu_banks = static_cast<uint32_t>(c.param("npu.cc.tsu_banks").as_int());

@@ -55,6 +55,8 @@ const char* const kBenchHelp =
     "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a built-in\n"
     "                       vela.ini system config with the Dedicated_Sram memory mode\n"
     "  --variant NAME       only the cases compiled for ethos-u65-256 or ethos-u65-512\n"
+    "  --threads N          host threads one operation's kernels may use (sim.limits.host_threads,\n"
+    "                       default 1); cpu then counts every thread, wall is the time to wait\n"
     "  --csv FILE           also write the rows as CSV\n"
     "\n"
     "Host time, in milliseconds per run:\n"
@@ -229,6 +231,7 @@ double cpu_seconds() { return double(std::clock()) / CLOCKS_PER_SEC; }
 struct Bench {
   host::RunOptions options;
   std::string system;
+  std::string threads = "1";
   uint64_t repeat = 5;
 };
 
@@ -299,8 +302,9 @@ void bench_processes(const Bench& b, const fs::path& dir, const host::Job& job, 
   const fs::path tmp = tmpl;
   std::vector<Sample> runs;
   for (uint64_t n = 0; n < b.repeat && row.ok; ++n) {
-    const ChildRun c = run_child({"ethosu-sim", "run", dir.string(), "--system", b.system, "--out", tmp.string(),
-                                  "--report", (tmp / "report.json").string()});
+    const ChildRun c = run_child({"ethosu-sim", "run", dir.string(), "--system", b.system, "--set",
+                                  "sim.limits.host_threads=" + b.threads, "--out", tmp.string(), "--report",
+                                  (tmp / "report.json").string()});
     std::ifstream f(tmp / "report.json");
     const nlohmann::json report = nlohmann::json::parse(f, nullptr, false);
     if (c.status != 0 && c.status != 1) {
@@ -383,6 +387,7 @@ int run_bench(const std::vector<std::string>& argv) {
                 {"--process", "", false, false},
                 {"--system", "", true, false},
                 {"--variant", "", true, false},
+                {"--threads", "", true, false},
                 {"--csv", "", true, false}});
   std::vector<fs::path> cases;
   if (auto root = a.value("--corpus")) {
@@ -409,6 +414,7 @@ int run_bench(const std::vector<std::string>& argv) {
   }
   bench.system = a.value("--system").value_or("imx93");
   const host::Machine mach = machine(bench.system);
+  if (auto t = a.value("--threads")) bench.threads = *t;
 
   std::ofstream csv;
   if (auto path = a.value("--csv")) {
@@ -422,10 +428,11 @@ int run_bench(const std::vector<std::string>& argv) {
   // Elaborate the SystemC platform before any run is timed.
   if (!processes) host::Simulator::instance();
   const char* const conv_kernels[] = {"generic", "AVX2", "AVX-512 VNNI"};
-  std::printf("system %s, %llu runs per case %s; host ms per run (medians); SIMD: Highway target %s, conv "
-              "micro-kernels %s\n",
+  std::printf("system %s, %llu runs per case %s, %s host thread(s) per operation; host ms per run (medians); "
+              "SIMD: Highway target %s, conv micro-kernels %s\n",
               bench.system.c_str(), static_cast<unsigned long long>(bench.repeat),
-              processes ? "each in a new 'ethosu-sim run' process" : "in this process", kernels::simd_target_name(),
+              processes ? "each in a new 'ethosu-sim run' process" : "in this process", bench.threads.c_str(),
+              kernels::simd_target_name(),
               conv_kernels[static_cast<int>(kernels::best_simd_level())]);
   std::printf(kHeader, "case", "variant", "sim cycles", "Vela cycles", "sim/Vela", "own Vela", "first", "cpu", "wall",
               "weights", "kernels", "timing", "rest", "Mcyc/s", "outputs");
@@ -440,6 +447,7 @@ int run_bench(const std::vector<std::string>& argv) {
     sim::Config config = host::make_config();
     host::apply_variant(config, job.variant, sim::Source::PRESET, "the job");
     host::apply_machine(config, mach, sim::Source::PRESET, "--system " + bench.system);
+    config.set("sim.limits.host_threads", bench.threads, sim::Source::CLI, "--threads");
     bench.options.config = host::platform_config(config);
     bench.options.regioncfg = host::regioncfg(config);
 

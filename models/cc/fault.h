@@ -40,6 +40,7 @@ struct Limits {
   // kBlockWork per OFM block for its timing, so that functional and timed runs refuse the same jobs.
   uint64_t work = uint64_t{1} << 36;
   uint64_t buffer_elements = uint64_t{1} << 28;  // any one host buffer; must stay below 2^31 (int indices)
+  unsigned host_threads = 1;  // host threads one operation's kernels may use (results do not depend on it)
   static constexpr uint64_t kBlockWork = 256;    // host time of one OFM block's schedule, in element steps
   static constexpr size_t kMaxHazards = 1000;    // hazard notes kept per job; the count goes on
 };

@@ -146,8 +146,48 @@ kernels::KernelGeometry geometry(const Operation& op) {
 
 }  // namespace
 
-OpRunner::OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram)
-    : regions_(regions), shram_(shram) {}
+OpRunner::OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, unsigned host_threads)
+    : regions_(regions), shram_(shram), threads_(host_threads), scratch_(threads_.threads()) {}
+
+unsigned kernel_bands(const Operation& op, const Regions& regions, unsigned threads) {
+  // About a tenth of a millisecond of kernel work per band: waking a thread costs some microseconds.
+  constexpr uint64_t kWorkPerBand = uint64_t{1} << 20;
+  const uint64_t most = std::min<uint64_t>({threads, op.ofm.height, cost(op).work / kWorkPerBand});
+  if (most <= 1) return 1;
+  const std::vector<AccessRange> all = accesses(op);
+  const auto host_span = [&](const AccessRange& a) {
+    const auto base = reinterpret_cast<uintptr_t>(regions[a.region].data);
+    return std::pair<uintptr_t, uintptr_t>{base + static_cast<uintptr_t>(a.span.lo),
+                                           base + static_cast<uintptr_t>(a.span.hi)};
+  };
+  for (const AccessRange& w : all) {
+    if (!isa::is_write(w.access) || w.span.empty()) continue;
+    const auto [wlo, whi] = host_span(w);
+    for (const AccessRange& r : all) {
+      if (isa::is_write(r.access) || r.span.empty()) continue;
+      const auto [rlo, rhi] = host_span(r);
+      if (wlo < rhi && rlo < whi) return 1;
+    }
+  }
+  return static_cast<unsigned>(most);
+}
+
+// Runs kernel(block, scratch) over the OFM in bands of rows (kernel_bands()), each band on its own thread.
+template <typename Kernel>
+void OpRunner::in_bands(const Operation& op, int ofm_height, const Kernel& kernel) {
+  const kernels::OfmBlock whole{0, static_cast<int>(op.ofm.width), 0, ofm_height, 0, static_cast<int>(op.ofm.depth)};
+  const unsigned n = kernel_bands(op, regions_, threads_.threads());
+  if (n == 1) {
+    kernel(whole, scratch_[0]);
+    return;
+  }
+  threads_.run(n, [&](unsigned band) {
+    kernels::OfmBlock b = whole;
+    b.y0 = static_cast<int>(int64_t{ofm_height} * band / n);
+    b.y1 = static_cast<int>(int64_t{ofm_height} * (band + 1) / n);
+    kernel(b, scratch_[band]);
+  });
+}
 
 kernels::FeatureMap OpRunner::feature_map(const isa::FeatureMap& fm) const {
   kernels::FeatureMap k;
@@ -280,9 +320,10 @@ uint64_t OpRunner::conv(const Operation& op) {
   const bool dw = op.kind == OpKind::DEPTHWISE;
   {
     const sim::HostTimer timer(host_seconds_.kernels);
-    const kernels::OfmBlock whole{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth};
-    if (dw) kernels::depthwise_block(p, *w, whole, scratch_);
-    else kernels::conv_block(p, *w, whole, scratch_);
+    in_bands(op, p.ofm_height, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) {
+      if (dw) kernels::depthwise_block(p, *w, b, s);
+      else kernels::conv_block(p, *w, b, s);
+    });
   }
   return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.kernel.width * op.kernel.height *
          (dw ? 1 : op.ifm.depth);
@@ -295,7 +336,7 @@ uint64_t OpRunner::pool(const Operation& op) {
   windowed(op, p);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  kernels::pool_block(p, kernels::OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, scratch_);
+  in_bands(op, p.ofm_height, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) { kernels::pool_block(p, b, s); });
   return 0;
 }
 
@@ -325,7 +366,7 @@ uint64_t OpRunner::elementwise(const Operation& op) {
   p.ifm_round_mode = static_cast<kernels::RoundMode>(op.ifm.round_mode);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  kernels::elementwise(p);
+  in_bands(op, p.ofm_height, [&](const kernels::OfmBlock& b, kernels::KernelScratch&) { kernels::elementwise_block(p, b); });
   return 0;
 }
 

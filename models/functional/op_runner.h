@@ -13,6 +13,7 @@
 #include "isa/validator.h"
 #include "models/kernels/conv.h"
 #include "models/kernels/weights/weight_decoder.h"
+#include "sim/host_threads.h"
 #include "sim/host_time.h"
 
 namespace ethosu::functional {
@@ -57,9 +58,17 @@ struct OpCost {
 };
 OpCost cost(const isa::Operation& op);
 
+// Bands of OFM rows a kernel operation's data effect runs in, one per host thread (OpRunner): one unless
+// several threads are allowed and the operation has work enough (cost()) to pay for waking them, at most one
+// per OFM row. Also one when the OFM shares a byte with what the operation reads, in one region or through
+// two regions on the same host buffer: a band would then read rows another band writes, in an order that
+// depends on the threads. Bounds already checked.
+unsigned kernel_bands(const isa::Operation& op, const Regions& regions, unsigned threads);
+
 class OpRunner {
  public:
-  OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram);
+  // host_threads: how many host threads one operation's kernels may use (cc::Limits::host_threads).
+  OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, unsigned host_threads = 1);
   // Executes op (bounds already checked); returns the multiply-accumulates performed. Throws WeightFault
   // for a stream the weight decoder rejects, UnknownBehaviour for an operation the model cannot run.
   uint64_t execute(const isa::Operation& op);
@@ -79,12 +88,15 @@ class OpRunner {
   uint64_t conv(const isa::Operation& op);
   uint64_t pool(const isa::Operation& op);
   uint64_t elementwise(const isa::Operation& op);
+  template <typename Kernel>
+  void in_bands(const isa::Operation& op, int ofm_height, const Kernel& kernel);
 
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;
   std::vector<kernels::ScaleBias> scales_;
   std::vector<int16_t> stream_scratch_;
-  kernels::KernelScratch scratch_;
+  sim::HostThreads threads_;
+  std::vector<kernels::KernelScratch> scratch_;  // one per host thread
   sim::HostSeconds host_seconds_;
 };
 

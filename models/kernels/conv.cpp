@@ -124,14 +124,16 @@ struct Writer {
   // With a function or LUT after the clamp, the scaled values are clamped to int32 before finish() (see
   // function_in_simd()): requantize_tile() adds no zero point then.
   bool with_function;
+  bool sums_fit;  // bias + sum cannot wrap int32 (RequantizeParams::sums_fit)
 
-  Writer(const ConvParams& params, KernelScratch& scratch, int first_channel, int end_channel)
+  // sum_bound: the largest |sum| of a tile (negative: unknown).
+  Writer(const ConvParams& params, KernelScratch& scratch, int first_channel, int end_channel, int64_t sum_bound = -1)
       : p(params), s(scratch), fin(params.output), c0(first_channel),
         scales(params.output, first_channel, end_channel, -accumulator_max(params.acc_format) - 1,
                accumulator_max(params.acc_format), ofm32() || function() ? 0 : params.output.ofm_zero_point,
                ofm32() || function() ? INT32_MIN : to_type(params.output.activation_min),
                ofm32() || function() ? INT32_MAX : to_type(params.output.activation_max), scratch.channel_params),
-        with_function(function()) {}
+        with_function(function()), sums_fit(scales.sums_fit(sum_bound)) {}
 
   bool function() const { return p.output.function != ActivationFunction::None; }
   // finish() of the scaled value clamped to int32 equals finish() of the value when the zero point and the
@@ -157,7 +159,8 @@ struct Writer {
     const int nc = cb - ca;
     const auto vstride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
     Requantize32 r32;
-    const RequantizeParams r = scales.at(static_cast<size_t>(ca - c0), r32);
+    RequantizeParams r = scales.at(static_cast<size_t>(ca - c0), r32);
+    r.sums_fit = sums_fit;
     const bool simd = scales.vector_ok() && (!with_function || function_in_simd());
     ByteElements bytes;
     if (simd && !with_function && straight_to_ofm(x0, y, np, ca, bytes)) {
@@ -244,7 +247,7 @@ struct ConvKernels {
     // Rows the micro-kernels write before the output stage reads them (lanes past a row's channels are read, not used).
     int32_t* const tile32 = at_least(s.tile32, static_cast<size_t>(32 * tile_p + kRequantizeLanes));
     int64_t* const tile64 = at_least(s.tile64, static_cast<size_t>(32 * max_p));
-    const Writer out(p, s, b.c0, b.c1);
+    const Writer out(p, s, b.c0, b.c1, chunked ? -1 : int64_t{ntaps} * ic_stride * term_bound);
 
     const ptrdiff_t tap_stride = ptrdiff_t{w.pairs_} * 32;
     const ptrdiff_t group_stride = ptrdiff_t{ntaps} * tap_stride;
@@ -321,11 +324,11 @@ struct ConvKernels {
     const int ntaps = w.height_ * w.width_;
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
     // int16 buffers and int32 sums are exact when every tap product and their sum fit.
-    const bool fast = w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point) &&
-                      int64_t{ntaps} * ifm_bound * w.max_abs_ <= INT32_MAX;
+    const int64_t sum_bound = int64_t{ntaps} * ifm_bound * w.max_abs_;
+    const bool fast = w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point) && sum_bound <= INT32_MAX;
     const Window win = conv_window(p, b, b.c0, nc, nc);
     tap_offsets(p.kernel, win.w.cols, nc, s.taps);
-    const Writer out(p, s, b.c0, b.c1);
+    const Writer out(p, s, b.c0, b.c1, fast ? sum_bound : -1);
     if (fast) {
       gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);
       const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));

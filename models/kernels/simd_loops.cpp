@@ -53,42 +53,83 @@ namespace ethosu::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Where the requantised values go: rows of int32 (requantize_tile), or 8-bit feature-map elements
-// (requantize_store_8bit), which only the channels in use reach.
+// Where the requantised values go: rows of int32 (requantize_tile), or 8-bit feature-map elements of type T
+// (requantize_store_8bit), which only the channels in use reach. The 64-bit path stores values it has clamped
+// (put); the 32-bit path stores two vectors of channels at a time clamped here to [lo, hi] (put2).
 struct Int32Rows {
   int32_t* out;
-  ptrdiff_t stride;
+  ptrdiff_t stride;  // elements from row to row
+  int32_t lo, hi;
   void put(int i, int j, int32_t v) const { out[i * stride + j] = v; }
   int32_t* column(size_t j) const { return out + j; }
   template <class D, class V>
   void put(D d, int32_t* column, int i, size_t /*used*/, V v) const {
     hn::StoreU(v, d, column + i * stride);
   }
+#if HWY_TARGET != HWY_SCALAR
+  // Rows are writable up to whole vectors: a tail stores its first vector whole, its second only if used.
+  template <class D, class V>
+  void put2(D d, int32_t* row, V a, V b, size_t used) const {
+    const auto lo_v = hn::Set(d, lo), hi_v = hn::Set(d, hi);
+    hn::StoreU(hn::Min(hn::Max(a, lo_v), hi_v), d, row);
+    if (used > hn::Lanes(d)) hn::StoreU(hn::Min(hn::Max(b, lo_v), hi_v), d, row + hn::Lanes(d));
+  }
+#endif
 };
 
+#if HWY_TARGET != HWY_SCALAR
+// ReorderDemote2To may interleave its two inputs' lanes (AVX2 packs each 128-bit block on its own): the byte
+// indices that put the demoted channels back in order, learnt once per target from the lane numbers.
+template <class D8, class D16, class D>
+const hn::TFromD<D8>* ChannelOrder(D8 d8, D16 d16, D d) {
+  using T = hn::TFromD<D8>;
+  struct Order {
+    HWY_ALIGN T index[hn::MaxLanes(D8())];
+  };
+  static const Order order = [&] {
+    HWY_ALIGN T lanes[hn::MaxLanes(D8())];
+    hn::Store(hn::DemoteTo(d8, hn::ReorderDemote2To(d16, hn::Iota(d, 0), hn::Iota(d, hn::Lanes(d)))), d8, lanes);
+    Order o{};
+    for (size_t k = 0; k < hn::Lanes(d8); ++k) o.index[static_cast<size_t>(lanes[k])] = static_cast<T>(k);
+    return o;
+  }();
+  return order.index;
+}
+#endif
+
+template <typename T>
 struct Bytes8 {
-  const ByteElements& e;
+  uint8_t* out;
+  ptrdiff_t stride, brick_stride;  // bytes from row to row, from brick to brick
+  T lo, hi;
+  const T* order;  // ChannelOrder() (put2 only)
   uint8_t* column(size_t j) const {
-    return e.out + static_cast<ptrdiff_t>(j / 16) * e.brick_stride + static_cast<ptrdiff_t>(j % 16);
+    return out + static_cast<ptrdiff_t>(j / 16) * brick_stride + static_cast<ptrdiff_t>(j % 16);
   }
-  void put(int i, int j, int32_t v) const { column(static_cast<size_t>(j))[i * e.row_stride] = static_cast<uint8_t>(v); }
-  // A vector of int32 lanes (within the element type, so saturation is exact) as bytes; a tail vector's
-  // unused lanes are not written.
+  void put(int i, int j, int32_t v) const { column(static_cast<size_t>(j))[i * stride] = static_cast<uint8_t>(v); }
+  // A vector of int32 lanes (within T, so saturation is exact) as bytes; a tail vector's unused lanes are not
+  // written.
   template <class D, class V>
   void put(D d, uint8_t* column, int i, size_t used, V v) const {
-    uint8_t* dst = column + i * e.row_stride;
-    if (e.is_signed) {
-      const hn::Rebind<int8_t, D> d8;
-      store(d8, hn::DemoteTo(d8, v), reinterpret_cast<int8_t*>(dst), used);
-    } else {
-      const hn::Rebind<uint8_t, D> d8;
-      store(d8, hn::DemoteTo(d8, v), dst, used);
-    }
+    const hn::Rebind<T, D> d8;
+    store(d8, hn::DemoteTo(d8, v), column + i * stride, used);
   }
-  template <class D8, class V8, typename T>
-  static void store(D8 d8, V8 v8, T* dst, size_t used) {
+#if HWY_TARGET != HWY_SCALAR
+  // Two vectors of channels demoted together (saturating, so the clamp to lo and hi within T is exact after
+  // it) into one store of 2 * Lanes(d) bytes, or of the first `used`.
+  template <class D, class V>
+  void put2(D d, uint8_t* row, V a, V b, size_t used) const {
+    const hn::Repartition<int16_t, D> d16;
+    const hn::Rebind<T, decltype(d16)> d8;
+    auto v = hn::DemoteTo(d8, hn::ReorderDemote2To(d16, a, b));
+    v = hn::TableLookupBytes(v, hn::Load(d8, order));
+    store(d8, hn::Min(hn::Max(v, hn::Set(d8, lo)), hn::Set(d8, hi)), row, used);
+  }
+#endif
+  template <class D8, class V8>
+  static void store(D8 d8, V8 v8, uint8_t* dst, size_t used) {
     if (used == hn::Lanes(d8)) {
-      hn::StoreU(v8, d8, dst);
+      hn::StoreU(v8, d8, reinterpret_cast<T*>(dst));
       return;
     }
     HWY_ALIGN T lanes[hn::MaxLanes(d8)];
@@ -118,56 +159,111 @@ bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
   return wide == 0;
 }
 #else
-template <class Sink>
-bool RequantizeRows32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
-                      const Sink& sink) {
-  const Requantize32& f = *p.fast;
-  const hn::CappedTag<int32_t, kRequantizeLanes> d;
-  const hn::Repartition<int64_t, decltype(d)> d64;
-  const hn::RebindToUnsigned<decltype(d64)> du64;
-  const size_t n = hn::Lanes(d);
-  const auto zp = hn::Set(d, static_cast<int32_t>(p.zp));
-  const auto lo = hn::Set(d, static_cast<int32_t>(p.lo)), hi = hn::Set(d, static_cast<int32_t>(p.hi));
-  const auto zero64 = hn::Zero(d64);
-  auto overflow = hn::Zero(d);
-  // One parity's 64-bit half: the rounded quotient of x * m.
-  const auto half = [&](auto x, auto m, auto rpos, auto rneg, auto shift, auto sub) {
-    const auto prod = hn::MulEven(x, m);
-    const auto biased = hn::Add(hn::BitCast(du64, prod), hn::BitCast(du64, hn::IfThenElse(hn::Lt(prod, zero64), rneg, rpos)));
-    return hn::Sub(hn::BitCast(d64, biased >> hn::BitCast(du64, shift)), sub);
-  };
-  for (size_t j = 0; j < static_cast<size_t>(channels); j += n) {
-    const auto bias = hn::LoadU(d, f.bias + j), mult = hn::LoadU(d, f.mult + j);
-    const auto mult_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, mult)));
-    const size_t k = j / 2;
-    const auto erp = hn::LoadU(d64, f.even_rpos + k), ern = hn::LoadU(d64, f.even_rneg + k);
-    const auto orp = hn::LoadU(d64, f.odd_rpos + k), orn = hn::LoadU(d64, f.odd_rneg + k);
-    const auto esh = hn::LoadU(d64, f.even_shift + k), osh = hn::LoadU(d64, f.odd_shift + k);
-    const auto esub = hn::LoadU(d64, f.even_sub + k), osub = hn::LoadU(d64, f.odd_sub + k);
-    const size_t used_lanes = std::min(n, static_cast<size_t>(channels) - j);
-    const auto used = hn::FirstN(d, used_lanes);  // the tail's lanes are not stored
-    const auto column = sink.column(j);
-    for (int i = 0; i < rows; ++i) {
-      const auto sum = hn::LoadU(d, sums + i * sum_stride + j);
-      const auto x = hn::BitCast(d, hn::Add(hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), sum),
-                                             hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), bias)));
-      // Signed wrap-around: both operands of one sign and the sum of the other.
-      overflow = hn::Or(overflow, hn::IfThenElseZero(used, hn::And(hn::Xor(x, sum), hn::Xor(x, bias))));
-      const auto x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, x)));
-      const auto even = half(x, mult, erp, ern, esh, esub);
-      const auto odd = half(x_odd, mult_odd, orp, orn, osh, osub);
-      auto v = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
-      v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
-      sink.put(d, column, i, used_lanes, v);
-    }
+// One of two 64-bit rounding addends by the sign of v. Highway 1.0.3's IfNegativeThenElse blends whole lanes on
+// SSSE3 (no BLENDVPD there) instead of by their sign bits: that target broadcasts the sign first.
+template <class V>
+HWY_INLINE V BySign(V v, V negative, V positive) {
+#if HWY_TARGET == HWY_SSSE3
+  return hn::IfThenElse(hn::MaskFromVec(hn::BroadcastSignBit(v)), negative, positive);
+#else
+  return hn::IfNegativeThenElse(v, negative, positive);
+#endif
+}
+
+// floor((x * mult + r) / 2^shift) + zp per channel (see Requantize32: r includes zp): the high halves of the two parities' 64-bit sums
+// p + r, then an arithmetic shift by shift - 32 in 32-bit lanes. mult_odd holds channel 2k + 1's multiplier in
+// lane 2k, where MulEven reads. kBySign: r depends on the product's sign.
+template <bool kBySign, class D, class V, class V64>
+HWY_INLINE V Scale32(D d, V x, V mult, V mult_odd, V shift32, V64 even_rpos, V64 even_rneg, V64 odd_rpos,
+                     V64 odd_rneg) {
+  const hn::RebindToUnsigned<hn::Repartition<int64_t, D>> du64;
+  const auto x_odd = hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, x)));
+  auto even = hn::MulEven(x, mult), odd = hn::MulEven(x_odd, mult_odd);
+  if (kBySign) {
+    even = hn::Add(even, BySign(even, even_rneg, even_rpos));
+    odd = hn::Add(odd, BySign(odd, odd_rneg, odd_rpos));
+  } else {
+    even = hn::Add(even, even_rpos);
+    odd = hn::Add(odd, odd_rpos);
   }
-  return hn::AllFalse(d, hn::Lt(overflow, hn::Zero(d)));
+  const auto high = hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, even))));
+  return high >> shift32;
+}
+
+// bias + sum in wrapping int32, and where it wrapped (both operands of one sign and the sum of the other) in the
+// sign bits of `wrapped`, for the lanes of `used` (kCheck only).
+template <bool kCheck, class D, class V>
+HWY_INLINE V BiasedSum(D d, const int32_t* sum, V bias, hn::Mask<D> used, V& wrapped) {
+  const hn::RebindToUnsigned<D> du;
+  const auto s = hn::LoadU(d, sum);
+  const auto x = hn::BitCast(d, hn::Add(hn::BitCast(du, s), hn::BitCast(du, bias)));
+  if (kCheck) wrapped = hn::Or(wrapped, hn::IfThenElseZero(used, hn::And(hn::Xor(x, s), hn::Xor(x, bias))));
+  return x;
+}
+
+// The rows of one column of the tile: two vectors of channels, from j and from j + second (second is 0 when a tail
+// has one vector, whose result then also serves as the unused second), `used` channels stored. The channel
+// constants are loaded once, before the rows (those the registers cannot hold the compiler spills once and reads as
+// memory operands).
+template <bool kCheck, bool kBySign, class D, class Sink>
+HWY_INLINE void RequantizeColumn(D d, const Requantize32& f, size_t j, size_t second, hn::Mask<D> used_a,
+                                 hn::Mask<D> used_b, size_t used, const int32_t* sums, ptrdiff_t sum_stride, int rows,
+                                 const Sink& sink, hn::Vec<D>& wrapped) {
+  const hn::Repartition<int64_t, D> d64;
+  const size_t k = j + second;
+  const auto bias_a = hn::LoadU(d, f.bias + j), bias_b = hn::LoadU(d, f.bias + k);
+  const auto mult_a = hn::LoadU(d, f.mult + j), mult_b = hn::LoadU(d, f.mult + k);
+  const auto mult_odd_a = hn::LoadU(d, f.mult + j + 1), mult_odd_b = hn::LoadU(d, f.mult + k + 1);
+  const auto shift_a = hn::LoadU(d, f.shift + j), shift_b = hn::LoadU(d, f.shift + k);
+  const auto erp_a = hn::LoadU(d64, f.even_rpos + j / 2), erp_b = hn::LoadU(d64, f.even_rpos + k / 2);
+  const auto orp_a = hn::LoadU(d64, f.odd_rpos + j / 2), orp_b = hn::LoadU(d64, f.odd_rpos + k / 2);
+  const auto ern_a = hn::LoadU(d64, f.even_rneg + j / 2), ern_b = hn::LoadU(d64, f.even_rneg + k / 2);
+  const auto orn_a = hn::LoadU(d64, f.odd_rneg + j / 2), orn_b = hn::LoadU(d64, f.odd_rneg + k / 2);
+  const int32_t* s = sums + j;
+  auto row = sink.column(j);
+  for (int i = 0; i < rows; ++i, s += sum_stride, row += sink.stride) {
+    const auto xa = BiasedSum<kCheck>(d, s, bias_a, used_a, wrapped);
+    const auto xb = BiasedSum<kCheck>(d, s + second, bias_b, used_b, wrapped);
+    const auto a = Scale32<kBySign>(d, xa, mult_a, mult_odd_a, shift_a, erp_a, ern_a, orp_a, orn_a);
+    const auto b = Scale32<kBySign>(d, xb, mult_b, mult_odd_b, shift_b, erp_b, ern_b, orp_b, orn_b);
+    sink.put2(d, row, a, b, used);
+  }
+}
+
+// Two vectors of channels per step, so that an 8-bit sink stores them at once; the channels no whole step covers
+// once, after the others. kCheck: bias + sum may wrap int32 (then the result is false).
+template <bool kCheck, bool kBySign, class Sink>
+bool RequantizeRows32(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                      const Sink& sink_in) {
+  // Locals: the stores (8-bit ones alias everything) cannot make the compiler reload them.
+  const Sink sink = sink_in;
+  const Requantize32 f = *p.fast;
+  const hn::CappedTag<int32_t, kRequantizeLanes> d;
+  const size_t n = hn::Lanes(d), step = 2 * n, count = static_cast<size_t>(channels);
+  const auto all = hn::FirstN(d, n);
+  auto wrapped = hn::Zero(d);
+  size_t j = 0;
+  for (; j + step <= count; j += step)
+    RequantizeColumn<kCheck, kBySign>(d, f, j, n, all, all, step, sums, sum_stride, rows, sink, wrapped);
+  if (j < count) {
+    // The second vector only where some of its lanes are used (rows are readable up to whole vectors).
+    const size_t used = count - j, second = used > n ? n : 0;
+    RequantizeColumn<kCheck, kBySign>(d, f, j, second, hn::FirstN(d, used), hn::FirstN(d, second ? used - n : 0),
+                                      used, sums, sum_stride, rows, sink, wrapped);
+  }
+  return !kCheck || hn::AllFalse(d, hn::Lt(wrapped, hn::Zero(d)));
 }
 
 template <class Sink>
 bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
                     const Sink& sink) {
-  if (p.fast) return RequantizeRows32(sums, sum_stride, rows, channels, p, sink);
+  if (p.fast) {
+    if (p.sums_fit)
+      return p.fast->by_sign ? RequantizeRows32<false, true>(sums, sum_stride, rows, channels, p, sink)
+                             : RequantizeRows32<false, false>(sums, sum_stride, rows, channels, p, sink);
+    return p.fast->by_sign ? RequantizeRows32<true, true>(sums, sum_stride, rows, channels, p, sink)
+                           : RequantizeRows32<true, false>(sums, sum_stride, rows, channels, p, sink);
+  }
   // int64 lanes, at most kRequantizeLanes so that callers know how far the tail may reach.
   const hn::CappedTag<int64_t, kRequantizeLanes> d;
   const hn::RebindToUnsigned<decltype(d)> du;
@@ -210,12 +306,28 @@ bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
 
 bool RequantizeTile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
                     int32_t* out, ptrdiff_t out_stride) {
-  return RequantizeRows(sums, sum_stride, rows, channels, p, Int32Rows{out, out_stride});
+  return RequantizeRows(sums, sum_stride, rows, channels, p,
+                        Int32Rows{out, out_stride, static_cast<int32_t>(p.lo), static_cast<int32_t>(p.hi)});
+}
+
+template <typename T>
+bool RequantizeStoreAs(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
+                      const ByteElements& out) {
+  const T* order = nullptr;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::CappedTag<int32_t, kRequantizeLanes> d;
+  const hn::Repartition<int16_t, decltype(d)> d16;
+  order = ChannelOrder(hn::Rebind<T, decltype(d16)>(), d16, d);
+#endif
+  return RequantizeRows(sums, sum_stride, rows, channels, p,
+                        Bytes8<T>{out.out, out.row_stride, out.brick_stride, static_cast<T>(p.lo), static_cast<T>(p.hi),
+                                  order});
 }
 
 bool RequantizeStore8(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,
                       const ByteElements& out) {
-  return RequantizeRows(sums, sum_stride, rows, channels, p, Bytes8{out});
+  return out.is_signed ? RequantizeStoreAs<int8_t>(sums, sum_stride, rows, channels, p, out)
+                       : RequantizeStoreAs<uint8_t>(sums, sum_stride, rows, channels, p, out);
 }
 
 // The channels no whole vector covers, one at a time (uint32: wrap-around stays defined).

@@ -21,14 +21,16 @@ namespace ethosu::kernels {
 inline constexpr int kRequantizeLanes = 8;
 
 // The common case in 32-bit lanes: every channel's bias fits int32, mult < 2^31 and 32 <= shift <= 61, and
-// |zp| <= 2^30. Then x = bias + sum is exact unless it wraps int32 (which makes the tile fall back), the
-// product fits 62 bits, and round(p / 2^s) = ((p + 2^62 + r) >> s, unsigned) - 2^(62 - s). The 64-bit
-// constants are split by channel parity, as 64-bit lanes see them: even[k] for channel 2k, odd[k] for
-// 2k + 1 (each padded like the per-channel arrays).
+// |zp| <= 2^(61 - shift). Then x = bias + sum is exact unless it wraps int32 (which makes the tile fall back), the
+// product p = x * mult lies within +-2^62, the rounding addend r' = r + zp * 2^s within +-2^62, and
+// round(p / 2^s) + zp = floor(floor((p + r') / 2^32) / 2^(s - 32)): the high half of p + r' shifted right in 32-bit
+// lanes. The addends are split by channel parity, as 64-bit lanes see them: even[k] for channel 2k, odd[k] for
+// 2k + 1. Every array is padded like the per-channel ones, and mult one element further (a vector is also read from
+// channel j + 1).
 struct Requantize32 {
-  const int32_t *bias, *mult;
-  const int64_t *even_rpos, *even_rneg, *odd_rpos, *odd_rneg;  // 2^62 + r
-  const int64_t *even_shift, *odd_shift, *even_sub, *odd_sub;   // s, 2^(62 - s)
+  const int32_t *bias, *mult, *shift;  // shift: s - 32
+  const int64_t *even_rpos, *even_rneg, *odd_rpos, *odd_rneg;  // r' = r + zp * 2^s
+  bool by_sign;  // rpos != rneg in some channel
 };
 
 struct RequantizeParams {
@@ -36,6 +38,8 @@ struct RequantizeParams {
   int64_t acc_lo, acc_hi, zp, lo, hi;
   // When set (and the tile starts at an even channel of these arrays), the 32-bit path.
   const Requantize32* fast = nullptr;
+  // Set when the caller knows that bias + sum fits int32 in every element: the 32-bit path skips its check.
+  bool sums_fit = false;
 };
 
 bool requantize_tile(const int32_t* sums, ptrdiff_t sum_stride, int rows, int channels, const RequantizeParams& p,

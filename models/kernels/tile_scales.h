@@ -32,6 +32,11 @@ class TileScales {
     }
     return r;
   }
+  // Whether bias + sum fits int32 for every channel and every |sum| <= sum_bound (requantize_tile() then needs no
+  // wrap-around check: RequantizeParams::sums_fit).
+  bool sums_fit(int64_t sum_bound) const {
+    return sum_bound >= 0 && sum_bound <= INT32_MAX && max_abs_bias_ <= static_cast<uint64_t>(INT32_MAX - sum_bound);
+  }
   // Channel c0 + i's bias, multiplier and shift.
   int64_t bias(size_t i) const { return base_.bias[i]; }
   uint32_t multiplier(size_t i) const { return static_cast<uint32_t>(base_.mult[i]); }
@@ -44,7 +49,8 @@ class TileScales {
   // stays within its own array, where the lanes past the last channel hold zeros (a shift of 0, not the next
   // array's values: lanes are computed even where they are not stored).
   size_t padded_ = 0;
-  bool vector_ok_ = false, fast32_ = false;
+  bool vector_ok_ = false, fast32_ = false, by_sign_ = false;
+  uint64_t max_abs_bias_ = 0;
   int64_t* params_ = nullptr;
   int32_t* params32_ = nullptr;  // inside the same storage
   RequantizeParams base_{};

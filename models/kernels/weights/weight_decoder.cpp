@@ -110,21 +110,21 @@ unsigned popcount32(uint32_t v) {
 // The unary weight-quotient codes of four WUNARY0 bits at once. Each 1 bit takes the next WUNARY1 bit (code 1 + that
 // bit), a 0 bit is code 0; a symbol ends at a code below 2, or at every code in truncated Rice mode. Indexed by the
 // four WUNARY0 bits and the next four WUNARY1 bits: the symbols ending in the group (the first one still adds the
-// carry from earlier groups), the codes after the last end, and how many WUNARY1 bits the group took.
+// carry from earlier groups), and the codes after the last end.
 // `ended` is four 32-bit words so that one 16-byte copy stores it.
 struct UnaryGroup {
   alignas(16) std::array<uint32_t, 4> ended{};
-  uint8_t count = 0, tail = 0, used = 0;
+  uint8_t count = 0, tail = 0;
 };
 
 constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
   std::array<UnaryGroup, 256> table{};
   for (unsigned index = 0; index < 256; ++index) {
     UnaryGroup& g = table[index];
-    unsigned sum = 0;
+    unsigned sum = 0, used = 0;
     for (unsigned b = 0; b < 4; ++b) {
       unsigned code = 0;
-      if ((index >> b) & 1) code = 1 + ((index >> (4 + g.used++)) & 1);
+      if ((index >> b) & 1) code = 1 + ((index >> (4 + used++)) & 1);
       sum += code;
       if (truncated_rice || code < 2) {
         g.ended[g.count++] = sum;
@@ -137,16 +137,21 @@ constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
 }
 constexpr std::array<UnaryGroup, 256> kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
 
+// 1 bits in each 4-bit value.
+constexpr uint8_t kNibbleOnes[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 // The weight quotients of one chunk from its WUNARY0 bits and the WUNARY1 bits that follow, into wq from wp, four
-// bits per table lookup, branch-free (unary bits are random, so branches mispredict). Four stores per group: wq
-// has room for them past the last symbol. Returns how many WUNARY1 bits the chunk took.
+// bits per table lookup, branch-free (unary bits are random, so branches mispredict). Each group's WUNARY1 bits
+// start after the 1 bits of the groups before it, counted from WUNARY0 alone, so that the three lookups do not
+// wait for each other. Four stores per group: wq has room for them past the last symbol. Returns how many
+// WUNARY1 bits the chunk took.
 inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint32_t unary0, uint64_t unary1,
                                  uint32_t* wq, size_t& wp, uint32_t& carry) {
   unsigned used = 0;
   for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
-    const UnaryGroup& g = groups[((unary0 >> i) & 15) | ((unary1 & 15) << 4)];
-    unary1 >>= g.used;
-    used += g.used;
+    const unsigned bits = (unary0 >> i) & 15;
+    const UnaryGroup& g = groups[bits | ((unary1 >> used) & 15) << 4];
+    used += kNibbleOnes[bits];
     std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
     wq[wp] += carry;
     wp += g.count;

@@ -39,6 +39,32 @@ TEST(WeightCache, HitsByContentAcrossCopiesAndMissesOnAnyDifference) {
   EXPECT_EQ(s.entries, 3u);
 }
 
+TEST(WeightCache, LongKeysDifferingOutsideTheHashedSamplesAreStillDistinct) {
+  // Long key parts are hashed by samples: keys that differ only between the samples share a hash, and the
+  // full compare must still tell them apart, at every position of the part.
+  WeightCache cache;
+  int decodes = 0;
+  auto make = [&] {
+    ++decodes;
+    return make_weights(1);
+  };
+  std::vector<uint8_t> base(3 * WeightCache::kWholeHashBytes);
+  std::iota(base.begin(), base.end(), uint8_t{0});
+  cache.get({{base.data(), base.size()}}, make);
+  const std::vector<uint8_t> copy = base;
+  cache.get({{copy.data(), copy.size()}}, make);
+  EXPECT_EQ(decodes, 1);
+  int expected = 1;
+  for (size_t at = 0; at < base.size(); at += 97) {
+    std::vector<uint8_t> other = base;
+    other[at] ^= 0x40;
+    cache.get({{other.data(), other.size()}}, make);
+    EXPECT_EQ(decodes, ++expected) << "byte " << at;
+    cache.get({{other.data(), other.size()}}, make);
+    EXPECT_EQ(decodes, expected) << "byte " << at;
+  }
+}
+
 TEST(WeightCache, FailedDecodesAreNotStored) {
   WeightCache cache;
   const std::vector<uint8_t> k = {9};

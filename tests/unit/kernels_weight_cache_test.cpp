@@ -2,6 +2,7 @@
 // stored, the memory bound and LRU eviction; and the packed layout a decoder fills in place.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -16,13 +17,18 @@ ConvWeights make_weights(int16_t fill, int ofm_depth = 4, int ifm_depth = 3) {
   return ConvWeights(dense.data(), ofm_depth, 1, 1, ifm_depth);
 }
 
+// A make() for the cache that counts the decodes.
+std::function<ConvWeights()> counting_make(int& decodes, int16_t fill) {
+  return [&decodes, fill] {
+    ++decodes;
+    return make_weights(fill);
+  };
+}
+
 TEST(WeightCache, HitsByContentAcrossCopiesAndMissesOnAnyDifference) {
   WeightCache cache;
   int decodes = 0;
-  auto make = [&] {
-    ++decodes;
-    return make_weights(7);
-  };
+  const auto make = counting_make(decodes, 7);
   const std::vector<uint8_t> a = {1, 2, 3, 4}, a_copy = a, b = {1, 2, 3, 5};
   const auto w1 = cache.get({{a.data(), a.size()}}, make);
   const auto w2 = cache.get({{a_copy.data(), a_copy.size()}}, make);
@@ -44,10 +50,7 @@ TEST(WeightCache, LongKeysDifferingOutsideTheHashedSamplesAreStillDistinct) {
   // full compare must still tell them apart, at every position of the part.
   WeightCache cache;
   int decodes = 0;
-  auto make = [&] {
-    ++decodes;
-    return make_weights(1);
-  };
+  const auto make = counting_make(decodes, 1);
   std::vector<uint8_t> base(3 * WeightCache::kWholeHashBytes);
   std::iota(base.begin(), base.end(), uint8_t{0});
   cache.get({{base.data(), base.size()}}, make);

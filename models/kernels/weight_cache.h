@@ -3,9 +3,10 @@
 // the same two streams every time step) and across runs of a loaded job (Python, the driver shims).
 //
 // Contract: get() looks up the exact key bytes (the caller's concatenation of the decode parameters and
-// the compressed streams, passed as pieces so they are never copied on a hit): a 128-bit XXH3 hash finds
-// the entry, a full compare with the stored key confirms it, so a hash collision can never return
-// another stream's weights. On a miss make() decodes; what it throws propagates and nothing is stored.
+// the compressed streams, passed as pieces so they are never copied on a hit): a 128-bit XXH3 hash (of
+// samples of long pieces) finds the entry, a full compare with the stored key confirms it, so a hash
+// collision can never return another stream's weights. On a miss make() decodes; what it throws
+// propagates and nothing is stored.
 // Entries are immutable and shared, so an entry evicted while an operation still uses it stays valid.
 // The cache holds at most capacity_bytes (key copies plus packed weights) and evicts the least
 // recently used entries; an entry larger than the capacity is returned but not kept. Thread-safe.
@@ -32,6 +33,9 @@ struct ByteSpan {
 class WeightCache {
  public:
   static constexpr size_t kDefaultCapacityBytes = size_t{256} << 20;
+  // Key parts up to kWholeHashBytes are hashed whole, longer ones by kSampleBlocks + 1 blocks of
+  // kSampleBlockBytes (the full compare confirms every hit either way).
+  static constexpr size_t kWholeHashBytes = 4096, kSampleBlocks = 32, kSampleBlockBytes = 64;
 
   explicit WeightCache(size_t capacity_bytes = kDefaultCapacityBytes) : capacity_bytes_(capacity_bytes) {}
   // The cache every OpRunner of the process shares.

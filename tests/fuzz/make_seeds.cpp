@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/weight_encoder.h"
 
 namespace tb = ethosu::testing;
 
@@ -49,6 +50,42 @@ int main(int argc, char** argv) {
   write("cop2_separate_io.bin", tb::words_to_bytes(cop2));
   write("cop1_truncated.bin", tb::words_to_bytes({0x31504F43, 0x00100001, 0x10003008, 0x10060000, 0x00050002, 0}));
   write("bare_stream.bin", tb::words_to_bytes(stream));
+  // Weight streams for fuzz_weights (byte 0 even: a stream alone; odd: a 4-byte layout header first), one per
+  // kind of slice: Rice with a palette, truncated Rice, uncompressed, zero runs, two slices.
+  namespace wt = ethosu::weights::test;
+  const auto weight_seed = [&](const std::string& name, std::vector<wt::SliceSpec> slices, tb::Bytes header) {
+    wt::BitWriter bits;
+    for (const wt::SliceSpec& slice : slices) wt::encode_slice(bits, slice);
+    const std::vector<uint8_t> body = bits.finish();
+    header.insert(header.end(), body.begin(), body.end());
+    write(name, header);
+  };
+  wt::SliceSpec rice;
+  rice.wdiv = 3;
+  rice.dirofs = 2;
+  rice.palette = {0, 3, 5};
+  rice.palbits = 4;
+  for (uint32_t i = 0; i < 64; ++i) rice.indices.push_back((i * 37) % 90);
+  weight_seed("weights_rice.bin", {rice}, {0});
+  // CONV 1x1, 8 -> 4 channels, OFM block 8, depth-first 8-bit: 8 x 32 weights (channels padded).
+  wt::SliceSpec conv = rice;
+  conv.indices.resize(256, 7);
+  weight_seed("weights_conv_1x1.bin", {conv}, {1, 12, 7, 0, 0});
+  wt::SliceSpec trunc = rice;
+  trunc.trunc = true;
+  for (uint32_t& i : trunc.indices) i %= 24;
+  weight_seed("weights_truncated.bin", {trunc}, {0});
+  wt::SliceSpec raw = rice;
+  raw.wdiv = 7;
+  for (uint32_t& i : raw.indices) i %= 4;
+  weight_seed("weights_uncompressed.bin", {raw}, {0});
+  wt::SliceSpec zeros = rice;
+  zeros.zdiv = 1;
+  zeros.zruns.assign(zeros.indices.size() + 1, 2);
+  wt::SliceSpec more = zeros;
+  more.new_palette = false;
+  more.zruns.pop_back();
+  weight_seed("weights_zero_runs_two_slices.bin", {zeros, more}, {0});
   for (int a = 2; a < argc; ++a) {
     std::ifstream in(argv[a]);
     if (!in) {

@@ -2,6 +2,7 @@
 // stored, the memory bound and LRU eviction; and the packed layout a decoder fills in place.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -16,13 +17,18 @@ ConvWeights make_weights(int16_t fill, int ofm_depth = 4, int ifm_depth = 3) {
   return ConvWeights(dense.data(), ofm_depth, 1, 1, ifm_depth);
 }
 
+// A make() for the cache that counts the decodes.
+std::function<ConvWeights()> counting_make(int& decodes, int16_t fill) {
+  return [&decodes, fill] {
+    ++decodes;
+    return make_weights(fill);
+  };
+}
+
 TEST(WeightCache, HitsByContentAcrossCopiesAndMissesOnAnyDifference) {
   WeightCache cache;
   int decodes = 0;
-  auto make = [&] {
-    ++decodes;
-    return make_weights(7);
-  };
+  const auto make = counting_make(decodes, 7);
   const std::vector<uint8_t> a = {1, 2, 3, 4}, a_copy = a, b = {1, 2, 3, 5};
   const auto w1 = cache.get({{a.data(), a.size()}}, make);
   const auto w2 = cache.get({{a_copy.data(), a_copy.size()}}, make);
@@ -37,6 +43,29 @@ TEST(WeightCache, HitsByContentAcrossCopiesAndMissesOnAnyDifference) {
   EXPECT_EQ(s.hits, 1u);
   EXPECT_EQ(s.misses, 3u);
   EXPECT_EQ(s.entries, 3u);
+}
+
+TEST(WeightCache, LongKeysDifferingOutsideTheHashedSamplesAreStillDistinct) {
+  // Long key parts are hashed by samples: keys that differ only between the samples share a hash, and the
+  // full compare must still tell them apart, at every position of the part.
+  WeightCache cache;
+  int decodes = 0;
+  const auto make = counting_make(decodes, 1);
+  std::vector<uint8_t> base(3 * WeightCache::kWholeHashBytes);
+  std::iota(base.begin(), base.end(), uint8_t{0});
+  cache.get({{base.data(), base.size()}}, make);
+  const std::vector<uint8_t> copy = base;
+  cache.get({{copy.data(), copy.size()}}, make);
+  EXPECT_EQ(decodes, 1);
+  int expected = 1;
+  for (size_t at = 0; at < base.size(); at += 97) {
+    std::vector<uint8_t> other = base;
+    other[at] ^= 0x40;
+    cache.get({{other.data(), other.size()}}, make);
+    EXPECT_EQ(decodes, ++expected) << "byte " << at;
+    cache.get({{other.data(), other.size()}}, make);
+    EXPECT_EQ(decodes, expected) << "byte " << at;
+  }
 }
 
 TEST(WeightCache, FailedDecodesAreNotStored) {

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -197,6 +199,87 @@ TEST(WeightStreamErrors, CodeBeyondNineBitsInsideALongSlice) {
     uint32_t remainder = 0;
     for (unsigned i = 0; i < 5; ++i) remainder |= uint32_t((b.at((pos + i) / 8) >> ((pos + i) % 8)) & 1) << i;
     EXPECT_EQ(remainder, kBad & 31) << what;
+  }
+}
+
+// The bit position an InputError names ("weight stream: byte B bit b: ...").
+size_t error_bit(const std::string& what) {
+  unsigned byte = 0, bit = 0;
+  EXPECT_EQ(std::sscanf(what.c_str(), "weight stream: byte %u bit %u", &byte, &bit), 2) << what;
+  return size_t{byte} * 8 + bit;
+}
+
+TEST(WeightStreamErrors, SmallestBadIndexAtEveryLaneOfEveryWdiv) {
+  // A slice of index-0 symbols with one index at the limit (512 + palette size - DIROFS = 481 here), at every
+  // lane of the first chunks (the fast path, which takes a chunk's remainders in fixed lanes whatever its
+  // symbol count) and of the last ones (the checked path). One below the limit decodes. The error names the
+  // bad symbol: its index, and its own remainder's position (the only remainder with 1 bits).
+  constexpr size_t kSymbols = 300;
+  constexpr uint32_t kLimit = 512 - 31;
+  std::vector<size_t> positions;
+  for (size_t p = 0; p < 40; ++p) positions.push_back(p);
+  for (size_t p = kSymbols - 30; p < kSymbols; ++p) positions.push_back(p);
+  for (int wdiv = 0; wdiv <= 5; ++wdiv) {
+    for (size_t p : positions) {
+      SliceSpec s;
+      s.wdiv = wdiv;
+      s.dirofs = 31;
+      s.indices.assign(kSymbols, 0);
+      s.indices[p] = kLimit - 1;
+      BitWriter good;
+      encode_slice(good, s);
+      std::vector<int16_t> expect;
+      expected_slice(s, {}, 31, expect);
+      ASSERT_EQ(decode(good.finish()), expect) << "WDIV " << wdiv << " position " << p;
+      s.indices[p] = kLimit;
+      BitWriter w;
+      encode_slice(w, s);
+      const std::vector<uint8_t> b = w.finish();
+      try {
+        decode(b);
+        ADD_FAILURE() << "no error: WDIV " << wdiv << " position " << p;
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        ASSERT_NE(what.find("weight index 481 gives code 512"), std::string::npos) << what;
+        const size_t pos = error_bit(what);
+        uint32_t remainder = 0;
+        for (int i = 0; i < wdiv; ++i) remainder |= uint32_t((b.at((pos + i) / 8) >> ((pos + i) % 8)) & 1) << i;
+        ASSERT_EQ(remainder, kLimit & ((1u << wdiv) - 1)) << "WDIV " << wdiv << " position " << p << ": " << what;
+      }
+    }
+  }
+}
+
+TEST(WeightStreamErrors, EveryTruncationThrowsOrDecodesTheSame) {
+  // Long slices (fast path) of random indices, cut at every byte: the decoder must throw InputError, or, when
+  // only padding was cut, return exactly the weights; never other weights, never read past the cut.
+  std::mt19937 rng(21);
+  for (int wdiv = 0; wdiv <= 5; ++wdiv) {
+    SliceSpec s;
+    s.wdiv = wdiv;
+    s.dirofs = 3;
+    if (wdiv % 2) s.palette = {4, 9, 0, 17};
+    for (int i = 0; i < 400; ++i) s.indices.push_back(uint32_t(rng() % (rng() % 4 ? 40 : 500)));
+    BitWriter w;
+    encode_slice(w, s);
+    const std::vector<uint8_t> b = w.finish();
+    std::vector<int16_t> expect;
+    expected_slice(s, s.palette, s.dirofs, expect);
+    ASSERT_EQ(decode(b), expect) << "WDIV " << wdiv;
+    size_t threw = 0;
+    for (size_t cut = 0; cut < b.size(); ++cut) {
+      // An exactly sized copy, so that a sanitizer sees any read past the cut.
+      const std::unique_ptr<uint8_t[]> part(new uint8_t[cut ? cut : 1]);
+      std::memcpy(part.get(), b.data(), cut);
+      std::vector<int16_t> out;
+      try {
+        decode_stream(part.get(), cut, out);
+        ASSERT_EQ(out, expect) << "WDIV " << wdiv << " cut " << cut;
+      } catch (const InputError&) {
+        ++threw;
+      }
+    }
+    EXPECT_GT(threw, b.size() - 20) << "WDIV " << wdiv;
   }
 }
 

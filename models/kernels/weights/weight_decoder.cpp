@@ -42,10 +42,12 @@ class BitReader {
   void align_to_byte() { pos_ = std::min<uint64_t>((pos_ + 7) & ~uint64_t{7}, size_bits_); }
 
   // The next 57 bits or more (bit 0 first) without consuming them, unchecked: needs bits_left() >= 64.
-  uint64_t peek() const {
+  uint64_t peek() const { return peek_at(pos_); }
+  // The same from another position, which must have 64 bits or more after it.
+  uint64_t peek_at(uint64_t pos) const {
     uint64_t window;
-    std::memcpy(&window, data_ + (pos_ >> 3), 8);
-    return window >> (pos_ & 7);
+    std::memcpy(&window, data_ + (pos >> 3), 8);
+    return window >> (pos & 7);
   }
   void skip(unsigned n) { pos_ += n; }
 
@@ -110,21 +112,21 @@ unsigned popcount32(uint32_t v) {
 // The unary weight-quotient codes of four WUNARY0 bits at once. Each 1 bit takes the next WUNARY1 bit (code 1 + that
 // bit), a 0 bit is code 0; a symbol ends at a code below 2, or at every code in truncated Rice mode. Indexed by the
 // four WUNARY0 bits and the next four WUNARY1 bits: the symbols ending in the group (the first one still adds the
-// carry from earlier groups), the codes after the last end, and how many WUNARY1 bits the group took.
+// carry from earlier groups), and the codes after the last end.
 // `ended` is four 32-bit words so that one 16-byte copy stores it.
 struct UnaryGroup {
   alignas(16) std::array<uint32_t, 4> ended{};
-  uint8_t count = 0, tail = 0, used = 0;
+  uint8_t count = 0, tail = 0;
 };
 
 constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
   std::array<UnaryGroup, 256> table{};
   for (unsigned index = 0; index < 256; ++index) {
     UnaryGroup& g = table[index];
-    unsigned sum = 0;
+    unsigned sum = 0, used = 0;
     for (unsigned b = 0; b < 4; ++b) {
       unsigned code = 0;
-      if ((index >> b) & 1) code = 1 + ((index >> (4 + g.used++)) & 1);
+      if ((index >> b) & 1) code = 1 + ((index >> (4 + used++)) & 1);
       sum += code;
       if (truncated_rice || code < 2) {
         g.ended[g.count++] = sum;
@@ -137,16 +139,21 @@ constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
 }
 constexpr std::array<UnaryGroup, 256> kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
 
+// 1 bits in each 4-bit value.
+constexpr uint8_t kNibbleOnes[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 // The weight quotients of one chunk from its WUNARY0 bits and the WUNARY1 bits that follow, into wq from wp, four
-// bits per table lookup, branch-free (unary bits are random, so branches mispredict). Four stores per group: wq
-// has room for them past the last symbol. Returns how many WUNARY1 bits the chunk took.
+// bits per table lookup, branch-free (unary bits are random, so branches mispredict). Each group's WUNARY1 bits
+// start after the 1 bits of the groups before it, counted from WUNARY0 alone, so that the three lookups do not
+// wait for each other. Four stores per group: wq has room for them past the last symbol. Returns how many
+// WUNARY1 bits the chunk took.
 inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint32_t unary0, uint64_t unary1,
                                  uint32_t* wq, size_t& wp, uint32_t& carry) {
   unsigned used = 0;
   for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
-    const UnaryGroup& g = groups[((unary0 >> i) & 15) | ((unary1 & 15) << 4)];
-    unary1 >>= g.used;
-    used += g.used;
+    const unsigned bits = (unary0 >> i) & 15;
+    const UnaryGroup& g = groups[bits | ((unary1 >> used) & 15) << 4];
+    used += kNibbleOnes[bits];
     std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
     wq[wp] += carry;
     wp += g.count;
@@ -323,40 +330,45 @@ class StreamDecoder {
 
   // Chunks far from the end of the buffer, without bounds checks, for WDIV kKw (a constant, so that shifts and
   // masks are immediates): one load for both unary parts (the WUNARY1 bits the groups take add up to its
-  // length), one or two for the remainders.
+  // length), one or two for the remainders. The previous chunk's remainders go through all kMaxChunkSymbols
+  // lanes whatever its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes
+  // beyond the count read the next quotients and stream bits and store weights that later lanes overwrite,
+  // which is why the loop stops one chunk before the end of the slice. Such a lane may raise `largest`
+  // above the limit without an error: the exact check then finds none among the real symbols.
   template <unsigned kKw>
   void unchecked_chunks(BitReader& in, const Payload& p, const std::array<UnaryGroup, 256>& groups,
                         int16_t* __restrict weights, size_t& wp, uint32_t& w_carry, size_t& prev_w_begin,
                         size_t& prev_w_end) {
-    constexpr size_t kPerRead = kKw ? std::min<size_t>(56 / kKw, kMaxChunkSymbols) : kMaxChunkSymbols;
+    // 12 remainders of up to 4 bits fit one 57-bit window; 5-bit ones take two windows of 6.
+    constexpr size_t kLanesPerRead = kKw <= 4 ? kMaxChunkSymbols : kMaxChunkSymbols / 2;
     constexpr uint64_t kMask = (uint64_t{1} << kKw) - 1;
     uint32_t* const wq = wq_.data();
     const int16_t* const table = ctx_.weight_of.data();
     const uint64_t index_limit = ctx_.index_limit;
-    while (wp < p.n && in.bits_left() >= kUncheckedChunkBits) {
+    while (wp < p.n && prev_w_begin + kMaxChunkSymbols <= p.n && in.bits_left() >= kUncheckedChunkBits) {
       const size_t w_begin = wp;
       const uint64_t window = in.peek();
       const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
       const unsigned used = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
       in.skip(kWeightUnaryBits + used);
       // The remainders of the previous chunk.
-      for (size_t j = prev_w_begin; j < prev_w_end;) {
-        const size_t count = std::min(prev_w_end - j, kPerRead);
-        const uint64_t pos = in.pos();
-        const uint64_t read = in.peek();
-        in.skip(static_cast<unsigned>(count * kKw));
-        uint64_t r = read, largest = 0;
-        for (size_t i = j; i < j + count; ++i, r >>= kKw) {
+      const uint64_t pos = in.pos();
+      uint64_t largest = 0;
+      for (size_t half = 0; half < kMaxChunkSymbols; half += kLanesPerRead) {
+        uint64_t r = kKw ? in.peek_at(pos + half * kKw) : 0;
+        for (size_t i = prev_w_begin + half; i < prev_w_begin + half + kLanesPerRead; ++i, r >>= kKw) {
           const uint64_t index = (uint64_t{wq[i]} << kKw) + (r & kMask);
-          largest = std::max(largest, index);
+          largest |= index;  // at least the largest index
           weights[i] = table[index & (kIndexTableSize - 1)];
         }
-        if (__builtin_expect(largest >= index_limit, 0)) {
-          r = read;
-          for (size_t i = j; i < j + count; ++i, r >>= kKw)
-            check_and_store(i, (uint64_t{wq[i]} << kKw) + (r & kMask), pos + (i - j) * kKw, weights);
+      }
+      const size_t count = prev_w_end - prev_w_begin;
+      in.skip(static_cast<unsigned>(count * kKw));
+      if (__builtin_expect(largest >= index_limit, 0)) {
+        for (size_t i = prev_w_begin; i < prev_w_end; ++i) {
+          const uint64_t at = pos + (i - prev_w_begin) * kKw;
+          check_and_store(i, (uint64_t{wq[i]} << kKw) + (kKw ? in.peek_at(at) & kMask : 0), at, weights);
         }
-        j += count;
       }
       prev_w_begin = w_begin;
       prev_w_end = wp;

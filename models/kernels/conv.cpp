@@ -96,6 +96,14 @@ bool ifm_fits_int16(DataType t, int32_t zp) { return type_min(t) - zp >= INT16_M
 // Pixels per output-stage pass.
 constexpr int kTilePixels = 16;
 
+// A scratch buffer of at least n elements. It only grows: the kernels write every element they use, so the
+// capacity of earlier blocks and operations is reused without filling it again.
+template <typename T>
+T* at_least(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
 struct Window {
   IfmWindow w;
   int sx, sy;
@@ -150,7 +158,6 @@ struct Writer {
   void tile(int x0, int y, int np, int ca, int cb, const int32_t* sums, ptrdiff_t stride) const {
     const int nc = cb - ca;
     const auto vstride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
-    s.values.resize(static_cast<size_t>(np * vstride));
     Requantize32 r32;
     RequantizeParams r = scales.at(static_cast<size_t>(ca - c0), r32);
     r.sums_fit = sums_fit;
@@ -161,7 +168,7 @@ struct Writer {
       for (int i = 0; i < np; ++i) scalar(x0 + i, y, ca, cb, sums + i * stride);
       return;
     }
-    if (simd && requantize_tile(sums, stride, np, nc, r, s.values.data(), vstride)) {
+    if (simd && requantize_tile(sums, stride, np, nc, r, at_least(s.values, static_cast<size_t>(np * vstride)), vstride)) {
       if (with_function)
         for (int i = 0; i < np; ++i)
           for (int c = 0; c < nc; ++c) s.values[i * vstride + c] = fin(s.values[i * vstride + c]);
@@ -186,7 +193,7 @@ struct Writer {
 
   template <typename Acc>
   void scalar(int x, int y, int ca, int cb, const Acc* sums) const {
-    s.values.resize(static_cast<size_t>(cb - ca));
+    at_least(s.values, static_cast<size_t>(cb - ca));
     for (int c = ca; c < cb; ++c) {
       const size_t i = static_cast<size_t>(c - c0);
       const int64_t acc = saturate_accumulator(scales.bias(i) + static_cast<int64_t>(sums[c - ca]), p.acc_format);
@@ -234,11 +241,12 @@ struct ConvKernels {
     const bool chunked = taps_per < ntaps || pairs_per < w.pairs_;
 
     const MicroKernelSet& mk = micro_kernels(s.simd);
-    const int max_p = mk.max_pixels;
+    const int max_p = std::max(mk.max_pixels[0], mk.max_pixels[1]);
     // A tile of pixels shares one output-stage pass; rows 32 apart, padded for its vector tail.
     const int tile_p = std::max(max_p, kTilePixels / max_p * max_p);
-    s.tile32.assign(static_cast<size_t>(32 * tile_p + kRequantizeLanes), 0);
-    s.tile64.assign(static_cast<size_t>(32 * max_p), 0);
+    // Rows the micro-kernels write before the output stage reads them (lanes past a row's channels are read, not used).
+    int32_t* const tile32 = at_least(s.tile32, static_cast<size_t>(32 * tile_p + kRequantizeLanes));
+    int64_t* const tile64 = at_least(s.tile64, static_cast<size_t>(32 * max_p));
     const Writer out(p, s, b.c0, b.c1, chunked ? -1 : int64_t{ntaps} * ic_stride * term_bound);
 
     const ptrdiff_t tap_stride = ptrdiff_t{w.pairs_} * 32;
@@ -254,29 +262,33 @@ struct ConvKernels {
         if (!chunked) {
           for (int ox = b.x0; ox < b.x1;) {
             const int nt = std::min(tile_p, b.x1 - ox);
-            for (int i = 0; i < nt;) {
-              const int np = std::min(max_p, nt - i);
-              mk.kernel[nb - 1][np - 1](row + (ox + i - b.x0) * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_,
-                                        wg, tap_stride, group_stride, s.tile32.data() + 32 * i);
-              i += np;
-            }
-            out.tile(ox, oy, nt, ca, cb, s.tile32.data() + (ca - g * 16), 32);
+            // The tile's whole runs of the kernel's pixels in one call, then the rest.
+            const int run_p = mk.max_pixels[nb - 1];
+            const int runs = nt / run_p, rest = nt % run_p;
+            const int16_t* a = row + (ox - b.x0) * pix_stride;
+            if (runs)
+              mk.kernel[nb - 1][run_p - 1](a, pix_stride, s.taps.data(), ntaps, w.pairs_, wg, tap_stride, group_stride,
+                                           runs, tile32);
+            if (rest)
+              mk.kernel[nb - 1][rest - 1](a + runs * run_p * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_, wg,
+                                          tap_stride, group_stride, 1, tile32 + 32 * runs * run_p);
+            out.tile(ox, oy, nt, ca, cb, tile32 + (ca - g * 16), 32);
             ox += nt;
           }
         } else {
           for (int ox = b.x0; ox < b.x1;) {
-            const int np = std::min(max_p, b.x1 - ox);
+            const int np = std::min(mk.max_pixels[nb - 1], b.x1 - ox);
             const int16_t* a = row + (ox - b.x0) * pix_stride;
             const MicroKernel kern = mk.kernel[nb - 1][np - 1];
-            std::fill(s.tile64.begin(), s.tile64.end(), 0);
+            std::fill(tile64, tile64 + 32 * np, 0);
             for (int t0 = 0; t0 < ntaps; t0 += taps_per)
               for (int k0 = 0; k0 < w.pairs_; k0 += pairs_per) {
                 kern(a + 2 * k0, pix_stride, s.taps.data() + t0, std::min(taps_per, ntaps - t0),
-                     std::min(pairs_per, w.pairs_ - k0), wg + t0 * tap_stride + 32 * k0, tap_stride, group_stride,
-                     s.tile32.data());
-                for (int i = 0; i < 32 * np; ++i) s.tile64[static_cast<size_t>(i)] += s.tile32[static_cast<size_t>(i)];
+                     std::min(pairs_per, w.pairs_ - k0), wg + t0 * tap_stride + 32 * k0, tap_stride, group_stride, 1,
+                     tile32);
+                for (int i = 0; i < 32 * np; ++i) tile64[i] += tile32[i];
               }
-            for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, s.tile64.data() + 32 * i + (ca - g * 16));
+            for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, tile64 + 32 * i + (ca - g * 16));
             ox += np;
           }
         }
@@ -320,22 +332,22 @@ struct ConvKernels {
     if (fast) {
       gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);
       const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
-      s.tile32.resize(static_cast<size_t>(kTilePixels * stride));
+      int32_t* const tile32 = at_least(s.tile32, static_cast<size_t>(kTilePixels * stride));
       const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * nc;
       for (int oy = b.y0; oy < b.y1; ++oy) {
         const int16_t* row = s.ifm16.data() + static_cast<ptrdiff_t>(oy - b.y0) * win.sy * win.w.cols * nc;
         for (int ox = b.x0; ox < b.x1;) {
           const int nt = std::min(kTilePixels, b.x1 - ox);
           depthwise_sums(row + (ox - b.x0) * pix_stride, pix_stride, s.taps.data(), ntaps, w.by_tap_.data() + b.c0,
-                         w.ofm_depth_, nc, nt, s.tile32.data(), stride);
-          out.tile(ox, oy, nt, b.c0, b.c1, s.tile32.data(), stride);
+                         w.ofm_depth_, nc, nt, tile32, stride);
+          out.tile(ox, oy, nt, b.c0, b.c1, tile32, stride);
           ox += nt;
         }
       }
       return;
     }
     gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm32);
-    s.tile64.resize(static_cast<size_t>(nc));
+    int64_t* const sums = at_least(s.tile64, static_cast<size_t>(nc));
     for (int oy = b.y0; oy < b.y1; ++oy)
       for (int ox = b.x0; ox < b.x1; ++ox) {
         const int32_t* a = s.ifm32.data() + ((oy - b.y0) * win.sy * win.w.cols + (ox - b.x0) * win.sx) * nc;
@@ -343,9 +355,9 @@ struct ConvKernels {
           int64_t sum = 0;
           for (int t = 0; t < ntaps; ++t)
             sum += int64_t{a[s.taps[static_cast<size_t>(t)] + c]} * w.weight(b.c0 + c, t, 0);
-          s.tile64[static_cast<size_t>(c)] = sum;
+          sums[c] = sum;
         }
-        out.pixel(ox, oy, b.c0, b.c1, s.tile64.data());
+        out.pixel(ox, oy, b.c0, b.c1, sums);
       }
   }
 };

@@ -23,104 +23,113 @@ inline int32_t load_pair(const int16_t* p) {
 
 template <int P, int NB>
 void mk_generic(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, int npairs,
-                const int16_t* w, ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, int32_t* out) {
-  // uint32 sums: the caller guarantees no overflow, and unsigned keeps wrap-around defined.
-  uint32_t acc[P][NB * 16] = {};
-  for (int t = 0; t < ntaps; ++t) {
-    const int16_t* at = a + taps[t];
-    const int16_t* wt = w + t * w_tap_stride;
-    for (int k = 0; k < npairs; ++k) {
-      for (int i = 0; i < P; ++i) {
-        const int32_t a0 = at[i * pix_stride + 2 * k], a1 = at[i * pix_stride + 2 * k + 1];
-        for (int j = 0; j < NB; ++j) {
-          const int16_t* wk = wt + j * w_group_stride + 32 * k;
-          for (int o = 0; o < 16; ++o)
-            acc[i][16 * j + o] += static_cast<uint32_t>(a0 * wk[2 * o] + a1 * wk[2 * o + 1]);
+                const int16_t* w, ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, int runs, int32_t* out) {
+  for (int run = 0; run < runs; ++run, a += P * pix_stride, out += 32 * P) {
+    // uint32 sums: the caller guarantees no overflow, and unsigned keeps wrap-around defined.
+    uint32_t acc[P][NB * 16] = {};
+    for (int t = 0; t < ntaps; ++t) {
+      const int16_t* at = a + taps[t];
+      const int16_t* wt = w + t * w_tap_stride;
+      for (int k = 0; k < npairs; ++k) {
+        for (int i = 0; i < P; ++i) {
+          const int32_t a0 = at[i * pix_stride + 2 * k], a1 = at[i * pix_stride + 2 * k + 1];
+          for (int j = 0; j < NB; ++j) {
+            const int16_t* wk = wt + j * w_group_stride + 32 * k;
+            for (int o = 0; o < 16; ++o)
+              acc[i][16 * j + o] += static_cast<uint32_t>(a0 * wk[2 * o] + a1 * wk[2 * o + 1]);
+          }
         }
       }
     }
+    for (int i = 0; i < P; ++i)
+      for (int o = 0; o < NB * 16; ++o) out[32 * i + o] = static_cast<int32_t>(acc[i][o]);
   }
-  for (int i = 0; i < P; ++i)
-    for (int o = 0; o < NB * 16; ++o) out[32 * i + o] = static_cast<int32_t>(acc[i][o]);
 }
 
 #if ETHOSU_KERNELS_X86
 template <int P, int NB>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void mk_avx512(
     const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, int npairs, const int16_t* w,
-    ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, int32_t* out) {
-  __m512i acc[P][NB];
+    ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, int runs, int32_t* out) {
+  for (int run = 0; run < runs; ++run, a += P * pix_stride, out += 32 * P) {
+    __m512i acc[P][NB];
 #pragma GCC unroll 8
-  for (int i = 0; i < P; ++i)
+    for (int i = 0; i < P; ++i)
 #pragma GCC unroll 2
-    for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_setzero_si512();
-  for (int t = 0; t < ntaps; ++t) {
-    const int16_t* at = a + taps[t];
-    const int16_t* wt = w + t * w_tap_stride;
-    for (int k = 0; k < npairs; ++k) {
-      __m512i wv[NB];
+      for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_setzero_si512();
+    for (int t = 0; t < ntaps; ++t) {
+      const int16_t* at = a + taps[t];
+      const int16_t* wt = w + t * w_tap_stride;
+      for (int k = 0; k < npairs; ++k) {
+        __m512i wv[NB];
 #pragma GCC unroll 2
-      for (int j = 0; j < NB; ++j) wv[j] = _mm512_loadu_si512(wt + j * w_group_stride + 32 * k);
+        for (int j = 0; j < NB; ++j) wv[j] = _mm512_loadu_si512(wt + j * w_group_stride + 32 * k);
 #pragma GCC unroll 8
-      for (int i = 0; i < P; ++i) {
-        const __m512i b = _mm512_set1_epi32(load_pair(at + i * pix_stride + 2 * k));
+        for (int i = 0; i < P; ++i) {
+          const __m512i b = _mm512_set1_epi32(load_pair(at + i * pix_stride + 2 * k));
 #pragma GCC unroll 2
-        for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_dpwssd_epi32(acc[i][j], b, wv[j]);
+          for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_dpwssd_epi32(acc[i][j], b, wv[j]);
+        }
       }
     }
-  }
 #pragma GCC unroll 8
-  for (int i = 0; i < P; ++i)
+    for (int i = 0; i < P; ++i)
 #pragma GCC unroll 2
-    for (int j = 0; j < NB; ++j) _mm512_storeu_si512(out + 32 * i + 16 * j, acc[i][j]);
+      for (int j = 0; j < NB; ++j) _mm512_storeu_si512(out + 32 * i + 16 * j, acc[i][j]);
+  }
 }
 
 template <int P, int NB>
 __attribute__((target("avx2"))) void mk_avx2(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps,
                                              int ntaps, int npairs, const int16_t* w, ptrdiff_t w_tap_stride,
-                                             ptrdiff_t w_group_stride, int32_t* out) {
-  __m256i acc[P][NB][2];
+                                             ptrdiff_t w_group_stride, int runs, int32_t* out) {
+  for (int run = 0; run < runs; ++run, a += P * pix_stride, out += 32 * P) {
+    __m256i acc[P][NB][2];
 #pragma GCC unroll 8
-  for (int i = 0; i < P; ++i)
+    for (int i = 0; i < P; ++i)
 #pragma GCC unroll 2
-    for (int j = 0; j < NB; ++j) acc[i][j][0] = acc[i][j][1] = _mm256_setzero_si256();
-  for (int t = 0; t < ntaps; ++t) {
-    const int16_t* at = a + taps[t];
-    const int16_t* wt = w + t * w_tap_stride;
-    for (int k = 0; k < npairs; ++k) {
-      __m256i wv[NB][2];
-#pragma GCC unroll 2
-      for (int j = 0; j < NB; ++j) {
-        const int16_t* wk = wt + j * w_group_stride + 32 * k;
-        wv[j][0] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk));
-        wv[j][1] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + 16));
-      }
-#pragma GCC unroll 8
-      for (int i = 0; i < P; ++i) {
-        const __m256i b = _mm256_set1_epi32(load_pair(at + i * pix_stride + 2 * k));
+      for (int j = 0; j < NB; ++j) acc[i][j][0] = acc[i][j][1] = _mm256_setzero_si256();
+    for (int t = 0; t < ntaps; ++t) {
+      const int16_t* at = a + taps[t];
+      const int16_t* wt = w + t * w_tap_stride;
+      for (int k = 0; k < npairs; ++k) {
+        __m256i wv[NB][2];
 #pragma GCC unroll 2
         for (int j = 0; j < NB; ++j) {
-          acc[i][j][0] = _mm256_add_epi32(acc[i][j][0], _mm256_madd_epi16(b, wv[j][0]));
-          acc[i][j][1] = _mm256_add_epi32(acc[i][j][1], _mm256_madd_epi16(b, wv[j][1]));
+          const int16_t* wk = wt + j * w_group_stride + 32 * k;
+          wv[j][0] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk));
+          wv[j][1] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wk + 16));
+        }
+#pragma GCC unroll 8
+        for (int i = 0; i < P; ++i) {
+          const __m256i b = _mm256_set1_epi32(load_pair(at + i * pix_stride + 2 * k));
+#pragma GCC unroll 2
+          for (int j = 0; j < NB; ++j) {
+            acc[i][j][0] = _mm256_add_epi32(acc[i][j][0], _mm256_madd_epi16(b, wv[j][0]));
+            acc[i][j][1] = _mm256_add_epi32(acc[i][j][1], _mm256_madd_epi16(b, wv[j][1]));
+          }
         }
       }
     }
-  }
 #pragma GCC unroll 8
-  for (int i = 0; i < P; ++i)
+    for (int i = 0; i < P; ++i)
 #pragma GCC unroll 2
-    for (int j = 0; j < NB; ++j) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i + 16 * j), acc[i][j][0]);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i + 16 * j + 8), acc[i][j][1]);
-    }
+      for (int j = 0; j < NB; ++j) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i + 16 * j), acc[i][j][0]);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * i + 16 * j + 8), acc[i][j][1]);
+      }
+  }
 }
 #endif
 
-template <template <int, int> class K, int... Ps>
-MicroKernelSet make_set(std::integer_sequence<int, Ps...>) {
+// P = 1..sizeof...(P1) for one group of 16 OFM channels, 1..sizeof...(P2) for two.
+template <template <int, int> class K, int... P1, int... P2>
+MicroKernelSet make_set(std::integer_sequence<int, P1...>, std::integer_sequence<int, P2...>) {
   MicroKernelSet s{};
-  s.max_pixels = static_cast<int>(sizeof...(Ps));
-  ((s.kernel[0][Ps] = K<Ps + 1, 1>::fn, s.kernel[1][Ps] = K<Ps + 1, 2>::fn), ...);
+  s.max_pixels[0] = static_cast<int>(sizeof...(P1));
+  s.max_pixels[1] = static_cast<int>(sizeof...(P2));
+  ((s.kernel[0][P1] = K<P1 + 1, 1>::fn), ...);
+  ((s.kernel[1][P2] = K<P2 + 1, 2>::fn), ...);
   return s;
 }
 
@@ -165,11 +174,15 @@ SimdLevel best_simd_level() {
 void set_simd_level_limit(SimdLevel limit) { simd_level_limit.store(limit, std::memory_order_relaxed); }
 
 const MicroKernelSet& micro_kernels(SimdLevel level) {
-  // Register budget per ISA: P x NB accumulators plus NB weight vectors and one broadcast.
-  static const MicroKernelSet generic = make_set<Generic>(std::make_integer_sequence<int, 4>{});
+  // Register budget per ISA: P x NB accumulators plus NB weight vectors and one broadcast. AVX2 takes 4 pixels for
+  // one channel group (8 accumulators: half the broadcasts and multiply-add operand loads per MAC of 2 pixels).
+  static const MicroKernelSet generic =
+      make_set<Generic>(std::make_integer_sequence<int, 4>{}, std::make_integer_sequence<int, 4>{});
 #if ETHOSU_KERNELS_X86
-  static const MicroKernelSet avx512 = make_set<Avx512>(std::make_integer_sequence<int, 6>{});
-  static const MicroKernelSet avx2 = make_set<Avx2>(std::make_integer_sequence<int, 2>{});
+  static const MicroKernelSet avx512 =
+      make_set<Avx512>(std::make_integer_sequence<int, 6>{}, std::make_integer_sequence<int, 6>{});
+  static const MicroKernelSet avx2 =
+      make_set<Avx2>(std::make_integer_sequence<int, 4>{}, std::make_integer_sequence<int, 2>{});
   if (level == SimdLevel::Avx512Vnni) return avx512;
   if (level == SimdLevel::Avx2) return avx2;
 #else

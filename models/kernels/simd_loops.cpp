@@ -351,42 +351,72 @@ void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, 
 // Two taps per multiply-add: the int16 values of taps t and t + 1 interleaved (per 128-bit block) against their
 // weights, each int32 lane the sum of one channel's two products (no pair can wrap: the caller bounds the whole
 // sum). Lane 4k + m of the lower interleave's sums is channel 8k + m of the vector, of the upper's 8k + 4 + m.
-void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
-                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+// Up to four pixels (pix_stride apart from a) share each interleaved weight pair.
+template <int P>
+HWY_INLINE void DepthwisePixels(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps,
+                                const int16_t* w, ptrdiff_t w_tap_stride, int32_t* out, ptrdiff_t out_stride) {
+  static_assert(P >= 1 && P <= 4, "accumulators for at most four pixels");
   const hn::ScalableTag<int16_t> d16;
   const hn::Repartition<int32_t, decltype(d16)> d32;
-  const int n = static_cast<int>(hn::Lanes(d16));
-  const size_t blocks = hn::Lanes(d32) / 4;
-  HWY_ALIGN int32_t lower[hn::MaxLanes(d32)], upper[hn::MaxLanes(d32)];
-  const auto zero16 = hn::Zero(d16);
+  const auto zero = hn::Zero(d32);
+  // Per pixel: lower and upper interleave, each with ReorderWidenMulAccumulate's second sum.
+  auto l0 = zero, l0b = zero, h0 = zero, h0b = zero, l1 = zero, l1b = zero, h1 = zero, h1b = zero;
+  auto l2 = zero, l2b = zero, h2 = zero, h2b = zero, l3 = zero, l3b = zero, h3 = zero, h3b = zero;
+  const auto step = [&](const auto wl, const auto wh, const int16_t* x, int32_t t0, int32_t t1, auto& l, auto& lb,
+                        auto& h, auto& hb) {
+    const auto x0 = hn::LoadU(d16, x + t0), x1 = hn::LoadU(d16, x + t1);
+    l = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, x0, x1), wl, l, lb);
+    h = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, x0, x1), wh, h, hb);
+  };
+  const auto taps_pair = [&](int32_t t0, int32_t t1, const auto w0, const auto w1) {
+    const auto wl = hn::InterleaveLower(d16, w0, w1), wh = hn::InterleaveUpper(d16, w0, w1);
+    step(wl, wh, a, t0, t1, l0, l0b, h0, h0b);
+    if (P > 1) step(wl, wh, a + pix_stride, t0, t1, l1, l1b, h1, h1b);
+    if (P > 2) step(wl, wh, a + 2 * pix_stride, t0, t1, l2, l2b, h2, h2b);
+    if (P > 3) step(wl, wh, a + 3 * pix_stride, t0, t1, l3, l3b, h3, h3b);
+  };
+  int t = 0;
+  for (; t + 1 < ntaps; t += 2)
+    taps_pair(taps[t], taps[t + 1], hn::LoadU(d16, w + t * w_tap_stride), hn::LoadU(d16, w + (t + 1) * w_tap_stride));
+  if (t < ntaps) taps_pair(taps[t], taps[t], hn::LoadU(d16, w + t * w_tap_stride), hn::Zero(d16));  // odd last tap
+  const auto store = [&](auto l, auto lb, auto h, auto hb, int32_t* o) {
+    const auto lower = hn::RearrangeToOddPlusEven(l, lb), upper = hn::RearrangeToOddPlusEven(h, hb);
+#if HWY_TARGET == HWY_AVX2
+    // Two blocks: channels 0-3 and 8-11 in `lower`, 4-7 and 12-15 in `upper`.
+    hn::StoreU(hn::ConcatLowerLower(d32, upper, lower), d32, o);
+    hn::StoreU(hn::ConcatUpperUpper(d32, upper, lower), d32, o + 8);
+#else
+    HWY_ALIGN int32_t lo[hn::MaxLanes(d32)], hi[hn::MaxLanes(d32)];
+    hn::Store(lower, d32, lo);
+    hn::Store(upper, d32, hi);
+    for (size_t k = 0; k < hn::Lanes(d32) / 4; ++k) {
+      std::memcpy(o + 8 * k, lo + 4 * k, 4 * sizeof(int32_t));
+      std::memcpy(o + 8 * k + 4, hi + 4 * k, 4 * sizeof(int32_t));
+    }
+#endif
+  };
+  store(l0, l0b, h0, h0b, out);
+  if (P > 1) store(l1, l1b, h1, h1b, out + out_stride);
+  if (P > 2) store(l2, l2b, h2, h2b, out + 2 * out_stride);
+  if (P > 3) store(l3, l3b, h3, h3b, out + 3 * out_stride);
+}
+
+void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
+                   ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
+  const int n = static_cast<int>(hn::Lanes(hn::ScalableTag<int16_t>()));
   int c = 0;
   for (; c + n <= channels; c += n) {
-    for (int i = 0; i < pixels; ++i) {
-      const int16_t* ai = a + i * pix_stride + c;
-      auto lo0 = hn::Zero(d32), lo1 = hn::Zero(d32), hi0 = hn::Zero(d32), hi1 = hn::Zero(d32);
-      int t = 0;
-      for (; t + 1 < ntaps; t += 2) {
-        const auto a0 = hn::LoadU(d16, ai + taps[t]), a1 = hn::LoadU(d16, ai + taps[t + 1]);
-        const auto w0 = hn::LoadU(d16, w + t * w_tap_stride + c), w1 = hn::LoadU(d16, w + (t + 1) * w_tap_stride + c);
-        lo0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, a0, a1), hn::InterleaveLower(d16, w0, w1),
-                                            lo0, lo1);
-        hi0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, a0, a1), hn::InterleaveUpper(d16, w0, w1),
-                                            hi0, hi1);
-      }
-      if (t < ntaps) {  // an odd last tap, against a zero weight
-        const auto a0 = hn::LoadU(d16, ai + taps[t]), w0 = hn::LoadU(d16, w + t * w_tap_stride + c);
-        lo0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveLower(d16, a0, a0), hn::InterleaveLower(d16, w0, zero16),
-                                            lo0, lo1);
-        hi0 = hn::ReorderWidenMulAccumulate(d32, hn::InterleaveUpper(d16, a0, a0), hn::InterleaveUpper(d16, w0, zero16),
-                                            hi0, hi1);
-      }
-      hn::Store(hn::RearrangeToOddPlusEven(lo0, lo1), d32, lower);
-      hn::Store(hn::RearrangeToOddPlusEven(hi0, hi1), d32, upper);
-      int32_t* out = acc + i * acc_stride + c;
-      for (size_t k = 0; k < blocks; ++k) {
-        std::memcpy(out + 8 * k, lower + 4 * k, 4 * sizeof(int32_t));
-        std::memcpy(out + 8 * k + 4, upper + 4 * k, 4 * sizeof(int32_t));
-      }
+    int i = 0;
+    for (; i + 4 <= pixels; i += 4)
+      DepthwisePixels<4>(a + i * pix_stride + c, pix_stride, taps, ntaps, w + c, w_tap_stride, acc + i * acc_stride + c,
+                         acc_stride);
+    const int16_t* ai = a + i * pix_stride + c;
+    int32_t* oi = acc + i * acc_stride + c;
+    switch (pixels - i) {
+      case 1: DepthwisePixels<1>(ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
+      case 2: DepthwisePixels<2>(ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
+      case 3: DepthwisePixels<3>(ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
+      default: break;
     }
   }
   DepthwiseTail(a, pix_stride, taps, ntaps, w, w_tap_stride, c, channels, pixels, acc, acc_stride);
@@ -401,12 +431,22 @@ void WidenGroups(const Narrow* src, ptrdiff_t src_stride, int32_t zero_point, in
   const int n = static_cast<int>(hn::Lanes(d));
   const auto zp16 = static_cast<int16_t>(static_cast<uint16_t>(zero_point));  // modulo 2^16, as the differences
   const auto zp = hn::Set(d, zp16);
+  const auto widen = [&](const Narrow* s, int16_t* o) { hn::StoreU(hn::Sub(hn::PromoteTo(d, hn::LoadU(dn, s)), zp), d, o); };
+  if (length == n) {  // one vector per group: an NHCWB16 brick on 256-bit vectors, the gather's common case
+    for (int g = 0; g < groups; ++g) widen(src + g * src_stride, dst + g * dst_stride);
+    return;
+  }
   for (int g = 0; g < groups; ++g) {
     const Narrow* s = src + g * src_stride;
     int16_t* o = dst + g * dst_stride;
+    if (length < n) {
+      for (int i = 0; i < length; ++i)
+        o[i] = static_cast<int16_t>(static_cast<uint16_t>(s[i]) - static_cast<uint16_t>(zp16));
+      continue;
+    }
     int i = 0;
-    for (; i + n <= length; i += n) hn::StoreU(hn::Sub(hn::PromoteTo(d, hn::LoadU(dn, s + i)), zp), d, o + i);
-    for (; i < length; ++i) o[i] = static_cast<int16_t>(static_cast<uint16_t>(s[i]) - static_cast<uint16_t>(zp16));
+    for (; i + n <= length; i += n) widen(s + i, o + i);
+    if (i < length) widen(s + length - n, o + length - n);  // the tail as one vector overlapping the last
   }
 }
 

@@ -1,0 +1,100 @@
+// The SIMD loops of simd_loops.h that the conv and depthwise kernels run (widen_8bit, depthwise_sums), on every
+// Highway target of this host, against plain loops over the same contract: shapes around each target's vector
+// length, and guard values around every group that must stay untouched.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "models/kernels/simd_loops.h"
+
+namespace ethosu::kernels {
+namespace {
+
+constexpr int16_t kGuard = 0x5A5A;
+
+// Selects each target in turn; the best again afterwards.
+template <typename Body>
+void on_every_target(const Body& body) {
+  for (int64_t target : available_simd_targets()) {
+    select_simd_target(target);
+    SCOPED_TRACE(simd_target_name());
+    body();
+  }
+  select_simd_target(0);
+}
+
+TEST(Widen8bit, MatchesPlainLoopForEveryLengthAndStride) {
+  std::mt19937 rng(11);
+  on_every_target([&] {
+    // Lengths below, at and past one vector of every target (1 to 64 int16 lanes), as the gather calls them.
+    for (int length : {1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 64, 65, 100}) {
+      for (bool is_signed : {false, true}) {
+        const int groups = 5;
+        const ptrdiff_t src_stride = length + 3, dst_stride = length + 5;
+        const int32_t zp = is_signed ? -37 : 129;
+        // Exactly the bytes the groups span (after one leading byte), so that a sanitizer sees any read beyond.
+        std::vector<uint8_t> src(static_cast<size_t>(1 + (groups - 1) * src_stride + length));
+        for (auto& b : src) b = static_cast<uint8_t>(rng());
+        std::vector<int16_t> dst(static_cast<size_t>(groups * dst_stride + 8), kGuard);
+        widen_8bit(src.data() + 1, src_stride, is_signed, zp, dst.data() + 2, dst_stride, groups, length);
+        for (int g = 0; g < groups; ++g)
+          for (int i = 0; i < length; ++i) {
+            const uint8_t byte = src[static_cast<size_t>(1 + g * src_stride + i)];
+            const int32_t v = (is_signed ? int32_t{static_cast<int8_t>(byte)} : int32_t{byte}) - zp;
+            ASSERT_EQ(dst[static_cast<size_t>(2 + g * dst_stride + i)], v)
+                << "length " << length << " signed " << is_signed << " group " << g << " element " << i;
+          }
+        // Nothing outside the groups is written.
+        for (size_t k = 0; k < dst.size(); ++k) {
+          const ptrdiff_t rel = static_cast<ptrdiff_t>(k) - 2;
+          if (rel >= 0 && rel % dst_stride < length && rel / dst_stride < groups) continue;
+          ASSERT_EQ(dst[k], kGuard) << "length " << length << " wrote element " << k;
+        }
+      }
+    }
+  });
+}
+
+TEST(DepthwiseSums, MatchesPlainLoopForEveryPixelCountAndTapCount) {
+  std::mt19937 rng(12);
+  std::uniform_int_distribution<int> value(-255, 255);
+  on_every_target([&] {
+    // Pixel counts past each multiple of the pixels that share a weight load, odd and even tap counts,
+    // channel counts with and without a tail.
+    for (int pixels : {1, 2, 3, 4, 5, 7, 8, 9, 16}) {
+      for (int ntaps : {1, 2, 3, 9, 25}) {
+        for (int channels : {8, 16, 19, 32, 40, 64, 70}) {
+          const ptrdiff_t pix_stride = 2 * channels + 3, w_tap_stride = channels + 1, acc_stride = channels + 6;
+          std::vector<int32_t> taps(static_cast<size_t>(ntaps));
+          for (int t = 0; t < ntaps; ++t) taps[static_cast<size_t>(t)] = (t % 3) * static_cast<int32_t>(pix_stride) + (t / 3) * 7;
+          const size_t a_size =
+              static_cast<size_t>(pixels) * pix_stride + static_cast<size_t>(*std::max_element(taps.begin(), taps.end())) + channels;
+          std::vector<int16_t> a(a_size), w(static_cast<size_t>(ntaps) * w_tap_stride);
+          for (auto& v : a) v = static_cast<int16_t>(value(rng));
+          for (auto& v : w) v = static_cast<int16_t>(value(rng));
+          std::vector<int32_t> acc(static_cast<size_t>(pixels) * acc_stride + 8, kGuard);
+          depthwise_sums(a.data(), pix_stride, taps.data(), ntaps, w.data(), w_tap_stride, channels, pixels, acc.data(),
+                         acc_stride);
+          for (int i = 0; i < pixels; ++i) {
+            for (int c = 0; c < channels; ++c) {
+              int32_t sum = 0;
+              for (int t = 0; t < ntaps; ++t)
+                sum += int32_t{a[static_cast<size_t>(i * pix_stride + taps[static_cast<size_t>(t)] + c)]} *
+                       w[static_cast<size_t>(t * w_tap_stride + c)];
+              ASSERT_EQ(acc[static_cast<size_t>(i * acc_stride + c)], sum)
+                  << "pixels " << pixels << " taps " << ntaps << " channels " << channels << " pixel " << i << " channel " << c;
+            }
+            for (ptrdiff_t c = channels; c < acc_stride; ++c)
+              ASSERT_EQ(acc[static_cast<size_t>(i * acc_stride + c)], kGuard) << "pixel " << i << " wrote padding " << c;
+          }
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
+}  // namespace ethosu::kernels

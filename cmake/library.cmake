@@ -89,7 +89,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ethosu_sim DESTINATION ${CMAKE_I
 install(FILES ${PROJECT_BINARY_DIR}/include/ethosu_sim/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ethosu_sim)
 # The driver shims and the board recorder are preloaded, not linked: they go beside the libraries, in a folder
 # of their own.
-install(TARGETS ethosu-sim-accel ethosu-sim-nxp ethosu-record LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ethosu-sim)
+if(ETHOSU_SIM_SHIMS)
+  install(TARGETS ethosu-sim-accel ethosu-sim-nxp ethosu-record LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/ethosu-sim)
+endif()
 
 set(cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/EthosuSim)
 install(EXPORT EthosuSimTargets NAMESPACE EthosuSim:: DESTINATION ${cmake_dir})

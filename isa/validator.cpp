@@ -145,7 +145,6 @@ class Checker {
     if (s.empty()) return;
     r_.extents[region][static_cast<size_t>(a)].add(s);
     const auto& size = opt_.region_size_bytes[region];
-    const std::string range = "[" + hex(s.lo) + ", " + hex(s.hi) + ")";
     std::string why;
     if (s.lo < 0)
       why = "starts below the region base";
@@ -155,8 +154,9 @@ class Checker {
       why = "ends beyond the region size " + hex(static_cast<int64_t>(*size));
     if (!why.empty())
       add(Severity::ERROR, Category::OUT_OF_REGION,
-          std::string(access_name(a)) + " region " + std::to_string(region) + " bytes " + range + " " + why, a,
-          static_cast<int>(region), s);
+          std::string(access_name(a)) + " region " + std::to_string(region) + " bytes [" + hex(s.lo) + ", " +
+              hex(s.hi) + ") " + why,
+          a, static_cast<int>(region), s);
   }
 
   void element_type(const char* name, const ElementType& e) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "sim/error.h"
 #include "sim/int_math.h"
@@ -97,6 +98,7 @@ void AxiPortTiming::configure(const AxiPortParams& p) {
       } else {
         for (uint32_t i = 0; i < ring.size; ++i) point(ring.hold_until[i]);
       }
+      ring.latest_hold = latest;
     }
   }
   for (TickChannel& c : counters_.channel) {
@@ -197,43 +199,61 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   // slot: its data starts at max(slot hold + latency, channel free).
   uint64_t c = first_done, last_hold = 0;
   const uint64_t split_ticks = split * den_;
-  // Books transactions [from, to), `from` being transaction i of run r.
-  const auto book = [&](uint64_t from, uint64_t to, uint64_t r, uint64_t i) {
+  // Books transactions [from, to), `from` being transaction i of run r. Without `Waits`, each one's data is
+  // known to follow the previous one's back to back: its slot's hold is not read.
+  const auto book = [&](auto waits, uint64_t from, uint64_t to, uint64_t r, uint64_t i) {
+    constexpr bool kWaits = decltype(waits)::value;
+    const auto one = [&](uint64_t occ_ticks) {
+      if constexpr (kWaits) {
+        last_hold = hold[pos];
+        c = std::max(last_hold + pre, c);
+      }
+      c += occ_ticks;
+      hold[pos] = c + post;
+      if (++pos == size) pos = 0;
+    };
     for (uint64_t j = from; j < to; ++r, i = 0) {
       const RunShape& s = (r + 1 == runs) ? tail : full;
       const uint64_t splits_end = std::min(s.txns - 1, i + (to - j));
-      for (; i < splits_end; ++i, ++j) {
-        last_hold = hold[pos];
-        c = std::max(last_hold + pre, c) + split_ticks;
-        hold[pos] = c + post;
-        if (++pos == size) pos = 0;
-      }
+      for (; i < splits_end; ++i, ++j) one(split_ticks);
       if (j == to) break;
-      last_hold = hold[pos];
-      c = std::max(last_hold + pre, c) + s.last_occ * den_;
-      hold[pos] = c + post;
-      if (++pos == size) pos = 0;
+      one(s.last_occ * den_);
       ++j;
     }
   };
+  const std::true_type waits;
+  const std::false_type back_to_back;
   const auto run_of = [&](uint64_t x) { return x < full_txns ? x / full.txns : runs - 1; };
   const auto index_in_run = [&](uint64_t x) { return x < full_txns ? x % full.txns : x - full_txns; };
   const uint64_t second_run = first_run.txns == 1 ? 1 : 0, second_index = first_run.txns == 1 ? 0 : 1;
   uint64_t issue_last = first_issue;
-  if (streams && total_txns > 2 * n) {
-    book(1, n, second_run, second_index);
+  if (streams && total_txns > 1 && ring.latest_hold + pre <= first_done) {
+    // Every slot was free before the first transaction's data was done, so the first N follow it back to back,
+    // and the later ones too (streams). Only the last N holds are booked: earlier ones would be overwritten.
+    const uint64_t last = total_txns - 1;
+    // The last transaction issues when its slot frees: transaction last - N of this call, or a slot booked before.
+    issue_last =
+        std::max(t, last >= n ? first_data + occ_prefix(last - n + 1) * den_ + post : hold[(pos + last - 1) % size]);
+    const uint64_t from = total_txns > n ? total_txns - n : 1;
+    c = first_data + occ_prefix(from) * den_;
+    pos = (ring.head + from) % size;
+    book(back_to_back, from, total_txns, run_of(from), index_in_run(from));
+  } else if (streams && total_txns > 2 * n) {
+    book(waits, 1, n, second_run, second_index);
     const uint64_t to = total_txns - n;
     c += (occ_prefix(to) - occ_prefix(n)) * den_;
     const uint64_t skip_end = c;
-    book(to, total_txns, run_of(to), index_in_run(to));
+    book(waits, to, total_txns, run_of(to), index_in_run(to));
     // Skipped slots' issue times were not tracked; the last issue waits for transaction T-1-N.
     issue_last = std::max(t, skip_end + post);
   } else if (total_txns > 1) {
-    book(1, total_txns, second_run, second_index);
+    book(waits, 1, total_txns, second_run, second_index);
     issue_last = std::max(t, last_hold);
   }
   free_at = c;
   ring.head = static_cast<uint32_t>(pos);
+  // Holds are booked in increasing order within a call: its last is its latest.
+  ring.latest_hold = std::max(ring.latest_hold, c + post);
 
   TickChannel& ch = counters_.channel[d];
   const uint64_t beats = (runs - 1) * full.beats + tail.beats;

@@ -125,6 +125,7 @@ class AxiPortTiming {
   // Completion (read) or response (write) ticks of the last max_outstanding transactions.
   struct SlotRing {
     std::array<uint64_t, kMaxOutstandingReads> hold_until{};
+    uint64_t latest_hold = 0;  // >= every hold_until[0, size): when the whole ring is free
     uint32_t size = 1, head = 0;
   };
   struct TickChannel {

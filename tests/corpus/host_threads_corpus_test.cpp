@@ -3,9 +3,8 @@
 // leave the same bytes.
 #include <gtest/gtest.h>
 
+#include "corpus/case_outputs.h"
 #include "corpus/corpus_paths.h"
-#include "host/job.h"
-#include "host/run_job.h"
 
 using namespace ethosu;
 namespace fs = std::filesystem;
@@ -20,15 +19,9 @@ class HostThreadsCorpus : public ::testing::TestWithParam<fs::path> {
 };
 
 std::vector<std::vector<uint8_t>> outputs(const fs::path& dir, unsigned threads) {
-  host::Job job = host::job_from_case(dir);
   host::RunOptions options;
-  options.timed = false;
   options.config.npu.limits.host_threads = threads;
-  const host::RunOutcome r = host::run_job(job, options);
-  EXPECT_FALSE(r.fault) << *r.fault;
-  std::vector<std::vector<uint8_t>> out;
-  for (const auto& o : job.outputs) out.push_back(job.output_bytes(o));
-  return out;
+  return test::functional_outputs(dir, options);
 }
 
 TEST_P(HostThreadsCorpus, ThreeThreadsGiveTheBytesOfOne) {

@@ -5,9 +5,8 @@
 
 #include <iostream>
 
+#include "corpus/case_outputs.h"
 #include "corpus/corpus_paths.h"
-#include "host/job.h"
-#include "host/run_job.h"
 #include "models/kernels/microkernel.h"
 #include "models/kernels/simd_loops.h"
 
@@ -27,32 +26,21 @@ class SimdTargets : public ::testing::TestWithParam<fs::path> {
   }
 };
 
-std::vector<std::vector<uint8_t>> outputs(const fs::path& dir) {
-  host::Job job = host::job_from_case(dir);
-  host::RunOptions options;
-  options.timed = false;
-  const host::RunOutcome r = host::run_job(job, options);
-  EXPECT_FALSE(r.fault) << *r.fault;
-  std::vector<std::vector<uint8_t>> out;
-  for (const auto& o : job.outputs) out.push_back(job.output_bytes(o));
-  return out;
-}
-
 TEST_P(SimdTargets, EveryTargetGivesTheSameBytes) {
-  const auto best = outputs(GetParam());
+  const auto best = test::functional_outputs(GetParam());
   ASSERT_FALSE(best.empty());
   const std::vector<int64_t> targets = kernels::available_simd_targets();
   ASSERT_GE(targets.size(), 2u) << "the build should include the scalar target besides the host's best";
   for (const int64_t target : targets) {
     kernels::select_simd_target(target);
     std::cout << "[ target   ] " << kernels::simd_target_name() << "\n";
-    EXPECT_EQ(outputs(GetParam()), best) << "Highway target " << kernels::simd_target_name();
+    EXPECT_EQ(test::functional_outputs(GetParam()), best) << "Highway target " << kernels::simd_target_name();
   }
   kernels::select_simd_target(0);
   for (auto level : {kernels::SimdLevel::Generic, kernels::SimdLevel::Avx2}) {
     if (level > kernels::best_simd_level()) continue;
     kernels::set_simd_level_limit(level);
-    EXPECT_EQ(outputs(GetParam()), best) << "micro-kernel level " << static_cast<int>(level);
+    EXPECT_EQ(test::functional_outputs(GetParam()), best) << "micro-kernel level " << static_cast<int>(level);
   }
 }
 

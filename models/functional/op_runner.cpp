@@ -152,6 +152,7 @@ OpRunner::OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& sh
 unsigned kernel_bands(const Operation& op, const Regions& regions, unsigned threads) {
   // About a tenth of a millisecond of kernel work per band: waking a thread costs some microseconds.
   constexpr uint64_t kWorkPerBand = uint64_t{1} << 20;
+  if (threads <= 1) return 1;  // the default: no cost() on every operation
   const uint64_t most = std::min<uint64_t>({threads, op.ofm.height, cost(op).work / kWorkPerBand});
   if (most <= 1) return 1;
   const std::vector<AccessRange> all = accesses(op);
@@ -174,7 +175,8 @@ unsigned kernel_bands(const Operation& op, const Regions& regions, unsigned thre
 
 // Runs kernel(block, scratch) over the OFM in bands of rows (kernel_bands()), each band on its own thread.
 template <typename Kernel>
-void OpRunner::in_bands(const Operation& op, int ofm_height, const Kernel& kernel) {
+void OpRunner::in_bands(const Operation& op, const Kernel& kernel) {
+  const int ofm_height = static_cast<int>(op.ofm.height);
   const kernels::OfmBlock whole{0, static_cast<int>(op.ofm.width), 0, ofm_height, 0, static_cast<int>(op.ofm.depth)};
   const unsigned n = kernel_bands(op, regions_, threads_.threads());
   if (n == 1) {
@@ -320,7 +322,7 @@ uint64_t OpRunner::conv(const Operation& op) {
   const bool dw = op.kind == OpKind::DEPTHWISE;
   {
     const sim::HostTimer timer(host_seconds_.kernels);
-    in_bands(op, p.ofm_height, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) {
+    in_bands(op, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) {
       if (dw) kernels::depthwise_block(p, *w, b, s);
       else kernels::conv_block(p, *w, b, s);
     });
@@ -336,7 +338,7 @@ uint64_t OpRunner::pool(const Operation& op) {
   windowed(op, p);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  in_bands(op, p.ofm_height, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) { kernels::pool_block(p, b, s); });
+  in_bands(op, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) { kernels::pool_block(p, b, s); });
   return 0;
 }
 
@@ -366,7 +368,7 @@ uint64_t OpRunner::elementwise(const Operation& op) {
   p.ifm_round_mode = static_cast<kernels::RoundMode>(op.ifm.round_mode);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  in_bands(op, p.ofm_height, [&](const kernels::OfmBlock& b, kernels::KernelScratch&) { kernels::elementwise_block(p, b); });
+  in_bands(op, [&](const kernels::OfmBlock& b, kernels::KernelScratch&) { kernels::elementwise_block(p, b); });
   return 0;
 }
 

@@ -89,7 +89,7 @@ class OpRunner {
   uint64_t pool(const isa::Operation& op);
   uint64_t elementwise(const isa::Operation& op);
   template <typename Kernel>
-  void in_bands(const isa::Operation& op, int ofm_height, const Kernel& kernel);
+  void in_bands(const isa::Operation& op, const Kernel& kernel);
 
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;

@@ -352,12 +352,11 @@ void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, 
 // weights, each int32 lane the sum of one channel's two products (no pair can wrap: the caller bounds the whole
 // sum). Lane 4k + m of the lower interleave's sums is channel 8k + m of the vector, of the upper's 8k + 4 + m.
 // Up to four pixels (pix_stride apart from a) share each interleaved weight pair.
-template <int P>
-HWY_INLINE void DepthwisePixels(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps,
+template <int P, class D16>
+HWY_INLINE void DepthwisePixels(D16 d16, const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps,
                                 const int16_t* w, ptrdiff_t w_tap_stride, int32_t* out, ptrdiff_t out_stride) {
   static_assert(P >= 1 && P <= 4, "accumulators for at most four pixels");
-  const hn::ScalableTag<int16_t> d16;
-  const hn::Repartition<int32_t, decltype(d16)> d32;
+  const hn::Repartition<int32_t, D16> d32;
   const auto zero = hn::Zero(d32);
   // Per pixel: lower and upper interleave, each with ReorderWidenMulAccumulate's second sum.
   auto l0 = zero, l0b = zero, h0 = zero, h0b = zero, l1 = zero, l1b = zero, h1 = zero, h1b = zero;
@@ -382,10 +381,14 @@ HWY_INLINE void DepthwisePixels(const int16_t* a, ptrdiff_t pix_stride, const in
   const auto store = [&](auto l, auto lb, auto h, auto hb, int32_t* o) {
     const auto lower = hn::RearrangeToOddPlusEven(l, lb), upper = hn::RearrangeToOddPlusEven(h, hb);
 #if HWY_TARGET == HWY_AVX2
-    // Two blocks: channels 0-3 and 8-11 in `lower`, 4-7 and 12-15 in `upper`.
-    hn::StoreU(hn::ConcatLowerLower(d32, upper, lower), d32, o);
-    hn::StoreU(hn::ConcatUpperUpper(d32, upper, lower), d32, o + 8);
-#else
+    if (hn::Lanes(d32) == 8) {
+      // Two blocks: channels 0-3 and 8-11 in `lower`, 4-7 and 12-15 in `upper`.
+      hn::StoreU(hn::ConcatLowerLower(d32, upper, lower), d32, o);
+      hn::StoreU(hn::ConcatUpperUpper(d32, upper, lower), d32, o + 8);
+      return;
+    }
+#endif
+    {
     HWY_ALIGN int32_t lo[hn::MaxLanes(d32)], hi[hn::MaxLanes(d32)];
     hn::Store(lower, d32, lo);
     hn::Store(upper, d32, hi);
@@ -393,7 +396,7 @@ HWY_INLINE void DepthwisePixels(const int16_t* a, ptrdiff_t pix_stride, const in
       std::memcpy(o + 8 * k, lo + 4 * k, 4 * sizeof(int32_t));
       std::memcpy(o + 8 * k + 4, hi + 4 * k, 4 * sizeof(int32_t));
     }
-#endif
+    }
   };
   store(l0, l0b, h0, h0b, out);
   if (P > 1) store(l1, l1b, h1, h1b, out + out_stride);
@@ -401,24 +404,42 @@ HWY_INLINE void DepthwisePixels(const int16_t* a, ptrdiff_t pix_stride, const in
   if (P > 3) store(l3, l3b, h3, h3b, out + 3 * out_stride);
 }
 
+// Channels [c, c + Lanes(d16)) of every pixel, four pixels at a time.
+template <class D16>
+HWY_INLINE void DepthwiseChannels(D16 d16, const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps,
+                                  const int16_t* w, ptrdiff_t w_tap_stride, int c, int pixels, int32_t* acc,
+                                  ptrdiff_t acc_stride) {
+  int i = 0;
+  for (; i + 4 <= pixels; i += 4)
+    DepthwisePixels<4>(d16, a + i * pix_stride + c, pix_stride, taps, ntaps, w + c, w_tap_stride,
+                       acc + i * acc_stride + c, acc_stride);
+  const int16_t* ai = a + i * pix_stride + c;
+  int32_t* oi = acc + i * acc_stride + c;
+  switch (pixels - i) {
+    case 1: DepthwisePixels<1>(d16, ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
+    case 2: DepthwisePixels<2>(d16, ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
+    case 3: DepthwisePixels<3>(d16, ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
+    default: break;
+  }
+}
+
+// Whole vectors first, then the channels left (an OFM block of 16 or 8 channels under AVX-512's 32 lanes) in
+// vectors of 16 and 8 lanes rather than in scalar code.
 void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
                    ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {
-  const int n = static_cast<int>(hn::Lanes(hn::ScalableTag<int16_t>()));
+  const hn::ScalableTag<int16_t> d;
+  const int n = static_cast<int>(hn::Lanes(d));
   int c = 0;
-  for (; c + n <= channels; c += n) {
-    int i = 0;
-    for (; i + 4 <= pixels; i += 4)
-      DepthwisePixels<4>(a + i * pix_stride + c, pix_stride, taps, ntaps, w + c, w_tap_stride, acc + i * acc_stride + c,
-                         acc_stride);
-    const int16_t* ai = a + i * pix_stride + c;
-    int32_t* oi = acc + i * acc_stride + c;
-    switch (pixels - i) {
-      case 1: DepthwisePixels<1>(ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
-      case 2: DepthwisePixels<2>(ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
-      case 3: DepthwisePixels<3>(ai, pix_stride, taps, ntaps, w + c, w_tap_stride, oi, acc_stride); break;
-      default: break;
-    }
-  }
+  for (; c + n <= channels; c += n)
+    DepthwiseChannels(d, a, pix_stride, taps, ntaps, w, w_tap_stride, c, pixels, acc, acc_stride);
+  const hn::CappedTag<int16_t, 16> d16;
+  if (static_cast<int>(hn::Lanes(d16)) < n)
+    for (; c + 16 <= channels; c += 16)
+      DepthwiseChannels(d16, a, pix_stride, taps, ntaps, w, w_tap_stride, c, pixels, acc, acc_stride);
+  const hn::CappedTag<int16_t, 8> d8;
+  if (static_cast<int>(hn::Lanes(d8)) < n && hn::Lanes(d8) == 8)
+    for (; c + 8 <= channels; c += 8)
+      DepthwiseChannels(d8, a, pix_stride, taps, ntaps, w, w_tap_stride, c, pixels, acc, acc_stride);
   DepthwiseTail(a, pix_stride, taps, ntaps, w, w_tap_stride, c, channels, pixels, acc, acc_stride);
 }
 #endif

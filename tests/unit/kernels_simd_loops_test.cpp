@@ -63,10 +63,10 @@ TEST(DepthwiseSums, MatchesPlainLoopForEveryPixelCountAndTapCount) {
   std::uniform_int_distribution<int> value(-255, 255);
   on_every_target([&] {
     // Pixel counts past each multiple of the pixels that share a weight load, odd and even tap counts,
-    // channel counts with and without a tail.
+    // channel counts with and without a tail (and with 16- and 8-lane remainders under wider vectors).
     for (int pixels : {1, 2, 3, 4, 5, 7, 8, 9, 16}) {
       for (int ntaps : {1, 2, 3, 9, 25}) {
-        for (int channels : {8, 16, 19, 32, 40, 64, 70}) {
+        for (int channels : {8, 16, 19, 24, 32, 40, 56, 64, 70}) {
           const ptrdiff_t pix_stride = 2 * channels + 3, w_tap_stride = channels + 1, acc_stride = channels + 6;
           std::vector<int32_t> taps(static_cast<size_t>(ntaps));
           for (int t = 0; t < ntaps; ++t) taps[static_cast<size_t>(t)] = (t % 3) * static_cast<int32_t>(pix_stride) + (t / 3) * 7;

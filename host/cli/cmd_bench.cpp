@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -57,6 +58,9 @@ const char* const kBenchHelp =
     "  --variant NAME       only the cases compiled for ethos-u65-256 or ethos-u65-512\n"
     "  --threads N          host threads one operation's kernels may use (sim.limits.host_threads,\n"
     "                       default 1); cpu then counts every thread, wall is the time to wait\n"
+    "  --simd NAME          run the kernels on this SIMD target instead of the host's best (AVX2, SSE4,\n"
+    "                       SCALAR, ...: Highway's names; a wrong one lists this host's), as\n"
+    "                       ETHOSU_SIM_SIMD=NAME does for any command; the conv micro-kernels follow\n"
     "  --csv FILE           also write the rows as CSV\n"
     "\n"
     "Host time, in milliseconds per run:\n"
@@ -388,6 +392,7 @@ int run_bench(const std::vector<std::string>& argv) {
                 {"--system", "", true, false},
                 {"--variant", "", true, false},
                 {"--threads", "", true, false},
+                {"--simd", "", true, false},
                 {"--csv", "", true, false}});
   std::vector<fs::path> cases;
   if (auto root = a.value("--corpus")) {
@@ -415,6 +420,10 @@ int run_bench(const std::vector<std::string>& argv) {
   bench.system = a.value("--system").value_or("imx93");
   const host::Machine mach = machine(bench.system);
   if (auto t = a.value("--threads")) bench.threads = *t;
+  if (auto simd = a.value("--simd")) {
+    kernels::limit_simd(*simd);
+    setenv("ETHOSU_SIM_SIMD", simd->c_str(), 1);  // for the 'run' processes of --process
+  }
 
   std::ofstream csv;
   if (auto path = a.value("--csv")) {

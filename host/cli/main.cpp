@@ -8,6 +8,7 @@
 
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
+#include "models/kernels/simd_loops.h"
 #include "sim/error.h"
 
 #if defined(__GLIBC__)
@@ -53,6 +54,8 @@ constexpr const char* kUsage =
     "  calibrate DIR...   fit timing parameters to jobs recorded on a board\n"
     "\n"
     "'ethosu-sim <command> --help' describes each command.\n"
+    "ETHOSU_SIM_SIMD=NAME runs the kernels on a lesser SIMD target than this host's best (AVX2, SSE4, SCALAR, ...;\n"
+    "a wrong name lists this host's).\n"
     "exit status: 0 ok, 1 simulated fault or output mismatch, 2 usage or input error\n";
 
 }  // namespace
@@ -86,6 +89,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
+    ethosu::kernels::apply_simd_environment();  // a bad ETHOSU_SIM_SIMD fails here rather than mid-run
     return sub->run(args);
   } catch (const ethosu::cli::UsageError& e) {
     std::cerr << "ethosu-sim " << cmd << ": " << e.what() << "\n\n" << sub->help;

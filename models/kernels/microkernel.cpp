@@ -7,6 +7,8 @@
 #include <cstring>
 #include <utility>
 
+#include "models/kernels/simd_loops.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define ETHOSU_KERNELS_X86 1
@@ -167,6 +169,7 @@ std::atomic<SimdLevel> simd_level_limit{SimdLevel::Avx512Vnni};
 }  // namespace
 
 SimdLevel best_simd_level() {
+  apply_simd_environment();
   static const SimdLevel detected = detected_simd_level();
   return std::min(detected, simd_level_limit.load(std::memory_order_relaxed));
 }

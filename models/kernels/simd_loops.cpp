@@ -518,6 +518,12 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
+#include "models/kernels/microkernel.h"
+#include "sim/error.h"
 
 #if HWY_ARCH_X86
 #include <cpuid.h>
@@ -579,8 +585,12 @@ std::atomic<const SimdLoops*> chosen{nullptr};
 const SimdLoops& loops() {
   const SimdLoops* l = chosen.load(std::memory_order_relaxed);
   if (!l) {
-    l = &available().front();
-    chosen.store(l, std::memory_order_relaxed);
+    apply_simd_environment();
+    l = chosen.load(std::memory_order_relaxed);
+    if (!l) {
+      l = &available().front();
+      chosen.store(l, std::memory_order_relaxed);
+    }
   }
   return *l;
 }
@@ -627,6 +637,38 @@ void select_simd_target(int64_t target) {
 }
 
 const char* simd_target_name() { return hwy::TargetName(loops().target); }
+
+std::vector<std::string> simd_target_names() {
+  std::vector<std::string> names;
+  for (const SimdLoops& l : available()) names.emplace_back(hwy::TargetName(l.target));
+  return names;
+}
+
+void limit_simd(const std::string& name) {
+  std::string wanted = name;
+  for (char& c : wanted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const SimdLoops& l : available()) {
+    const std::string target = hwy::TargetName(l.target);
+    if (target != wanted) continue;
+    chosen.store(&l, std::memory_order_relaxed);
+    set_simd_level_limit(target.rfind("AVX3", 0) == 0 ? SimdLevel::Avx512Vnni
+                         : target == "AVX2"            ? SimdLevel::Avx2
+                                                       : SimdLevel::Generic);
+    return;
+  }
+  std::string choices;
+  for (const std::string& n : simd_target_names()) choices += (choices.empty() ? "" : ", ") + n;
+  throw InputError("SIMD target '" + name + "' is not one this host runs and this build holds (" + choices + ")");
+}
+
+void apply_simd_environment() {
+  static const bool applied = [] {
+    const char* name = std::getenv("ETHOSU_SIM_SIMD");
+    if (name && *name) limit_simd(name);
+    return true;
+  }();
+  (void)applied;
+}
 
 }  // namespace ethosu::kernels
 #endif

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ethosu::kernels {
@@ -82,5 +83,17 @@ std::vector<int64_t> available_simd_targets();
 void select_simd_target(int64_t target);
 // The name of the target the loops run on.
 const char* simd_target_name();
+// The names of available_simd_targets(), best first (Highway's: "AVX3_ZEN4", "AVX2", "EMU128", ...).
+std::vector<std::string> simd_target_names();
+
+// Caps the SIMD code of the whole process at the named target (one of simd_target_names(), any case): the loops
+// run on it, and the conv micro-kernels follow (AVX-512 VNNI under an AVX3 target, AVX2 under AVX2, the portable
+// ones under any other). For comparing hosts on one machine and for narrowing a bug down to a target. Throws
+// InputError naming the choices when the name is not one of them.
+void limit_simd(const std::string& name);
+// Applies ETHOSU_SIM_SIMD=NAME, when set, as limit_simd(NAME), once per process; every kernel entry point calls
+// it first, so that the variable reaches every client (CLI, Python, driver shims). An unknown name makes each
+// call throw.
+void apply_simd_environment();
 
 }  // namespace ethosu::kernels

@@ -444,30 +444,48 @@ void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, 
 }
 #endif
 
-template <typename Narrow>
-void WidenGroups(const Narrow* src, ptrdiff_t src_stride, int32_t zero_point, int16_t* dst, ptrdiff_t dst_stride,
-                 int groups, int length) {
-  const hn::ScalableTag<int16_t> d;
-  const hn::Rebind<Narrow, decltype(d)> dn;
+// Groups of length >= Lanes(d): whole vectors, the tail as one vector overlapping the last.
+template <class D, typename Narrow>
+HWY_INLINE void WidenVectors(D d, const Narrow* src, ptrdiff_t src_stride, int16_t zp16, int16_t* dst,
+                             ptrdiff_t dst_stride, int groups, int length) {
+  const hn::Rebind<Narrow, D> dn;
   const int n = static_cast<int>(hn::Lanes(d));
-  const auto zp16 = static_cast<int16_t>(static_cast<uint16_t>(zero_point));  // modulo 2^16, as the differences
   const auto zp = hn::Set(d, zp16);
   const auto widen = [&](const Narrow* s, int16_t* o) { hn::StoreU(hn::Sub(hn::PromoteTo(d, hn::LoadU(dn, s)), zp), d, o); };
-  if (length == n) {  // one vector per group: an NHCWB16 brick on 256-bit vectors, the gather's common case
+  if (length == n) {  // one vector per group: an NHCWB16 brick, the gather's common case
     for (int g = 0; g < groups; ++g) widen(src + g * src_stride, dst + g * dst_stride);
     return;
   }
   for (int g = 0; g < groups; ++g) {
     const Narrow* s = src + g * src_stride;
     int16_t* o = dst + g * dst_stride;
-    if (length < n) {
-      for (int i = 0; i < length; ++i)
-        o[i] = static_cast<int16_t>(static_cast<uint16_t>(s[i]) - static_cast<uint16_t>(zp16));
-      continue;
-    }
     int i = 0;
     for (; i + n <= length; i += n) widen(s + i, o + i);
-    if (i < length) widen(s + length - n, o + length - n);  // the tail as one vector overlapping the last
+    if (i < length) widen(s + length - n, o + length - n);
+  }
+}
+
+// Groups shorter than a whole vector (a 16-channel brick under AVX-512) take the widest vector they fill.
+template <typename Narrow>
+void WidenGroups(const Narrow* src, ptrdiff_t src_stride, int32_t zero_point, int16_t* dst, ptrdiff_t dst_stride,
+                 int groups, int length) {
+  const auto zp16 = static_cast<int16_t>(static_cast<uint16_t>(zero_point));  // modulo 2^16, as the differences
+  const hn::ScalableTag<int16_t> d;
+  const hn::CappedTag<int16_t, 16> d16;
+  const hn::CappedTag<int16_t, 8> d8;
+  if (length >= static_cast<int>(hn::Lanes(d))) {
+    WidenVectors(d, src, src_stride, zp16, dst, dst_stride, groups, length);
+  } else if (length >= 16 && hn::Lanes(d16) == 16) {
+    WidenVectors(d16, src, src_stride, zp16, dst, dst_stride, groups, length);
+  } else if (length >= 8 && hn::Lanes(d8) == 8) {
+    WidenVectors(d8, src, src_stride, zp16, dst, dst_stride, groups, length);
+  } else {
+    for (int g = 0; g < groups; ++g) {
+      const Narrow* s = src + g * src_stride;
+      int16_t* o = dst + g * dst_stride;
+      for (int i = 0; i < length; ++i)
+        o[i] = static_cast<int16_t>(static_cast<uint16_t>(s[i]) - static_cast<uint16_t>(zp16));
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // ethosu-sim: command-line front end. Exit status: 0 ok, 1 simulated fault or output mismatch,
 // 2 usage or input error.
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -19,14 +20,31 @@
 
 namespace {
 
-// A run touches some 20 MB of fresh heap (packed weights, regions, the weight cache's keys). In 4 KB
-// pages that is thousands of page faults, about a quarter of a MobileNetV2 process's CPU time; in transparent
-// huge pages (where the kernel grants them on request, as Debian's default "madvise" mode does) it is a
-// few dozen. So: keep large allocations on the heap, grow and keep it in 64 MB steps, and ask for huge
-// pages in the part not yet used. Memory is still only committed where it is touched.
-void prefer_huge_pages() {
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-  constexpr size_t kHuge = size_t{2} << 20, kStep = size_t{64} << 20;
+// Sanitizer runtimes initialise from .preinit_array too and must see the first malloc: they keep the defaults.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define ETHOSU_SIM_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ETHOSU_SIM_SANITIZED 1
+#endif
+
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !defined(ETHOSU_SIM_SANITIZED)
+// A run touches some 20 MB of fresh heap (packed weights, regions, the weight cache's keys), and libsystemc's
+// static constructors zero-fill a 3 MB buffer before main() starts. In 4 KB pages that is thousands of page
+// faults, in a virtual machine as much CPU as a MobileNetV2 run itself; in transparent huge pages (where the kernel
+// grants them on request, as Debian's default "madvise" mode does) it is a few dozen. So this runs from the
+// executable's .preinit_array, before any shared library's constructors: keep large allocations on the heap, grow
+// and keep it in 64 MB steps, ask for huge pages in it, and fault in its first two huge pages at once, where
+// libsystemc's buffer lands. Memory beyond those is still only committed where it is touched.
+void prefer_huge_pages(int, char**, char**) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20, kStep = uintptr_t{64} << 20, kBelow = uintptr_t{64} << 10;
+  // Start the heap just below a huge-page boundary: the first allocator bookkeeping, touched before the advice,
+  // stays in the 4 KB pages below it, and everything from the boundary on can be huge pages.
+  const auto start = reinterpret_cast<uintptr_t>(sbrk(0));
+  const uintptr_t below = ((start + kBelow + kHuge - 1) & ~(kHuge - 1)) - kBelow;
+  if (below > start && sbrk(static_cast<intptr_t>(below - start)) == reinterpret_cast<void*>(-1)) return;
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   mallopt(M_TOP_PAD, static_cast<int>(kStep));
@@ -35,9 +53,15 @@ void prefer_huge_pages() {
   free(grow);                           // compiler may drop an unused malloc/free pair)
   const auto after = reinterpret_cast<uintptr_t>(sbrk(0));
   const uintptr_t begin = (before + kHuge - 1) & ~(kHuge - 1);
-  if (after > begin) madvise(reinterpret_cast<void*>(begin), after - begin, MADV_HUGEPAGE);
+  if (after < begin + 2 * kHuge || madvise(reinterpret_cast<void*>(begin), after - begin, MADV_HUGEPAGE) != 0) return;
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels refuse it, and the pages fault in as before
 #endif
+  madvise(reinterpret_cast<void*>(begin), 2 * kHuge, MADV_POPULATE_WRITE);
 }
+
+__attribute__((section(".preinit_array"), used)) void (*preinit_huge_pages)(int, char**, char**) = prefer_huge_pages;
+#endif
 
 constexpr const char* kUsage =
     "usage: ethosu-sim <command> [options]\n"
@@ -61,7 +85,6 @@ constexpr const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  prefer_huge_pages();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsage;

@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "models/kernels/microkernel.h"
 #include "models/kernels/simd_loops.h"
+#include "sim/error.h"
 
 namespace ethosu::kernels {
 namespace {
@@ -94,6 +98,37 @@ TEST(DepthwiseSums, MatchesPlainLoopForEveryPixelCountAndTapCount) {
       }
     }
   });
+}
+
+// limit_simd (ETHOSU_SIM_SIMD): every available target by name in any case, the micro-kernels capped with it, and an
+// unknown name refused with the choices.
+TEST(LimitSimd, SelectsEveryTargetByNameAndCapsTheMicroKernels) {
+  const std::vector<std::string> names = simd_target_names();
+  ASSERT_EQ(names.size(), available_simd_targets().size());
+  for (const std::string& name : names) {
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    limit_simd(lower);
+    EXPECT_EQ(std::string(simd_target_name()), name);
+    const SimdLevel cap = name.rfind("AVX3", 0) == 0 ? SimdLevel::Avx512Vnni
+                          : name == "AVX2"            ? SimdLevel::Avx2
+                                                      : SimdLevel::Generic;
+    EXPECT_LE(best_simd_level(), cap) << name;
+  }
+  select_simd_target(0);
+  set_simd_level_limit(SimdLevel::Avx512Vnni);
+}
+
+TEST(LimitSimd, UnknownNameIsAnInputErrorListingTheChoices) {
+  try {
+    limit_simd("NOSUCH");
+    FAIL() << "accepted an unknown target";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'NOSUCH'"), std::string::npos) << what;
+    for (const std::string& name : simd_target_names()) EXPECT_NE(what.find(name), std::string::npos) << what;
+  }
+  EXPECT_EQ(std::string(simd_target_name()), simd_target_names().front());  // unchanged
 }
 
 }  // namespace

@@ -112,15 +112,18 @@ unsigned popcount32(uint32_t v) {
 // The unary weight-quotient codes of four WUNARY0 bits at once. Each 1 bit takes the next WUNARY1 bit (code 1 + that
 // bit), a 0 bit is code 0; a symbol ends at a code below 2, or at every code in truncated Rice mode. Indexed by the
 // four WUNARY0 bits and the next four WUNARY1 bits: the symbols ending in the group (the first one still adds the
-// carry from earlier groups), and the codes after the last end.
+// carry from earlier groups), and the codes after the last end. All sums are scaled by 2^shift: with shift = WDIV a
+// quotient is already its weight index without the remainder.
 // `ended` is four 32-bit words so that one 16-byte copy stores it.
 struct UnaryGroup {
   alignas(16) std::array<uint32_t, 4> ended{};
-  uint8_t count = 0, tail = 0;
+  uint32_t tail = 0;
+  uint8_t count = 0;
 };
+using UnaryGroups = std::array<UnaryGroup, 256>;
 
-constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
-  std::array<UnaryGroup, 256> table{};
+constexpr UnaryGroups unary_groups(bool truncated_rice, unsigned shift) {
+  UnaryGroups table{};
   for (unsigned index = 0; index < 256; ++index) {
     UnaryGroup& g = table[index];
     unsigned sum = 0, used = 0;
@@ -129,15 +132,21 @@ constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
       if ((index >> b) & 1) code = 1 + ((index >> (4 + used++)) & 1);
       sum += code;
       if (truncated_rice || code < 2) {
-        g.ended[g.count++] = sum;
+        g.ended[g.count++] = sum << shift;
         sum = 0;
       }
     }
-    g.tail = static_cast<uint8_t>(sum);
+    g.tail = sum << shift;
   }
   return table;
 }
-constexpr std::array<UnaryGroup, 256> kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
+constexpr UnaryGroups kUnaryGroups[2] = {unary_groups(false, 0), unary_groups(true, 0)};
+// Scaled by WDIV 1..5, for unchecked_chunks() ([WTRUNC][WDIV - 1]).
+constexpr UnaryGroups kScaledGroups[2][5] = {
+    {unary_groups(false, 1), unary_groups(false, 2), unary_groups(false, 3), unary_groups(false, 4),
+     unary_groups(false, 5)},
+    {unary_groups(true, 1), unary_groups(true, 2), unary_groups(true, 3), unary_groups(true, 4),
+     unary_groups(true, 5)}};
 
 // 1 bits in each 4-bit value.
 constexpr uint8_t kNibbleOnes[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
@@ -147,7 +156,7 @@ constexpr uint8_t kNibbleOnes[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3
 // start after the 1 bits of the groups before it, counted from WUNARY0 alone, so that the three lookups do not
 // wait for each other. Four stores per group: wq has room for them past the last symbol. Returns how many
 // WUNARY1 bits the chunk took.
-inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint32_t unary0, uint64_t unary1,
+inline unsigned weight_quotients(const UnaryGroups& groups, uint32_t unary0, uint64_t unary1,
                                  uint32_t* wq, size_t& wp, uint32_t& carry) {
   unsigned used = 0;
   for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
@@ -266,7 +275,7 @@ class StreamDecoder {
     BitReader in = in_;  // a local copy keeps the position in a register
     uint32_t* const wq = wq_.data();
     uint64_t* const zq = zq_.data();
-    const std::array<UnaryGroup, 256>& groups = kUnaryGroups[p.truncated_rice ? 1 : 0];
+    const UnaryGroups& groups = kUnaryGroups[p.truncated_rice ? 1 : 0];
     const unsigned z_unary_bits = p.kz < 3 ? 12 : 8;
     const size_t uncompressed_chunk = p.kw > 5 ? 8 : 12;
     size_t wp = 0, zp = 0;
@@ -275,12 +284,12 @@ class StreamDecoder {
     size_t prev_w_begin = 0, prev_w_end = 0, prev_z_begin = 0, prev_z_end = 0;
     if (!kZeroRuns && !p.uncompressed) {
       switch (p.kw) {  // compressed: WDIV 0..5
-        case 0: unchecked_chunks<0>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 1: unchecked_chunks<1>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 2: unchecked_chunks<2>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 3: unchecked_chunks<3>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 4: unchecked_chunks<4>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        default: unchecked_chunks<5>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 0: unchecked_chunks<0>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 1: unchecked_chunks<1>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 2: unchecked_chunks<2>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 3: unchecked_chunks<3>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 4: unchecked_chunks<4>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        default: unchecked_chunks<5>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
       }
     }
     while (true) {
@@ -330,49 +339,62 @@ class StreamDecoder {
 
   // Chunks far from the end of the buffer, without bounds checks, for WDIV kKw (a constant, so that shifts and
   // masks are immediates): one load for both unary parts (the WUNARY1 bits the groups take add up to its
-  // length), one or two for the remainders. The previous chunk's remainders go through all kMaxChunkSymbols
-  // lanes whatever its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes
-  // beyond the count read the next quotients and stream bits and store weights that later lanes overwrite,
-  // which is why the loop stops one chunk before the end of the slice. Such a lane may raise `largest`
-  // above the limit without an error: the exact check then finds none among the real symbols.
+  // length), one or two for the remainders. Quotients are kept scaled by 2^kKw, so that a weight index is a
+  // quotient plus a remainder. The previous chunk's remainders go through all kMaxChunkSymbols lanes whatever
+  // its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes beyond the count
+  // read the next quotients and stream bits and store weights that later lanes overwrite, which is why the loop
+  // stops one chunk before the end of the slice. Indices are checked per chunk through a bound on its
+  // quotients: one ending in a chunk is at most the carry into it plus its codes, at most two per WUNARY0 1 bit.
+  // Only when that bound allows an index beyond the table are the chunk's indices checked one by one. On exit
+  // the pending quotients and the carry are unscaled for the checked loop.
   template <unsigned kKw>
-  void unchecked_chunks(BitReader& in, const Payload& p, const std::array<UnaryGroup, 256>& groups,
-                        int16_t* __restrict weights, size_t& wp, uint32_t& w_carry, size_t& prev_w_begin,
-                        size_t& prev_w_end) {
+  void unchecked_chunks(BitReader& in, const Payload& p, int16_t* __restrict weights, size_t& wp, uint32_t& w_carry,
+                        size_t& prev_w_begin, size_t& prev_w_end) {
     // 12 remainders of up to 4 bits fit one 57-bit window; 5-bit ones take two windows of 6.
     constexpr size_t kLanesPerRead = kKw <= 4 ? kMaxChunkSymbols : kMaxChunkSymbols / 2;
-    constexpr uint64_t kMask = (uint64_t{1} << kKw) - 1;
+    constexpr uint32_t kMask = (uint32_t{1} << kKw) - 1;
+    // Beyond this carry the scaled quotients could wrap; the checked loop takes over.
+    constexpr uint32_t kMaxCarry = uint32_t{1} << 24;
+    const int trunc = p.truncated_rice ? 1 : 0;
+    const UnaryGroups& groups = kKw ? kScaledGroups[trunc][kKw - 1] : kUnaryGroups[trunc];
     uint32_t* const wq = wq_.data();
     const int16_t* const table = ctx_.weight_of.data();
-    const uint64_t index_limit = ctx_.index_limit;
-    while (wp < p.n && prev_w_begin + kMaxChunkSymbols <= p.n && in.bits_left() >= kUncheckedChunkBits) {
+    // Every remainder gives a valid index with a scaled quotient up to safe_quotient (index_limit > 2^5 always).
+    const uint64_t safe_quotient = ctx_.index_limit - 1 - kMask;
+    w_carry <<= kKw;
+    uint64_t prev_bound = 0;  // on the scaled quotients of the previous chunk
+    while (wp < p.n && prev_w_begin + kMaxChunkSymbols <= p.n && in.bits_left() >= kUncheckedChunkBits &&
+           w_carry < kMaxCarry) {
       const size_t w_begin = wp;
+      const uint64_t bound = w_carry;
       const uint64_t window = in.peek();
       const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
-      const unsigned used = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
-      in.skip(kWeightUnaryBits + used);
+      const unsigned ones = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
+      in.skip(kWeightUnaryBits + ones);
       // The remainders of the previous chunk.
       const uint64_t pos = in.pos();
-      uint64_t largest = 0;
       for (size_t half = 0; half < kMaxChunkSymbols; half += kLanesPerRead) {
-        uint64_t r = kKw ? in.peek_at(pos + half * kKw) : 0;
-        for (size_t i = prev_w_begin + half; i < prev_w_begin + half + kLanesPerRead; ++i, r >>= kKw) {
-          const uint64_t index = (uint64_t{wq[i]} << kKw) + (r & kMask);
-          largest |= index;  // at least the largest index
+        const uint64_t r = kKw ? in.peek_at(pos + half * kKw) : 0;
+        for (size_t j = 0; j < kLanesPerRead; ++j) {
+          const size_t i = prev_w_begin + half + j;
+          const uint32_t index = wq[i] + (static_cast<uint32_t>(r >> (j * kKw)) & kMask);
           weights[i] = table[index & (kIndexTableSize - 1)];
         }
       }
-      const size_t count = prev_w_end - prev_w_begin;
-      in.skip(static_cast<unsigned>(count * kKw));
-      if (__builtin_expect(largest >= index_limit, 0)) {
+      in.skip(static_cast<unsigned>((prev_w_end - prev_w_begin) * kKw));
+      if (__builtin_expect(prev_bound > safe_quotient, 0)) {
         for (size_t i = prev_w_begin; i < prev_w_end; ++i) {
           const uint64_t at = pos + (i - prev_w_begin) * kKw;
-          check_and_store(i, (uint64_t{wq[i]} << kKw) + (kKw ? in.peek_at(at) & kMask : 0), at, weights);
+          const uint64_t index = wq[i] + (kKw ? in.peek_at(at) & kMask : 0);
+          if (index >= ctx_.index_limit) check_and_store(i, index, at, weights);  // throws
         }
       }
+      prev_bound = bound + (uint64_t{2} * ones << kKw);
       prev_w_begin = w_begin;
       prev_w_end = wp;
     }
+    for (size_t i = prev_w_begin; i < prev_w_end; ++i) wq[i] >>= kKw;
+    w_carry >>= kKw;
   }
 
   // The weights of symbols [b, e) from their quotients and the next remainders: index = quotient * 2^kw +

@@ -120,7 +120,7 @@ TEST(ConvWeightsPacking, FillingThePackedLayoutEqualsPackingDenseWeights) {
   std::vector<int16_t> dense(static_cast<size_t>(oc) * kh * kw * ic);
   std::iota(dense.begin(), dense.end(), int16_t{-300});
   const ConvWeights from_dense(dense.data(), oc, kh, kw, ic);
-  ConvWeights filled = ConvWeights::zeros(oc, kh, kw, ic);
+  ConvWeights filled = ConvWeights::unfilled(oc, kh, kw, ic);
   const weights::PackedLayout l = filled.packing();
   for (int o = 0; o < oc; ++o)
     for (int t = 0; t < kh * kw; ++t)

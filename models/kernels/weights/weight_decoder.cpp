@@ -179,8 +179,13 @@ unsigned ceil_log2(uint32_t v) {
 
 class StreamDecoder {
  public:
-  StreamDecoder(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out, size_t max_weights)
-      : in_(data, size_bytes), out_(out), max_weights_(max_weights) {}
+  StreamDecoder(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch, size_t max_weights)
+      : in_(data, size_bytes),
+        out_(scratch.stream),
+        max_weights_(max_weights),
+        wq_(scratch.quotients),
+        zq_(scratch.zero_runs),
+        slice_weights_(scratch.slice_weights) {}
 
   void run() {
     out_.clear();
@@ -444,8 +449,8 @@ class StreamDecoder {
   }
 
   // Appends a slice that did not go straight to the output: a new palette's leading zero run, then each weight
-  // followed by its zero run. The size is counted first so that the output grows once per slice and the zero
-  // runs come from that growth.
+  // followed by its zero run. The size is counted first so that the output grows once per slice; the growth is
+  // zero-filled, which writes the zero runs.
   void emit(const int16_t* weights, size_t n, size_t nz, bool new_palette, uint64_t slice_pos) {
     const uint64_t room = max_weights_ - out_.size();
     uint64_t total = n;
@@ -458,6 +463,7 @@ class StreamDecoder {
     const size_t begin = out_.size();
     out_.resize(begin + static_cast<size_t>(total));
     int16_t* o = out_.data() + begin;
+    std::fill(o, o + total, int16_t{0});
     const uint64_t* z = zq_.data();
     if (new_palette) o += *z++;
     for (size_t i = 0; i < n; ++i) {
@@ -467,12 +473,12 @@ class StreamDecoder {
   }
 
   BitReader in_;
-  std::vector<int16_t>& out_;
+  RawVector<int16_t>& out_;
   size_t max_weights_;
   SliceContext ctx_;
-  std::vector<uint32_t> wq_;
-  std::vector<uint64_t> zq_;
-  std::vector<int16_t> slice_weights_;
+  RawVector<uint32_t>& wq_;
+  RawVector<uint64_t>& zq_;
+  RawVector<int16_t>& slice_weights_;
 };
 
 // Sizes of one core's share (04-weight-codec.md section 1): core k gets channels k, k + cores, ...
@@ -537,8 +543,14 @@ void walk(const WeightLayout& l, const Geometry& g, Visit&& visit) {
 
 }  // namespace
 
+void decode_stream(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch, size_t max_weights) {
+  StreamDecoder(data, size_bytes, scratch, max_weights).run();
+}
+
 void decode_stream(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out, size_t max_weights) {
-  StreamDecoder(data, size_bytes, out, max_weights).run();
+  DecodeScratch scratch;
+  decode_stream(data, size_bytes, scratch, max_weights);
+  out.assign(scratch.stream.begin(), scratch.stream.end());
 }
 
 std::vector<int16_t> decode_stream(const std::vector<uint8_t>& bytes, size_t max_weights) {
@@ -655,22 +667,22 @@ void reorder(const WeightLayout& l, const int16_t* stream, size_t count, DenseWe
 }
 
 void decode_packed(const WeightLayout& l, const uint8_t* data, size_t size_bytes, const PackedLayout& dst,
-                   std::vector<int16_t>& scratch) {
+                   DecodeScratch& scratch) {
   const size_t expected = stream_weight_count(l);
   if (expected == 0) {
     // A core without channels (OFM depth 1 on two cores): Vela programs WEIGHT1_LENGTH = 0.
     if (size_bytes != 0) throw InputError("weight stream: core " + std::to_string(l.core) + " has no OFM channels but a " + std::to_string(size_bytes) + "-byte stream");
     return;
   }
-  scratch.reserve(expected);
+  scratch.stream.reserve(expected);
   decode_stream(data, size_bytes, scratch, expected);
-  reorder_packed(l, scratch.data(), scratch.size(), dst);
+  reorder_packed(l, scratch.stream.data(), scratch.stream.size(), dst);
 }
 
 void decode_weights(const WeightLayout& l, const uint8_t* data, size_t size_bytes, DenseWeights& dense) {
   prepare(l, dense);
-  std::vector<int16_t> stream;
-  decode_packed(l, data, size_bytes, dense_layout(dense), stream);
+  DecodeScratch scratch;
+  decode_packed(l, data, size_bytes, dense_layout(dense), scratch);
 }
 
 }  // namespace ethosu::weights

@@ -604,37 +604,51 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
   const Geometry g = geometry(l);
   const int i_group = g.dw ? 1 : kIfmMicroBlock;
   const int16_t* s = stream;
+  // Local copies: the stores below could alias the caller's structs, which would reload every stride.
+  const PackedLayout d = dst;
+  const int core = l.core, cores = l.cores, kernel_width = l.kernel_width;
   const auto lane = [&](int o) {
-    const size_t oc = static_cast<size_t>(l.core + o * l.cores);
-    return (oc / 16) * dst.ofm_group_stride + (oc % 16) * dst.ofm_lane_stride;
+    const size_t oc = static_cast<size_t>(core + o * cores);
+    return (oc / 16) * d.ofm_group_stride + (oc % 16) * d.ofm_lane_stride;
   };
-  const size_t lane_step = static_cast<size_t>(l.cores) * dst.ofm_lane_stride;
+  const size_t lane_step = static_cast<size_t>(cores) * d.ofm_lane_stride;
+  // The conv kernel's layout on one core: a pair's 8 channels of a group are 16 contiguous elements.
+  constexpr size_t kConvPairStride = 32;
+  const bool conv_layout = lane_step == 2 && d.ifm_pair_stride == kConvPairStride;
   walk(l, g, [&](int o_first, int o_end, int i_first, int ky, int kx) {
     if (ky < 0) {  // tap padding
       s += kOfmMicroBlock * i_group;
       return;
     }
-    const size_t tap = (static_cast<size_t>(ky) * l.kernel_width + kx) * dst.tap_stride;
+    const size_t tap = (static_cast<size_t>(ky) * kernel_width + kx) * d.tap_stride;
     const int i_count = std::max(0, std::min(i_group, depth - i_first));
     // i_first is a multiple of 8: its pairs start at a pair boundary.
-    const size_t pair0 = static_cast<size_t>(i_first / 2) * dst.ifm_pair_stride;
+    const size_t pair0 = static_cast<size_t>(i_first / 2) * d.ifm_pair_stride;
     if (i_count == kIfmMicroBlock && o_first + kOfmMicroBlock <= o_end) {
       // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words. o_first
       // is a multiple of 8, so the group's channels share one 16-channel group, `lane_step` apart.
-      int16_t* const first = dst.base + lane(o_first) + tap + pair0;
+      int16_t* const first = d.base + lane(o_first) + tap + pair0;
+      if (conv_layout) {
+        for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
+          for (int oz = 0; oz < kOfmMicroBlock; ++oz)
+            std::memcpy(first + pair * kConvPairStride + oz * 2, s + oz * kIfmMicroBlock + 2 * pair,
+                        2 * sizeof(int16_t));
+        s += kOfmMicroBlock * kIfmMicroBlock;
+        return;
+      }
       for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
         int16_t* row = first + oz * lane_step;
         for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
-          std::memcpy(row + pair * dst.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
+          std::memcpy(row + pair * d.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
       }
       return;
     }
     for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += i_group) {
       const int o = o_first + oz;
       if (o >= o_end) continue;
-      int16_t* row = dst.base + lane(o) + tap + pair0;
+      int16_t* row = d.base + lane(o) + tap + pair0;
       int i = 0;
-      for (; i + 1 < i_count; i += 2, row += dst.ifm_pair_stride) {
+      for (; i + 1 < i_count; i += 2, row += d.ifm_pair_stride) {
         row[0] = s[i];
         row[1] = s[i + 1];
       }

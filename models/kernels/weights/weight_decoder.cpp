@@ -112,17 +112,15 @@ unsigned popcount32(uint32_t v) {
 // The unary weight-quotient codes of four WUNARY0 bits at once. Each 1 bit takes the next WUNARY1 bit (code 1 + that
 // bit), a 0 bit is code 0; a symbol ends at a code below 2, or at every code in truncated Rice mode. Indexed by the
 // four WUNARY0 bits and the next four WUNARY1 bits: the symbols ending in the group (the first one still adds the
-// carry from earlier groups), and the codes after the last end. All sums are scaled by 2^shift: with shift = WDIV a
-// quotient is already its weight index without the remainder.
+// carry from earlier groups), and the codes after the last end.
 // `ended` is four 32-bit words so that one 16-byte copy stores it.
 struct UnaryGroup {
   alignas(16) std::array<uint32_t, 4> ended{};
-  uint32_t tail = 0;
-  uint8_t count = 0;
+  uint8_t count = 0, tail = 0;
 };
 using UnaryGroups = std::array<UnaryGroup, 256>;
 
-constexpr UnaryGroups unary_groups(bool truncated_rice, unsigned shift) {
+constexpr UnaryGroups unary_groups(bool truncated_rice) {
   UnaryGroups table{};
   for (unsigned index = 0; index < 256; ++index) {
     UnaryGroup& g = table[index];
@@ -132,21 +130,15 @@ constexpr UnaryGroups unary_groups(bool truncated_rice, unsigned shift) {
       if ((index >> b) & 1) code = 1 + ((index >> (4 + used++)) & 1);
       sum += code;
       if (truncated_rice || code < 2) {
-        g.ended[g.count++] = sum << shift;
+        g.ended[g.count++] = sum;
         sum = 0;
       }
     }
-    g.tail = sum << shift;
+    g.tail = static_cast<uint8_t>(sum);
   }
   return table;
 }
-constexpr UnaryGroups kUnaryGroups[2] = {unary_groups(false, 0), unary_groups(true, 0)};
-// Scaled by WDIV 1..5, for unchecked_chunks() ([WTRUNC][WDIV - 1]).
-constexpr UnaryGroups kScaledGroups[2][5] = {
-    {unary_groups(false, 1), unary_groups(false, 2), unary_groups(false, 3), unary_groups(false, 4),
-     unary_groups(false, 5)},
-    {unary_groups(true, 1), unary_groups(true, 2), unary_groups(true, 3), unary_groups(true, 4),
-     unary_groups(true, 5)}};
+constexpr UnaryGroups kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
 
 // 1 bits in each 4-bit value.
 constexpr uint8_t kNibbleOnes[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
@@ -169,6 +161,89 @@ inline unsigned weight_quotients(const UnaryGroups& groups, uint32_t unary0, uin
     carry = g.tail + (g.count ? 0 : carry);
   }
   return used;
+}
+
+// Six WUNARY0 bits per lookup, for unchecked_chunks(): the same as UnaryGroup, but only the WUNARY1 bits that the 1
+// bits take index the table, so that it stays small (3^6 = 729 entries of 32 bytes). The entries of WUNARY0 bits b
+// start at kSixIndex.first[b], one per pattern of its kSixIndex.ones[b] WUNARY1 bits.
+constexpr unsigned kSixBits = 6;
+constexpr size_t kSixEntries = 729;
+
+struct SixIndex {
+  std::array<uint16_t, 64> first{};
+  std::array<uint8_t, 64> ones{}, mask{};
+};
+
+constexpr SixIndex six_index() {
+  SixIndex x{};
+  unsigned next = 0;
+  for (unsigned b = 0; b < 64; ++b) {
+    unsigned ones = 0;
+    for (unsigned i = 0; i < kSixBits; ++i) ones += (b >> i) & 1;
+    x.first[b] = static_cast<uint16_t>(next);
+    x.ones[b] = static_cast<uint8_t>(ones);
+    x.mask[b] = static_cast<uint8_t>((1u << ones) - 1);
+    next += 1u << ones;
+  }
+  return x;
+}
+constexpr SixIndex kSixIndex = six_index();
+
+// Sums scaled by 2^shift: with shift = WDIV a quotient is its weight index without the remainder. `ended` is stored
+// with one 16-byte and one 8-byte copy.
+struct alignas(32) SixGroup {
+  std::array<uint32_t, 6> ended{};
+  uint16_t tail = 0;
+  uint8_t count = 0;
+};
+using SixGroups = std::array<SixGroup, kSixEntries>;
+
+// Not constexpr: the tables are built on first use rather than stored in the binary (12 of 23 KiB).
+SixGroups six_groups(bool truncated_rice, unsigned shift) {
+  SixGroups table{};
+  for (unsigned b = 0; b < 64; ++b) {
+    for (unsigned unary1 = 0; unary1 <= kSixIndex.mask[b]; ++unary1) {
+      SixGroup& g = table[kSixIndex.first[b] + unary1];
+      unsigned sum = 0, used = 0;
+      for (unsigned i = 0; i < kSixBits; ++i) {
+        unsigned code = 0;
+        if ((b >> i) & 1) code = 1 + ((unary1 >> used++) & 1);
+        sum += code;
+        if (truncated_rice || code < 2) {
+          g.ended[g.count++] = sum << shift;
+          sum = 0;
+        }
+      }
+      g.tail = static_cast<uint16_t>(sum << shift);
+    }
+  }
+  return table;
+}
+
+template <unsigned kShift>
+const SixGroups& scaled_six_groups(bool truncated_rice) {
+  static const SixGroups tables[2] = {six_groups(false, kShift), six_groups(true, kShift)};
+  return tables[truncated_rice ? 1 : 0];
+}
+
+// weight_quotients() with two lookups of six WUNARY0 bits; wq needs room for six stores past the last symbol.
+inline void six_group(const SixGroups& groups, unsigned bits, uint64_t unary1, uint32_t* wq, size_t& wp,
+                      uint32_t& carry) {
+  const SixGroup& g = groups[kSixIndex.first[bits] + (unary1 & kSixIndex.mask[bits])];
+  std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
+  wq[wp] = g.ended[0] + carry;
+  wp += g.count;
+  carry = g.tail + (g.count ? 0 : carry);
+}
+
+inline unsigned six_quotients(const SixGroups& groups, uint32_t unary0, uint64_t unary1, uint32_t* wq, size_t& wp,
+                              uint32_t& carry) {
+  static_assert(kWeightUnaryBits == 2 * kSixBits, "a chunk's WUNARY0 is two six-bit groups");
+  const unsigned low = unary0 & 63, high = (unary0 >> kSixBits) & 63;
+  const unsigned low_ones = kSixIndex.ones[low];
+  six_group(groups, low, unary1, wq, wp, carry);
+  six_group(groups, high, unary1 >> low_ones, wq, wp, carry);
+  return low_ones + kSixIndex.ones[high];
 }
 
 unsigned ceil_log2(uint32_t v) {
@@ -343,8 +418,8 @@ class StreamDecoder {
   }
 
   // Chunks far from the end of the buffer, without bounds checks, for WDIV kKw (a constant, so that shifts and
-  // masks are immediates): one load for both unary parts (the WUNARY1 bits the groups take add up to its
-  // length), one or two for the remainders. Quotients are kept scaled by 2^kKw, so that a weight index is a
+  // masks are immediates): one load for both unary parts (the WUNARY1 bits the two six-bit groups take add up to
+  // its length), one or two for the remainders. Quotients are kept scaled by 2^kKw, so that a weight index is a
   // quotient plus a remainder. The previous chunk's remainders go through all kMaxChunkSymbols lanes whatever
   // its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes beyond the count
   // read the next quotients and stream bits and store weights that later lanes overwrite, which is why the loop
@@ -360,8 +435,7 @@ class StreamDecoder {
     constexpr uint32_t kMask = (uint32_t{1} << kKw) - 1;
     // Beyond this carry the scaled quotients could wrap; the checked loop takes over.
     constexpr uint32_t kMaxCarry = uint32_t{1} << 24;
-    const int trunc = p.truncated_rice ? 1 : 0;
-    const UnaryGroups& groups = kKw ? kScaledGroups[trunc][kKw - 1] : kUnaryGroups[trunc];
+    const SixGroups& groups = scaled_six_groups<kKw>(p.truncated_rice);
     uint32_t* const wq = wq_.data();
     const int16_t* const table = ctx_.weight_of.data();
     // Every remainder gives a valid index with a scaled quotient up to safe_quotient (index_limit > 2^5 always).
@@ -374,7 +448,7 @@ class StreamDecoder {
       const uint64_t bound = w_carry;
       const uint64_t window = in.peek();
       const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
-      const unsigned ones = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
+      const unsigned ones = six_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
       in.skip(kWeightUnaryBits + ones);
       // The remainders of the previous chunk.
       const uint64_t pos = in.pos();

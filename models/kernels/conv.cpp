@@ -28,17 +28,19 @@ ConvWeights ConvWeights::unfilled(int ofm_depth, int height, int width, int ifm_
   w.grouped_.resize(static_cast<size_t>(groups) * w.group_size());
   // Padding: the last pair's second IFM channel when the depth is odd (rows of 16 lanes x 2), and the lanes
   // beyond the OFM depth in the last group.
+  const auto row = [&](int g, int t, int pair) {
+    return w.grouped_.data() + g * w.group_size() + (static_cast<size_t>(t) * w.pairs_ + pair) * 32;
+  };
+  if (ifm_depth % 2) {
+    for (int g = 0; g < groups; ++g)
+      for (int t = 0; t < taps; ++t) std::fill_n(row(g, t, w.pairs_ - 1), 32, int16_t{0});
+  }
   const int lanes = ofm_depth - (groups - 1) * 16;
-  for (int g = 0; g < groups; ++g)
+  if (lanes < 16) {
     for (int t = 0; t < taps; ++t)
-      for (int pair = 0; pair < w.pairs_; ++pair) {
-        int16_t* row = w.grouped_.data() + g * w.group_size() + (static_cast<size_t>(t) * w.pairs_ + pair) * 32;
-        if (ifm_depth % 2 && pair == w.pairs_ - 1) {
-          std::fill(row, row + 32, int16_t{0});
-        } else if (g == groups - 1) {
-          std::fill(row + 2 * lanes, row + 32, int16_t{0});
-        }
-      }
+      for (int pair = 0; pair < w.pairs_; ++pair)
+        std::fill_n(row(groups - 1, t, pair) + 2 * lanes, 32 - 2 * lanes, int16_t{0});
+  }
   return w;
 }
 

@@ -550,7 +550,7 @@ class StreamDecoder {
   RawVector<int16_t>& out_;
   size_t max_weights_;
   SliceContext ctx_;
-  RawVector<uint32_t>& wq_;
+  std::vector<uint32_t>& wq_;
   RawVector<uint64_t>& zq_;
   RawVector<int16_t>& slice_weights_;
 };

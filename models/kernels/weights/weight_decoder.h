@@ -27,12 +27,14 @@ namespace ethosu::weights {
 // weights) but small enough that a garbage zero-run length cannot exhaust memory.
 inline constexpr size_t kDefaultMaxWeights = size_t{1} << 26;
 
-// Buffers of the decoder, kept across calls so that they grow once and are never zero-filled.
+// Buffers of the decoder, kept across calls so that they grow once (and, but for `quotients`, without zero-fill).
 struct DecodeScratch {
-  RawVector<int16_t> stream;           // the decoded weights in stream order
-  RawVector<uint32_t> quotients;       // per weight symbol of a slice
-  RawVector<uint64_t> zero_runs;       // per zero-run symbol of a slice
-  RawVector<int16_t> slice_weights;    // a slice with zero runs before they are spread out
+  RawVector<int16_t> stream;         // the decoded weights in stream order
+  // Per weight symbol of a slice; zero-filled as it grows, since the fast path's spare lanes read entries that the
+  // slice may not have written (their results are overwritten).
+  std::vector<uint32_t> quotients;
+  RawVector<uint64_t> zero_runs;     // per zero-run symbol of a slice
+  RawVector<int16_t> slice_weights;  // a slice with zero runs before they are spread out
 };
 
 // Decodes a whole stream into scratch.stream (cleared first), in stream order.

@@ -190,11 +190,12 @@ constexpr SixIndex six_index() {
 constexpr SixIndex kSixIndex = six_index();
 
 // Sums scaled by 2^shift: with shift = WDIV a quotient is its weight index without the remainder. `ended` is stored
-// with one 16-byte and one 8-byte copy.
+// with one 16-byte and one 8-byte copy; `keep` is all ones when no symbol ends (the carry passes through), else 0.
 struct alignas(32) SixGroup {
   std::array<uint32_t, 6> ended{};
   uint16_t tail = 0;
   uint8_t count = 0;
+  uint32_t keep = 0;
 };
 using SixGroups = std::array<SixGroup, kSixEntries>;
 
@@ -215,6 +216,7 @@ SixGroups six_groups(bool truncated_rice, unsigned shift) {
         }
       }
       g.tail = static_cast<uint16_t>(sum << shift);
+      g.keep = g.count ? 0 : ~uint32_t{0};
     }
   }
   return table;
@@ -233,7 +235,7 @@ inline void six_group(const SixGroups& groups, unsigned bits, uint64_t unary1, u
   std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
   wq[wp] = g.ended[0] + carry;
   wp += g.count;
-  carry = g.tail + (g.count ? 0 : carry);
+  carry = g.tail + (carry & g.keep);
 }
 
 inline unsigned six_quotients(const SixGroups& groups, uint32_t unary0, uint64_t unary1, uint32_t* wq, size_t& wp,

@@ -190,12 +190,13 @@ constexpr SixIndex six_index() {
 constexpr SixIndex kSixIndex = six_index();
 
 // Sums scaled by 2^shift: with shift = WDIV a quotient is its weight index without the remainder. `ended` is stored
-// with one 16-byte and one 8-byte copy; `keep` is all ones when no symbol ends (the carry passes through), else 0.
+// with one 16-byte and one 8-byte copy; `keep` is -1 when no symbol ends (the carry passes through), else 0;
+// `ended_or` is the OR of `ended`, for the index check.
 struct alignas(32) SixGroup {
   std::array<uint32_t, 6> ended{};
-  uint16_t tail = 0;
+  uint16_t tail = 0, ended_or = 0;
+  int16_t keep = 0;
   uint8_t count = 0;
-  uint32_t keep = 0;
 };
 using SixGroups = std::array<SixGroup, kSixEntries>;
 
@@ -216,7 +217,8 @@ SixGroups six_groups(bool truncated_rice, unsigned shift) {
         }
       }
       g.tail = static_cast<uint16_t>(sum << shift);
-      g.keep = g.count ? 0 : ~uint32_t{0};
+      g.keep = static_cast<int16_t>(g.count ? 0 : -1);
+      for (uint32_t e : g.ended) g.ended_or = static_cast<uint16_t>(g.ended_or | e);
     }
   }
   return table;
@@ -230,21 +232,25 @@ const SixGroups& scaled_six_groups(bool truncated_rice) {
 
 // weight_quotients() with two lookups of six WUNARY0 bits; wq needs room for six stores past the last symbol.
 inline void six_group(const SixGroups& groups, unsigned bits, uint64_t unary1, uint32_t* wq, size_t& wp,
-                      uint32_t& carry) {
+                      uint32_t& carry, uint32_t& quotient_or) {
   const SixGroup& g = groups[kSixIndex.first[bits] + (unary1 & kSixIndex.mask[bits])];
   std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
-  wq[wp] = g.ended[0] + carry;
+  const uint32_t first = g.ended[0] + carry;
+  wq[wp] = first;
+  quotient_or |= first | g.ended_or;
   wp += g.count;
-  carry = g.tail + (carry & g.keep);
+  carry = g.tail + (carry & static_cast<uint32_t>(int32_t{g.keep}));
 }
 
+// Also ORs into `quotient_or` every quotient that ends in the chunk (and some that are not larger), so that it is
+// at least their largest.
 inline unsigned six_quotients(const SixGroups& groups, uint32_t unary0, uint64_t unary1, uint32_t* wq, size_t& wp,
-                              uint32_t& carry) {
+                              uint32_t& carry, uint32_t& quotient_or) {
   static_assert(kWeightUnaryBits == 2 * kSixBits, "a chunk's WUNARY0 is two six-bit groups");
   const unsigned low = unary0 & 63, high = (unary0 >> kSixBits) & 63;
   const unsigned low_ones = kSixIndex.ones[low];
-  six_group(groups, low, unary1, wq, wp, carry);
-  six_group(groups, high, unary1 >> low_ones, wq, wp, carry);
+  six_group(groups, low, unary1, wq, wp, carry, quotient_or);
+  six_group(groups, high, unary1 >> low_ones, wq, wp, carry, quotient_or);
   return low_ones + kSixIndex.ones[high];
 }
 
@@ -425,10 +431,10 @@ class StreamDecoder {
   // quotient plus a remainder. The previous chunk's remainders go through all kMaxChunkSymbols lanes whatever
   // its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes beyond the count
   // read the next quotients and stream bits and store weights that later lanes overwrite, which is why the loop
-  // stops one chunk before the end of the slice. Indices are checked per chunk through a bound on its
-  // quotients: one ending in a chunk is at most the carry into it plus its codes, at most two per WUNARY0 1 bit.
-  // Only when that bound allows an index beyond the table are the chunk's indices checked one by one. On exit
-  // the pending quotients and the carry are unscaled for the checked loop.
+  // stops one chunk before the end of the slice. Indices are checked per chunk through the OR of its quotients
+  // (at least the largest; real weights keep it far below the limit, so the branch is predictable). Only when it
+  // allows an index beyond the table are the chunk's indices checked one by one. On exit the pending quotients
+  // and the carry are unscaled for the checked loop.
   template <unsigned kKw>
   void unchecked_chunks(BitReader& in, const Payload& p, int16_t* __restrict weights, size_t& wp, uint32_t& w_carry,
                         size_t& prev_w_begin, size_t& prev_w_end) {
@@ -443,14 +449,14 @@ class StreamDecoder {
     // Every remainder gives a valid index with a scaled quotient up to safe_quotient (index_limit > 2^5 always).
     const uint64_t safe_quotient = ctx_.index_limit - 1 - kMask;
     w_carry <<= kKw;
-    uint64_t prev_bound = 0;  // on the scaled quotients of the previous chunk
+    uint32_t prev_or = 0;  // of the scaled quotients of the previous chunk
     while (wp < p.n && prev_w_begin + kMaxChunkSymbols <= p.n && in.bits_left() >= kUncheckedChunkBits &&
            w_carry < kMaxCarry) {
       const size_t w_begin = wp;
-      const uint64_t bound = w_carry;
       const uint64_t window = in.peek();
       const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
-      const unsigned ones = six_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
+      uint32_t quotient_or = 0;
+      const unsigned ones = six_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry, quotient_or);
       in.skip(kWeightUnaryBits + ones);
       // The remainders of the previous chunk.
       const uint64_t pos = in.pos();
@@ -463,14 +469,14 @@ class StreamDecoder {
         }
       }
       in.skip(static_cast<unsigned>((prev_w_end - prev_w_begin) * kKw));
-      if (__builtin_expect(prev_bound > safe_quotient, 0)) {
+      if (__builtin_expect(prev_or > safe_quotient, 0)) {
         for (size_t i = prev_w_begin; i < prev_w_end; ++i) {
           const uint64_t at = pos + (i - prev_w_begin) * kKw;
           const uint64_t index = wq[i] + (kKw ? in.peek_at(at) & kMask : 0);
           if (index >= ctx_.index_limit) check_and_store(i, index, at, weights);  // throws
         }
       }
-      prev_bound = bound + (uint64_t{2} * ones << kKw);
+      prev_or = quotient_or;
       prev_w_begin = w_begin;
       prev_w_end = wp;
     }

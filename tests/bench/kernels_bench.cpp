@@ -132,7 +132,8 @@ void weight_decode_stream(benchmark::State& state) {
     benchmark::DoNotOptimize(out.stream.data());
   }
   state.counters["bytes/s"] = benchmark::Counter(double(bytes.size()), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["weights/s"] = benchmark::Counter(double(out.stream.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["weights/s"] =
+      benchmark::Counter(double(out.stream.size()), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(weight_decode_stream)->Unit(benchmark::kMillisecond);
 

@@ -230,7 +230,7 @@ const SixGroups& scaled_six_groups(bool truncated_rice) {
   return tables[truncated_rice ? 1 : 0];
 }
 
-// weight_quotients() with two lookups of six WUNARY0 bits; wq needs room for six stores past the last symbol.
+// One lookup of six_quotients().
 inline void six_group(const SixGroups& groups, unsigned bits, uint64_t unary1, uint32_t* wq, size_t& wp,
                       uint32_t& carry, uint32_t& quotient_or) {
   const SixGroup& g = groups[kSixIndex.first[bits] + (unary1 & kSixIndex.mask[bits])];
@@ -242,8 +242,9 @@ inline void six_group(const SixGroups& groups, unsigned bits, uint64_t unary1, u
   carry = g.tail + (carry & static_cast<uint32_t>(int32_t{g.keep}));
 }
 
-// Also ORs into `quotient_or` every quotient that ends in the chunk (and some that are not larger), so that it is
-// at least their largest.
+// weight_quotients() with two lookups of six WUNARY0 bits; wq needs room for six stores past the last symbol. Also
+// ORs into `quotient_or` every quotient that ends in the chunk (and some that are not larger), so that it is at least
+// their largest.
 inline unsigned six_quotients(const SixGroups& groups, uint32_t unary0, uint64_t unary1, uint32_t* wq, size_t& wp,
                               uint32_t& carry, uint32_t& quotient_or) {
   static_assert(kWeightUnaryBits == 2 * kSixBits, "a chunk's WUNARY0 is two six-bit groups");
@@ -456,7 +457,8 @@ class StreamDecoder {
       const uint64_t window = in.peek();
       const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
       uint32_t quotient_or = 0;
-      const unsigned ones = six_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry, quotient_or);
+      const unsigned ones =
+          six_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry, quotient_or);
       in.skip(kWeightUnaryBits + ones);
       // The remainders of the previous chunk.
       const uint64_t pos = in.pos();

@@ -263,7 +263,7 @@ std::shared_ptr<const kernels::ConvWeights> OpRunner::decode_weights(const Opera
     return kernels::WeightCache::shared().get(key, [&] {
       weights::validate(l);
       const int depth = l.kind == weights::OpKind::DEPTHWISE ? 1 : l.ifm_depth;
-      kernels::ConvWeights w = kernels::ConvWeights::zeros(l.ofm_depth, l.kernel_height, l.kernel_width, depth);
+      kernels::ConvWeights w = kernels::ConvWeights::unfilled(l.ofm_depth, l.kernel_height, l.kernel_width, depth);
       const weights::PackedLayout dst = w.packing();
       for (unsigned core = 0; core < op.cores(); ++core) {
         l.core = static_cast<int>(core);

@@ -94,7 +94,7 @@ class OpRunner {
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;
   std::vector<kernels::ScaleBias> scales_;
-  std::vector<int16_t> stream_scratch_;
+  weights::DecodeScratch stream_scratch_;
   sim::HostThreads threads_;
   std::vector<kernels::KernelScratch> scratch_;  // one per host thread
   sim::HostSeconds host_seconds_;

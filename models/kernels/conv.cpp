@@ -21,10 +21,26 @@ ConvWeights::ConvWeights(const int16_t* dense, int ofm_depth, int height, int wi
   pack(dense);
 }
 
-ConvWeights ConvWeights::zeros(int ofm_depth, int height, int width, int ifm_depth) {
+ConvWeights ConvWeights::unfilled(int ofm_depth, int height, int width, int ifm_depth) {
   ConvWeights w(ofm_depth, height, width, ifm_depth);
   w.fits_int16_ = true;
-  w.grouped_.assign(static_cast<size_t>((ofm_depth + 15) / 16) * w.group_size(), 0);
+  const int groups = (ofm_depth + 15) / 16, taps = height * width;
+  w.grouped_.resize(static_cast<size_t>(groups) * w.group_size());
+  // Padding: the last pair's second IFM channel when the depth is odd (rows of 16 lanes x 2), and the lanes
+  // beyond the OFM depth in the last group.
+  const auto row = [&](int g, int t, int pair) {
+    return w.grouped_.data() + g * w.group_size() + (static_cast<size_t>(t) * w.pairs_ + pair) * 32;
+  };
+  if (ifm_depth % 2) {
+    for (int g = 0; g < groups; ++g)
+      for (int t = 0; t < taps; ++t) std::fill_n(row(g, t, w.pairs_ - 1), 32, int16_t{0});
+  }
+  const int lanes = ofm_depth - (groups - 1) * 16;
+  if (lanes < 16) {
+    for (int t = 0; t < taps; ++t)
+      for (int pair = 0; pair < w.pairs_; ++pair)
+        std::fill_n(row(groups - 1, t, pair) + 2 * lanes, 32 - 2 * lanes, int16_t{0});
+  }
   return w;
 }
 
@@ -69,7 +85,7 @@ void ConvWeights::pack(const T* dense) {
     dense_.assign(dense, dense + n);
     return;
   }
-  *this = zeros(ofm_depth_, height_, width_, ifm_depth_);
+  *this = unfilled(ofm_depth_, height_, width_, ifm_depth_);
   const int taps = height_ * width_;
   const weights::PackedLayout l = packing();
   for (int oc = 0; oc < ofm_depth_; ++oc)

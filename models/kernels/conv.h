@@ -15,6 +15,7 @@
 #include "models/kernels/gather.h"
 #include "models/kernels/microkernel.h"
 #include "models/kernels/output_stage.h"
+#include "models/kernels/weights/raw_vector.h"
 #include "models/kernels/weights/weight_decoder.h"
 
 namespace ethosu::kernels {
@@ -39,9 +40,10 @@ class ConvWeights {
   ConvWeights(const int32_t* dense, int ofm_depth, int height, int width, int ifm_depth);
   ConvWeights(const int16_t* dense, int ofm_depth, int height, int width, int ifm_depth);
 
-  // All-zero weights to be filled in place through packing() (the weight decoder writes straight into
-  // the packed layout), then seal()ed before use.
-  static ConvWeights zeros(int ofm_depth, int height, int width, int ifm_depth);
+  // Weights to be filled in place through packing() (the weight decoder writes straight into the packed
+  // layout), then seal()ed before use. Only the padding is zeroed: the filler must write every weight
+  // (o < ofm_depth, tap, i < ifm_depth).
+  static ConvWeights unfilled(int ofm_depth, int height, int width, int ifm_depth);
   weights::PackedLayout packing();
   void seal();
 
@@ -71,7 +73,7 @@ class ConvWeights {
   int32_t max_abs_ = 0;
   int pairs_ = 0;  // ceil(ifm_depth / 2)
   // [ofm_c / 16][tap][pair][ofm_c % 16][2], zero-padded to 16 OFM channels and even IFM depth.
-  std::vector<int16_t> grouped_;
+  weights::RawVector<int16_t> grouped_;
   // ifm_depth 1 (DEPTHWISE): [tap][channel] (taps of one channel interleaved across channels for vector loads).
   std::vector<int16_t> by_tap_;
 };

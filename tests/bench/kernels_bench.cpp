@@ -126,22 +126,23 @@ weights::WeightLayout mnv2_1x1_layout() {
 void weight_decode_stream(benchmark::State& state) {
   const weights::WeightLayout l = mnv2_1x1_layout();
   const std::vector<uint8_t> bytes = weight_stream(l);
-  std::vector<int16_t> out;
+  weights::DecodeScratch out;
   for (auto _ : state) {
     weights::decode_stream(bytes.data(), bytes.size(), out);
-    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(out.stream.data());
   }
   state.counters["bytes/s"] = benchmark::Counter(double(bytes.size()), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["weights/s"] = benchmark::Counter(double(out.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["weights/s"] =
+      benchmark::Counter(double(out.stream.size()), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(weight_decode_stream)->Unit(benchmark::kMillisecond);
 
 void weight_decode_packed(benchmark::State& state) {
   const weights::WeightLayout l = mnv2_1x1_layout();
   const std::vector<uint8_t> bytes = weight_stream(l);
-  std::vector<int16_t> scratch;
+  weights::DecodeScratch scratch;
   for (auto _ : state) {
-    ConvWeights w = ConvWeights::zeros(l.ofm_depth, 1, 1, l.ifm_depth);
+    ConvWeights w = ConvWeights::unfilled(l.ofm_depth, 1, 1, l.ifm_depth);
     weights::decode_packed(l, bytes.data(), bytes.size(), w.packing(), scratch);
     w.seal();
     benchmark::DoNotOptimize(&w);

@@ -120,7 +120,7 @@ TEST(ConvWeightsPacking, FillingThePackedLayoutEqualsPackingDenseWeights) {
   std::vector<int16_t> dense(static_cast<size_t>(oc) * kh * kw * ic);
   std::iota(dense.begin(), dense.end(), int16_t{-300});
   const ConvWeights from_dense(dense.data(), oc, kh, kw, ic);
-  ConvWeights filled = ConvWeights::zeros(oc, kh, kw, ic);
+  ConvWeights filled = ConvWeights::unfilled(oc, kh, kw, ic);
   const weights::PackedLayout l = filled.packing();
   for (int o = 0; o < oc; ++o)
     for (int t = 0; t < kh * kw; ++t)
@@ -134,6 +134,27 @@ TEST(ConvWeightsPacking, FillingThePackedLayoutEqualsPackingDenseWeights) {
         for (int i = 0; i < ic; ++i) {
           ASSERT_EQ(filled.at(o, y, x, i), from_dense.at(o, y, x, i));
           ASSERT_EQ(filled.at(o, y, x, i), dense[((static_cast<size_t>(o) * kh + y) * kw + x) * ic + i]);
+        }
+}
+
+TEST(ConvWeightsPacking, UnfilledWeightsHaveZeroPadding) {
+  // unfilled() zeroes only what no filler writes: OFM lanes beyond the depth (19 of 32) and, with an odd IFM
+  // depth, the last pair's second channel. Freed memory full of 1 bits first makes a missed position likely to
+  // show (the allocator tends to hand the same block back).
+  const int oc = 19, kh = 2, kw = 3, ic = 5, pairs = (ic + 1) / 2, groups = (oc + 15) / 16;
+  const size_t elements = static_cast<size_t>(groups) * kh * kw * pairs * 32;
+  { std::vector<int16_t> poison(elements, int16_t{-1}); }
+  ConvWeights w = ConvWeights::unfilled(oc, kh, kw, ic);
+  const weights::PackedLayout l = w.packing();
+  for (int g = 0; g < groups; ++g)
+    for (int lane = 0; lane < 16; ++lane)
+      for (int t = 0; t < kh * kw; ++t)
+        for (int i = 0; i < 2 * pairs; ++i) {
+          if (g * 16 + lane < oc && i < ic) continue;
+          EXPECT_EQ(l.base[g * l.ofm_group_stride + lane * l.ofm_lane_stride + t * l.tap_stride +
+                           (i / 2) * l.ifm_pair_stride + i % 2],
+                    0)
+              << "OFM " << g * 16 + lane << " tap " << t << " IFM " << i;
         }
 }
 

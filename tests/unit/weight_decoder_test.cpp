@@ -250,6 +250,27 @@ TEST(WeightStreamErrors, SmallestBadIndexAtEveryLaneOfEveryWdiv) {
   }
 }
 
+TEST(WeightStreamErrors, HugeQuotientInsideALongSlice) {
+  // A quotient so long that its carry passes the fast path's cap (2^24, scaled by 2^WDIV): the checked path takes
+  // over, and the error still names the symbol's index.
+  constexpr uint32_t kHuge = 1u << 25;
+  for (int wdiv : {3, 5}) {
+    SliceSpec s;
+    s.wdiv = wdiv;
+    s.indices.assign(2000, 0);
+    s.indices[100] = kHuge;
+    BitWriter w;
+    encode_slice(w, s);
+    try {
+      decode(w.finish());
+      ADD_FAILURE() << "no error: WDIV " << wdiv;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("weight index " + std::to_string(kHuge) + " gives code"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(WeightStreamErrors, EveryTruncationThrowsOrDecodesTheSame) {
   // Long slices (fast path) of random indices, cut at every byte: the decoder must throw InputError, or, when
   // only padding was cut, return exactly the weights; never other weights, never read past the cut.

@@ -118,9 +118,10 @@ struct UnaryGroup {
   alignas(16) std::array<uint32_t, 4> ended{};
   uint8_t count = 0, tail = 0;
 };
+using UnaryGroups = std::array<UnaryGroup, 256>;
 
-constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
-  std::array<UnaryGroup, 256> table{};
+constexpr UnaryGroups unary_groups(bool truncated_rice) {
+  UnaryGroups table{};
   for (unsigned index = 0; index < 256; ++index) {
     UnaryGroup& g = table[index];
     unsigned sum = 0, used = 0;
@@ -137,7 +138,7 @@ constexpr std::array<UnaryGroup, 256> unary_groups(bool truncated_rice) {
   }
   return table;
 }
-constexpr std::array<UnaryGroup, 256> kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
+constexpr UnaryGroups kUnaryGroups[2] = {unary_groups(false), unary_groups(true)};
 
 // 1 bits in each 4-bit value.
 constexpr uint8_t kNibbleOnes[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
@@ -147,7 +148,7 @@ constexpr uint8_t kNibbleOnes[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3
 // start after the 1 bits of the groups before it, counted from WUNARY0 alone, so that the three lookups do not
 // wait for each other. Four stores per group: wq has room for them past the last symbol. Returns how many
 // WUNARY1 bits the chunk took.
-inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint32_t unary0, uint64_t unary1,
+inline unsigned weight_quotients(const UnaryGroups& groups, uint32_t unary0, uint64_t unary1,
                                  uint32_t* wq, size_t& wp, uint32_t& carry) {
   unsigned used = 0;
   for (unsigned i = 0; i < kWeightUnaryBits; i += 4) {
@@ -162,6 +163,98 @@ inline unsigned weight_quotients(const std::array<UnaryGroup, 256>& groups, uint
   return used;
 }
 
+// Six WUNARY0 bits per lookup, for unchecked_chunks(): the same as UnaryGroup, but only the WUNARY1 bits that the 1
+// bits take index the table, so that it stays small (3^6 = 729 entries of 32 bytes). The entries of WUNARY0 bits b
+// start at kSixIndex.first[b], one per pattern of its kSixIndex.ones[b] WUNARY1 bits.
+constexpr unsigned kSixBits = 6;
+constexpr size_t kSixEntries = 729;
+
+struct SixIndex {
+  std::array<uint16_t, 64> first{};
+  std::array<uint8_t, 64> ones{}, mask{};
+};
+
+constexpr SixIndex six_index() {
+  SixIndex x{};
+  unsigned next = 0;
+  for (unsigned b = 0; b < 64; ++b) {
+    unsigned ones = 0;
+    for (unsigned i = 0; i < kSixBits; ++i) ones += (b >> i) & 1;
+    x.first[b] = static_cast<uint16_t>(next);
+    x.ones[b] = static_cast<uint8_t>(ones);
+    x.mask[b] = static_cast<uint8_t>((1u << ones) - 1);
+    next += 1u << ones;
+  }
+  return x;
+}
+constexpr SixIndex kSixIndex = six_index();
+
+// Sums scaled by 2^shift: with shift = WDIV a quotient is its weight index without the remainder. `ended` is stored
+// with one 16-byte and one 8-byte copy; `keep` is -1 when no symbol ends (the carry passes through), else 0;
+// `ended_or` is the OR of `ended`, for the index check.
+struct alignas(32) SixGroup {
+  std::array<uint32_t, 6> ended{};
+  uint16_t tail = 0, ended_or = 0;
+  int16_t keep = 0;
+  uint8_t count = 0;
+};
+using SixGroups = std::array<SixGroup, kSixEntries>;
+
+// Not constexpr: the tables are built on first use rather than stored in the binary (12 of 23 KiB).
+SixGroups six_groups(bool truncated_rice, unsigned shift) {
+  SixGroups table{};
+  for (unsigned b = 0; b < 64; ++b) {
+    for (unsigned unary1 = 0; unary1 <= kSixIndex.mask[b]; ++unary1) {
+      SixGroup& g = table[kSixIndex.first[b] + unary1];
+      unsigned sum = 0, used = 0;
+      for (unsigned i = 0; i < kSixBits; ++i) {
+        unsigned code = 0;
+        if ((b >> i) & 1) code = 1 + ((unary1 >> used++) & 1);
+        sum += code;
+        if (truncated_rice || code < 2) {
+          g.ended[g.count++] = sum << shift;
+          sum = 0;
+        }
+      }
+      g.tail = static_cast<uint16_t>(sum << shift);
+      g.keep = static_cast<int16_t>(g.count ? 0 : -1);
+      for (uint32_t e : g.ended) g.ended_or = static_cast<uint16_t>(g.ended_or | e);
+    }
+  }
+  return table;
+}
+
+template <unsigned kShift>
+const SixGroups& scaled_six_groups(bool truncated_rice) {
+  static const SixGroups tables[2] = {six_groups(false, kShift), six_groups(true, kShift)};
+  return tables[truncated_rice ? 1 : 0];
+}
+
+// One lookup of six_quotients().
+inline void six_group(const SixGroups& groups, unsigned bits, uint64_t unary1, uint32_t* wq, size_t& wp,
+                      uint32_t& carry, uint32_t& quotient_or) {
+  const SixGroup& g = groups[kSixIndex.first[bits] + (unary1 & kSixIndex.mask[bits])];
+  std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
+  const uint32_t first = g.ended[0] + carry;
+  wq[wp] = first;
+  quotient_or |= first | g.ended_or;
+  wp += g.count;
+  carry = g.tail + (carry & static_cast<uint32_t>(int32_t{g.keep}));
+}
+
+// weight_quotients() with two lookups of six WUNARY0 bits; wq needs room for six stores past the last symbol. Also
+// ORs into `quotient_or` every quotient that ends in the chunk (and some that are not larger), so that it is at least
+// their largest.
+inline unsigned six_quotients(const SixGroups& groups, uint32_t unary0, uint64_t unary1, uint32_t* wq, size_t& wp,
+                              uint32_t& carry, uint32_t& quotient_or) {
+  static_assert(kWeightUnaryBits == 2 * kSixBits, "a chunk's WUNARY0 is two six-bit groups");
+  const unsigned low = unary0 & 63, high = (unary0 >> kSixBits) & 63;
+  const unsigned low_ones = kSixIndex.ones[low];
+  six_group(groups, low, unary1, wq, wp, carry, quotient_or);
+  six_group(groups, high, unary1 >> low_ones, wq, wp, carry, quotient_or);
+  return low_ones + kSixIndex.ones[high];
+}
+
 unsigned ceil_log2(uint32_t v) {
   unsigned b = 0;
   while ((uint32_t{1} << b) < v) ++b;
@@ -170,8 +263,13 @@ unsigned ceil_log2(uint32_t v) {
 
 class StreamDecoder {
  public:
-  StreamDecoder(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out, size_t max_weights)
-      : in_(data, size_bytes), out_(out), max_weights_(max_weights) {}
+  StreamDecoder(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch, size_t max_weights)
+      : in_(data, size_bytes),
+        out_(scratch.stream),
+        max_weights_(max_weights),
+        wq_(scratch.quotients),
+        zq_(scratch.zero_runs),
+        slice_weights_(scratch.slice_weights) {}
 
   void run() {
     out_.clear();
@@ -266,7 +364,7 @@ class StreamDecoder {
     BitReader in = in_;  // a local copy keeps the position in a register
     uint32_t* const wq = wq_.data();
     uint64_t* const zq = zq_.data();
-    const std::array<UnaryGroup, 256>& groups = kUnaryGroups[p.truncated_rice ? 1 : 0];
+    const UnaryGroups& groups = kUnaryGroups[p.truncated_rice ? 1 : 0];
     const unsigned z_unary_bits = p.kz < 3 ? 12 : 8;
     const size_t uncompressed_chunk = p.kw > 5 ? 8 : 12;
     size_t wp = 0, zp = 0;
@@ -275,12 +373,12 @@ class StreamDecoder {
     size_t prev_w_begin = 0, prev_w_end = 0, prev_z_begin = 0, prev_z_end = 0;
     if (!kZeroRuns && !p.uncompressed) {
       switch (p.kw) {  // compressed: WDIV 0..5
-        case 0: unchecked_chunks<0>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 1: unchecked_chunks<1>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 2: unchecked_chunks<2>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 3: unchecked_chunks<3>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 4: unchecked_chunks<4>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        default: unchecked_chunks<5>(in, p, groups, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 0: unchecked_chunks<0>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 1: unchecked_chunks<1>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 2: unchecked_chunks<2>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 3: unchecked_chunks<3>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        case 4: unchecked_chunks<4>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
+        default: unchecked_chunks<5>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
       }
     }
     while (true) {
@@ -329,50 +427,63 @@ class StreamDecoder {
   }
 
   // Chunks far from the end of the buffer, without bounds checks, for WDIV kKw (a constant, so that shifts and
-  // masks are immediates): one load for both unary parts (the WUNARY1 bits the groups take add up to its
-  // length), one or two for the remainders. The previous chunk's remainders go through all kMaxChunkSymbols
-  // lanes whatever its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes
-  // beyond the count read the next quotients and stream bits and store weights that later lanes overwrite,
-  // which is why the loop stops one chunk before the end of the slice. Such a lane may raise `largest`
-  // above the limit without an error: the exact check then finds none among the real symbols.
+  // masks are immediates): one load for both unary parts (the WUNARY1 bits the two six-bit groups take add up to
+  // its length), one or two for the remainders. Quotients are kept scaled by 2^kKw, so that a weight index is a
+  // quotient plus a remainder. The previous chunk's remainders go through all kMaxChunkSymbols lanes whatever
+  // its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes beyond the count
+  // read the next quotients and stream bits and store weights that later lanes overwrite, which is why the loop
+  // stops one chunk before the end of the slice. Indices are checked per chunk through the OR of its quotients
+  // (at least the largest; real weights keep it far below the limit, so the branch is predictable). Only when it
+  // allows an index beyond the table are the chunk's indices checked one by one. On exit the pending quotients
+  // and the carry are unscaled for the checked loop.
   template <unsigned kKw>
-  void unchecked_chunks(BitReader& in, const Payload& p, const std::array<UnaryGroup, 256>& groups,
-                        int16_t* __restrict weights, size_t& wp, uint32_t& w_carry, size_t& prev_w_begin,
-                        size_t& prev_w_end) {
+  void unchecked_chunks(BitReader& in, const Payload& p, int16_t* __restrict weights, size_t& wp, uint32_t& w_carry,
+                        size_t& prev_w_begin, size_t& prev_w_end) {
     // 12 remainders of up to 4 bits fit one 57-bit window; 5-bit ones take two windows of 6.
     constexpr size_t kLanesPerRead = kKw <= 4 ? kMaxChunkSymbols : kMaxChunkSymbols / 2;
-    constexpr uint64_t kMask = (uint64_t{1} << kKw) - 1;
+    constexpr uint32_t kMask = (uint32_t{1} << kKw) - 1;
+    // Beyond this carry the scaled quotients could wrap; the checked loop takes over.
+    constexpr uint32_t kMaxCarry = uint32_t{1} << 24;
+    const SixGroups& groups = scaled_six_groups<kKw>(p.truncated_rice);
     uint32_t* const wq = wq_.data();
     const int16_t* const table = ctx_.weight_of.data();
-    const uint64_t index_limit = ctx_.index_limit;
-    while (wp < p.n && prev_w_begin + kMaxChunkSymbols <= p.n && in.bits_left() >= kUncheckedChunkBits) {
+    // Every remainder gives a valid index with a scaled quotient up to safe_quotient (index_limit > 2^5 always).
+    const uint64_t safe_quotient = ctx_.index_limit - 1 - kMask;
+    w_carry <<= kKw;
+    uint32_t prev_or = 0;  // of the scaled quotients of the previous chunk
+    while (wp < p.n && prev_w_begin + kMaxChunkSymbols <= p.n && in.bits_left() >= kUncheckedChunkBits &&
+           w_carry < kMaxCarry) {
       const size_t w_begin = wp;
       const uint64_t window = in.peek();
       const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
-      const unsigned used = weight_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry);
-      in.skip(kWeightUnaryBits + used);
+      uint32_t quotient_or = 0;
+      const unsigned ones =
+          six_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry, quotient_or);
+      in.skip(kWeightUnaryBits + ones);
       // The remainders of the previous chunk.
       const uint64_t pos = in.pos();
-      uint64_t largest = 0;
       for (size_t half = 0; half < kMaxChunkSymbols; half += kLanesPerRead) {
-        uint64_t r = kKw ? in.peek_at(pos + half * kKw) : 0;
-        for (size_t i = prev_w_begin + half; i < prev_w_begin + half + kLanesPerRead; ++i, r >>= kKw) {
-          const uint64_t index = (uint64_t{wq[i]} << kKw) + (r & kMask);
-          largest |= index;  // at least the largest index
+        const uint64_t r = kKw ? in.peek_at(pos + half * kKw) : 0;
+        for (size_t j = 0; j < kLanesPerRead; ++j) {
+          const size_t i = prev_w_begin + half + j;
+          const uint32_t index = wq[i] + (static_cast<uint32_t>(r >> (j * kKw)) & kMask);
           weights[i] = table[index & (kIndexTableSize - 1)];
         }
       }
-      const size_t count = prev_w_end - prev_w_begin;
-      in.skip(static_cast<unsigned>(count * kKw));
-      if (__builtin_expect(largest >= index_limit, 0)) {
+      in.skip(static_cast<unsigned>((prev_w_end - prev_w_begin) * kKw));
+      if (__builtin_expect(prev_or > safe_quotient, 0)) {
         for (size_t i = prev_w_begin; i < prev_w_end; ++i) {
           const uint64_t at = pos + (i - prev_w_begin) * kKw;
-          check_and_store(i, (uint64_t{wq[i]} << kKw) + (kKw ? in.peek_at(at) & kMask : 0), at, weights);
+          const uint64_t index = wq[i] + (kKw ? in.peek_at(at) & kMask : 0);
+          if (index >= ctx_.index_limit) check_and_store(i, index, at, weights);  // throws
         }
       }
+      prev_or = quotient_or;
       prev_w_begin = w_begin;
       prev_w_end = wp;
     }
+    for (size_t i = prev_w_begin; i < prev_w_end; ++i) wq[i] >>= kKw;
+    w_carry >>= kKw;
   }
 
   // The weights of symbols [b, e) from their quotients and the next remainders: index = quotient * 2^kw +
@@ -422,8 +533,8 @@ class StreamDecoder {
   }
 
   // Appends a slice that did not go straight to the output: a new palette's leading zero run, then each weight
-  // followed by its zero run. The size is counted first so that the output grows once per slice and the zero
-  // runs come from that growth.
+  // followed by its zero run. The size is counted first so that the output grows once per slice; the growth is
+  // zero-filled, which writes the zero runs.
   void emit(const int16_t* weights, size_t n, size_t nz, bool new_palette, uint64_t slice_pos) {
     const uint64_t room = max_weights_ - out_.size();
     uint64_t total = n;
@@ -436,6 +547,7 @@ class StreamDecoder {
     const size_t begin = out_.size();
     out_.resize(begin + static_cast<size_t>(total));
     int16_t* o = out_.data() + begin;
+    std::fill(o, o + total, int16_t{0});
     const uint64_t* z = zq_.data();
     if (new_palette) o += *z++;
     for (size_t i = 0; i < n; ++i) {
@@ -445,12 +557,12 @@ class StreamDecoder {
   }
 
   BitReader in_;
-  std::vector<int16_t>& out_;
+  RawVector<int16_t>& out_;
   size_t max_weights_;
   SliceContext ctx_;
-  std::vector<uint32_t> wq_;
-  std::vector<uint64_t> zq_;
-  std::vector<int16_t> slice_weights_;
+  std::vector<uint32_t>& wq_;
+  RawVector<uint64_t>& zq_;
+  RawVector<int16_t>& slice_weights_;
 };
 
 // Sizes of one core's share (04-weight-codec.md section 1): core k gets channels k, k + cores, ...
@@ -515,8 +627,14 @@ void walk(const WeightLayout& l, const Geometry& g, Visit&& visit) {
 
 }  // namespace
 
+void decode_stream(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch, size_t max_weights) {
+  StreamDecoder(data, size_bytes, scratch, max_weights).run();
+}
+
 void decode_stream(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out, size_t max_weights) {
-  StreamDecoder(data, size_bytes, out, max_weights).run();
+  DecodeScratch scratch;
+  decode_stream(data, size_bytes, scratch, max_weights);
+  out.assign(scratch.stream.begin(), scratch.stream.end());
 }
 
 std::vector<int16_t> decode_stream(const std::vector<uint8_t>& bytes, size_t max_weights) {
@@ -570,37 +688,51 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
   const Geometry g = geometry(l);
   const int i_group = g.dw ? 1 : kIfmMicroBlock;
   const int16_t* s = stream;
+  // Local copies: the stores below could alias the caller's structs, which would reload every stride.
+  const PackedLayout d = dst;
+  const int core = l.core, cores = l.cores, kernel_width = l.kernel_width;
   const auto lane = [&](int o) {
-    const size_t oc = static_cast<size_t>(l.core + o * l.cores);
-    return (oc / 16) * dst.ofm_group_stride + (oc % 16) * dst.ofm_lane_stride;
+    const size_t oc = static_cast<size_t>(core + o * cores);
+    return (oc / 16) * d.ofm_group_stride + (oc % 16) * d.ofm_lane_stride;
   };
-  const size_t lane_step = static_cast<size_t>(l.cores) * dst.ofm_lane_stride;
+  const size_t lane_step = static_cast<size_t>(cores) * d.ofm_lane_stride;
+  // The conv kernel's layout on one core: a pair's 8 channels of a group are 16 contiguous elements.
+  constexpr size_t kConvPairStride = 32;
+  const bool conv_layout = lane_step == 2 && d.ifm_pair_stride == kConvPairStride;
   walk(l, g, [&](int o_first, int o_end, int i_first, int ky, int kx) {
     if (ky < 0) {  // tap padding
       s += kOfmMicroBlock * i_group;
       return;
     }
-    const size_t tap = (static_cast<size_t>(ky) * l.kernel_width + kx) * dst.tap_stride;
+    const size_t tap = (static_cast<size_t>(ky) * kernel_width + kx) * d.tap_stride;
     const int i_count = std::max(0, std::min(i_group, depth - i_first));
     // i_first is a multiple of 8: its pairs start at a pair boundary.
-    const size_t pair0 = static_cast<size_t>(i_first / 2) * dst.ifm_pair_stride;
+    const size_t pair0 = static_cast<size_t>(i_first / 2) * d.ifm_pair_stride;
     if (i_count == kIfmMicroBlock && o_first + kOfmMicroBlock <= o_end) {
       // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words. o_first
       // is a multiple of 8, so the group's channels share one 16-channel group, `lane_step` apart.
-      int16_t* const first = dst.base + lane(o_first) + tap + pair0;
+      int16_t* const first = d.base + lane(o_first) + tap + pair0;
+      if (conv_layout) {
+        for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
+          for (int oz = 0; oz < kOfmMicroBlock; ++oz)
+            std::memcpy(first + pair * kConvPairStride + oz * 2, s + oz * kIfmMicroBlock + 2 * pair,
+                        2 * sizeof(int16_t));
+        s += kOfmMicroBlock * kIfmMicroBlock;
+        return;
+      }
       for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
         int16_t* row = first + oz * lane_step;
         for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
-          std::memcpy(row + pair * dst.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
+          std::memcpy(row + pair * d.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
       }
       return;
     }
     for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += i_group) {
       const int o = o_first + oz;
       if (o >= o_end) continue;
-      int16_t* row = dst.base + lane(o) + tap + pair0;
+      int16_t* row = d.base + lane(o) + tap + pair0;
       int i = 0;
-      for (; i + 1 < i_count; i += 2, row += dst.ifm_pair_stride) {
+      for (; i + 1 < i_count; i += 2, row += d.ifm_pair_stride) {
         row[0] = s[i];
         row[1] = s[i + 1];
       }
@@ -633,22 +765,22 @@ void reorder(const WeightLayout& l, const int16_t* stream, size_t count, DenseWe
 }
 
 void decode_packed(const WeightLayout& l, const uint8_t* data, size_t size_bytes, const PackedLayout& dst,
-                   std::vector<int16_t>& scratch) {
+                   DecodeScratch& scratch) {
   const size_t expected = stream_weight_count(l);
   if (expected == 0) {
     // A core without channels (OFM depth 1 on two cores): Vela programs WEIGHT1_LENGTH = 0.
     if (size_bytes != 0) throw InputError("weight stream: core " + std::to_string(l.core) + " has no OFM channels but a " + std::to_string(size_bytes) + "-byte stream");
     return;
   }
-  scratch.reserve(expected);
+  scratch.stream.reserve(expected);
   decode_stream(data, size_bytes, scratch, expected);
-  reorder_packed(l, scratch.data(), scratch.size(), dst);
+  reorder_packed(l, scratch.stream.data(), scratch.stream.size(), dst);
 }
 
 void decode_weights(const WeightLayout& l, const uint8_t* data, size_t size_bytes, DenseWeights& dense) {
   prepare(l, dense);
-  std::vector<int16_t> stream;
-  decode_packed(l, data, size_bytes, dense_layout(dense), stream);
+  DecodeScratch scratch;
+  decode_packed(l, data, size_bytes, dense_layout(dense), scratch);
 }
 
 }  // namespace ethosu::weights

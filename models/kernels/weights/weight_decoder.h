@@ -19,13 +19,28 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/kernels/weights/raw_vector.h"
+
 namespace ethosu::weights {
 
 // Default output cap for decode_stream(): far above any real layer (MobileNetV2's largest holds ~410k
 // weights) but small enough that a garbage zero-run length cannot exhaust memory.
 inline constexpr size_t kDefaultMaxWeights = size_t{1} << 26;
 
-// Decodes a whole stream; `out` is cleared first and holds the weights in stream order.
+// Buffers of the decoder, kept across calls so that they grow once (and, but for `quotients`, without zero-fill).
+struct DecodeScratch {
+  RawVector<int16_t> stream;         // the decoded weights in stream order
+  // Per weight symbol of a slice; zero-filled as it grows, since the fast path's spare lanes read entries that the
+  // slice may not have written (their results are overwritten).
+  std::vector<uint32_t> quotients;
+  RawVector<uint64_t> zero_runs;     // per zero-run symbol of a slice
+  RawVector<int16_t> slice_weights;  // a slice with zero runs before they are spread out
+};
+
+// Decodes a whole stream into scratch.stream (cleared first), in stream order.
+void decode_stream(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch,
+                   size_t max_weights = kDefaultMaxWeights);
+// The same into `out` (a copy of scratch.stream; for callers that keep no scratch).
 void decode_stream(const uint8_t* data, size_t size_bytes, std::vector<int16_t>& out,
                    size_t max_weights = kDefaultMaxWeights);
 std::vector<int16_t> decode_stream(const std::vector<uint8_t>& bytes, size_t max_weights = kDefaultMaxWeights);
@@ -90,8 +105,8 @@ struct PackedLayout {
 // reorder() into a packed layout: positions no stream fills are left as they are.
 void reorder_packed(const WeightLayout& layout, const int16_t* stream, size_t count, const PackedLayout& dst);
 
-// decode_weights() into a packed layout. `scratch` holds the decoded stream (reused across calls).
+// decode_weights() into a packed layout, with the decoder's buffers in `scratch` (reused across calls).
 void decode_packed(const WeightLayout& layout, const uint8_t* data, size_t size_bytes, const PackedLayout& dst,
-                   std::vector<int16_t>& scratch);
+                   DecodeScratch& scratch);
 
 }  // namespace ethosu::weights

@@ -67,6 +67,9 @@ std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>&
   auto weights = std::make_shared<const ConvWeights>(make());
   Entry e;
   e.hash = h;
+  size_t key_bytes = 0;
+  for (const ByteSpan& part : key) key_bytes += sizeof(uint64_t) + part.size;
+  e.key.reserve(key_bytes);  // one allocation: a key holds whole weight streams
   for (const ByteSpan& part : key) {
     const uint64_t size = part.size;
     const auto* p = reinterpret_cast<const uint8_t*>(&size);

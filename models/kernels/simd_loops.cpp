@@ -110,7 +110,7 @@ struct Bytes8 {
   // A vector of int32 lanes (within T, so saturation is exact) as bytes; a tail vector's unused lanes are not
   // written.
   template <class D, class V>
-  void put(D d, uint8_t* column, int i, size_t used, V v) const {
+  void put(D /*d*/, uint8_t* column, int i, size_t used, V v) const {
     const hn::Rebind<T, D> d8;
     store(d8, hn::DemoteTo(d8, v), column + i * stride, used);
   }
@@ -118,7 +118,7 @@ struct Bytes8 {
   // Two vectors of channels demoted together (saturating, so the clamp to lo and hi within T is exact after
   // it) into one store of 2 * Lanes(d) bytes, or of the first `used`.
   template <class D, class V>
-  void put2(D d, uint8_t* row, V a, V b, size_t used) const {
+  void put2(D /*d*/, uint8_t* row, V a, V b, size_t used) const {
     const hn::Repartition<int16_t, D> d16;
     const hn::Rebind<T, decltype(d16)> d8;
     auto v = hn::DemoteTo(d8, hn::ReorderDemote2To(d16, a, b));
@@ -187,7 +187,7 @@ HWY_INLINE V Scale32(D d, V x, V mult, V mult_odd, V shift32, V64 even_rpos, V64
     odd = hn::Add(odd, odd_rpos);
   }
   const auto high = hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, even))));
-  return high >> shift32;
+  return hn::Shr(high, shift32);
 }
 
 // bias + sum in wrapping int32, and where it wrapped (both operands of one sign and the sum of the other) in the
@@ -295,7 +295,7 @@ bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
       const auto product = hn::BitCast(d, hn::MulEven(magnitude, mult));
       const auto prod = hn::IfThenElse(negative, hn::Neg(product), product);
       const auto rem = hn::And(prod, mask);
-      auto v = hn::Add(prod >> shift, hn::Add(rem, hn::IfThenElse(negative, rneg, rpos)) >> shift);
+      auto v = hn::Add(hn::Shr(prod, shift), hn::Shr(hn::Add(rem, hn::IfThenElse(negative, rneg, rpos)), shift));
       v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
       sink.put(d32, column, i, used_lanes, hn::BitCast(d32, hn::TruncateTo(du32_half, hn::BitCast(du, v))));
     }

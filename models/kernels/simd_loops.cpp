@@ -53,6 +53,19 @@ namespace ethosu::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Elements of a buffer that holds one vector of D. Highway 1.0.3's MaxLanes() undercounts a capped or rebound tag
+// with fewer lanes than a full vector on SVE (it scales the cap, not the vector, by the fraction): there a buffer
+// takes the widest vector the target allows.
+template <class D>
+constexpr size_t BufferLanes(D d) {
+#if HWY_HAVE_SCALABLE
+  (void)d;
+  return HWY_LANES(hn::TFromD<D>);
+#else
+  return hn::MaxLanes(d);
+#endif
+}
+
 // Where the requantised values go: rows of int32 (requantize_tile), or 8-bit feature-map elements of type T
 // (requantize_store_8bit), which only the channels in use reach. The 64-bit path stores values it has clamped
 // (put); the 32-bit path stores two vectors of channels at a time clamped here to [lo, hi] (put2).
@@ -84,10 +97,10 @@ template <class D8, class D16, class D>
 const hn::TFromD<D8>* ChannelOrder(D8 d8, D16 d16, D d) {
   using T = hn::TFromD<D8>;
   struct Order {
-    HWY_ALIGN T index[hn::MaxLanes(D8())];
+    HWY_ALIGN T index[BufferLanes(D8())];
   };
   static const Order order = [&] {
-    HWY_ALIGN T lanes[hn::MaxLanes(D8())];
+    HWY_ALIGN T lanes[BufferLanes(D8())];
     hn::Store(hn::DemoteTo(d8, hn::ReorderDemote2To(d16, hn::Iota(d, 0), hn::Iota(d, hn::Lanes(d)))), d8, lanes);
     Order o{};
     for (size_t k = 0; k < hn::Lanes(d8); ++k) o.index[static_cast<size_t>(lanes[k])] = static_cast<T>(k);
@@ -132,7 +145,7 @@ struct Bytes8 {
       hn::StoreU(v8, d8, reinterpret_cast<T*>(dst));
       return;
     }
-    HWY_ALIGN T lanes[hn::MaxLanes(d8)];
+    HWY_ALIGN T lanes[BufferLanes(d8)];
     hn::Store(v8, d8, lanes);
     std::memcpy(dst, lanes, used);
   }
@@ -389,7 +402,7 @@ HWY_INLINE void DepthwisePixels(D16 d16, const int16_t* a, ptrdiff_t pix_stride,
     }
 #endif
     {
-    HWY_ALIGN int32_t lo[hn::MaxLanes(d32)], hi[hn::MaxLanes(d32)];
+    HWY_ALIGN int32_t lo[BufferLanes(d32)], hi[BufferLanes(d32)];
     hn::Store(lower, d32, lo);
     hn::Store(upper, d32, hi);
     for (size_t k = 0; k < hn::Lanes(d32) / 4; ++k) {

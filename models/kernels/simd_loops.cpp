@@ -558,18 +558,28 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ARCH_X86
 #include <cpuid.h>
+#elif HWY_ARCH_ARM_A64 && defined(__linux__)
+#include <sys/auxv.h>
+#include <sys/prctl.h>
 #endif
 
 namespace ethosu::kernels {
 namespace {
 
-// Whether this CPU runs a target's code: the instruction sets Highway compiles each x86 target for
-// (HWY_TARGET_STR_*). On Arm, NEON is the aarch64 baseline; the SVE targets are not selected.
+// Whether this CPU runs a target's code: the instruction sets Highway compiles each target for
+// (HWY_TARGET_STR_*). On Arm, NEON is the aarch64 baseline; SVE2 is compiled with its AES extension, and the
+// fixed-size SVE targets need their vector length.
 #if HWY_ARCH_X86
 // F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know the name.
 bool cpu_has_f16c() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && ((ecx >> 29) & 1);
+}
+#elif HWY_ARCH_ARM_A64 && defined(__linux__)
+// Bytes per SVE vector for this thread (0 without SVE).
+size_t sve_vector_bytes() {
+  const int vl = prctl(PR_SVE_GET_VL);
+  return vl < 0 ? 0 : static_cast<size_t>(vl & PR_SVE_VL_LEN_MASK);
 }
 #endif
 
@@ -592,6 +602,18 @@ bool cpu_runs(int64_t target) {
     default: break;
   }
 #elif HWY_ARCH_ARM_A64
+#if defined(__linux__)
+  const unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+  const bool sve = (hwcap & HWCAP_SVE) != 0;
+  const bool sve2 = sve && (hwcap2 & HWCAP2_SVE2) != 0 && (hwcap2 & HWCAP2_SVEAES) != 0;
+  switch (target) {
+    case HWY_SVE: return sve;
+    case HWY_SVE2: return sve2;
+    case HWY_SVE_256: return sve && sve_vector_bytes() == 32;
+    case HWY_SVE2_128: return sve2 && sve_vector_bytes() == 16;
+    default: break;
+  }
+#endif
   if (target == HWY_NEON) return true;
 #endif
   return target == HWY_SCALAR || target == HWY_EMU128;

@@ -113,3 +113,15 @@ function(ethosu_corpus_test name)
   set_property(GLOBAL APPEND PROPERTY ethosu_test_programs ${name})
   gtest_discover_tests(${name} PROPERTIES LABELS corpus DISCOVERY_TIMEOUT 120)
 endfunction()
+
+# ETHOSU_SIM_CLI: the command that test scripts run as ethosu-sim. In a cross build (cmake/aarch64-linux-gnu.cmake)
+# a shell cannot execute the program, so they get a wrapper that runs it through CMAKE_CROSSCOMPILING_EMULATOR.
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  list(JOIN CMAKE_CROSSCOMPILING_EMULATOR "\" \"" ethosu_emulator)
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/ethosu-sim-emulated
+       CONTENT "#!/bin/sh\nexec \"${ethosu_emulator}\" \"$<TARGET_FILE:ethosu-sim>\" \"$@\"\n"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  set(ETHOSU_SIM_CLI ${PROJECT_BINARY_DIR}/ethosu-sim-emulated)
+else()
+  set(ETHOSU_SIM_CLI $<TARGET_FILE:ethosu-sim>)
+endif()

@@ -53,6 +53,19 @@ namespace ethosu::kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Elements of a buffer that holds one vector of D. Highway 1.0.3's MaxLanes() undercounts a capped or rebound tag
+// with fewer lanes than a full vector on SVE (it scales the cap, not the vector, by the fraction): there a buffer
+// takes the widest vector the target allows.
+template <class D>
+constexpr size_t BufferLanes(D d) {
+#if HWY_HAVE_SCALABLE
+  (void)d;
+  return HWY_LANES(hn::TFromD<D>);
+#else
+  return hn::MaxLanes(d);
+#endif
+}
+
 // Where the requantised values go: rows of int32 (requantize_tile), or 8-bit feature-map elements of type T
 // (requantize_store_8bit), which only the channels in use reach. The 64-bit path stores values it has clamped
 // (put); the 32-bit path stores two vectors of channels at a time clamped here to [lo, hi] (put2).
@@ -84,10 +97,10 @@ template <class D8, class D16, class D>
 const hn::TFromD<D8>* ChannelOrder(D8 d8, D16 d16, D d) {
   using T = hn::TFromD<D8>;
   struct Order {
-    HWY_ALIGN T index[hn::MaxLanes(D8())];
+    HWY_ALIGN T index[BufferLanes(D8())];
   };
   static const Order order = [&] {
-    HWY_ALIGN T lanes[hn::MaxLanes(D8())];
+    HWY_ALIGN T lanes[BufferLanes(D8())];
     hn::Store(hn::DemoteTo(d8, hn::ReorderDemote2To(d16, hn::Iota(d, 0), hn::Iota(d, hn::Lanes(d)))), d8, lanes);
     Order o{};
     for (size_t k = 0; k < hn::Lanes(d8); ++k) o.index[static_cast<size_t>(lanes[k])] = static_cast<T>(k);
@@ -110,7 +123,7 @@ struct Bytes8 {
   // A vector of int32 lanes (within T, so saturation is exact) as bytes; a tail vector's unused lanes are not
   // written.
   template <class D, class V>
-  void put(D d, uint8_t* column, int i, size_t used, V v) const {
+  void put(D /*d*/, uint8_t* column, int i, size_t used, V v) const {
     const hn::Rebind<T, D> d8;
     store(d8, hn::DemoteTo(d8, v), column + i * stride, used);
   }
@@ -118,7 +131,7 @@ struct Bytes8 {
   // Two vectors of channels demoted together (saturating, so the clamp to lo and hi within T is exact after
   // it) into one store of 2 * Lanes(d) bytes, or of the first `used`.
   template <class D, class V>
-  void put2(D d, uint8_t* row, V a, V b, size_t used) const {
+  void put2(D /*d*/, uint8_t* row, V a, V b, size_t used) const {
     const hn::Repartition<int16_t, D> d16;
     const hn::Rebind<T, decltype(d16)> d8;
     auto v = hn::DemoteTo(d8, hn::ReorderDemote2To(d16, a, b));
@@ -132,7 +145,7 @@ struct Bytes8 {
       hn::StoreU(v8, d8, reinterpret_cast<T*>(dst));
       return;
     }
-    HWY_ALIGN T lanes[hn::MaxLanes(d8)];
+    HWY_ALIGN T lanes[BufferLanes(d8)];
     hn::Store(v8, d8, lanes);
     std::memcpy(dst, lanes, used);
   }
@@ -187,7 +200,7 @@ HWY_INLINE V Scale32(D d, V x, V mult, V mult_odd, V shift32, V64 even_rpos, V64
     odd = hn::Add(odd, odd_rpos);
   }
   const auto high = hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(du64, even))));
-  return high >> shift32;
+  return hn::Shr(high, shift32);
 }
 
 // bias + sum in wrapping int32, and where it wrapped (both operands of one sign and the sum of the other) in the
@@ -295,7 +308,7 @@ bool RequantizeRows(const int32_t* sums, ptrdiff_t sum_stride, int rows, int cha
       const auto product = hn::BitCast(d, hn::MulEven(magnitude, mult));
       const auto prod = hn::IfThenElse(negative, hn::Neg(product), product);
       const auto rem = hn::And(prod, mask);
-      auto v = hn::Add(prod >> shift, hn::Add(rem, hn::IfThenElse(negative, rneg, rpos)) >> shift);
+      auto v = hn::Add(hn::Shr(prod, shift), hn::Shr(hn::Add(rem, hn::IfThenElse(negative, rneg, rpos)), shift));
       v = hn::Min(hn::Max(hn::Add(v, zp), lo), hi);
       sink.put(d32, column, i, used_lanes, hn::BitCast(d32, hn::TruncateTo(du32_half, hn::BitCast(du, v))));
     }
@@ -389,7 +402,7 @@ HWY_INLINE void DepthwisePixels(D16 d16, const int16_t* a, ptrdiff_t pix_stride,
     }
 #endif
     {
-    HWY_ALIGN int32_t lo[hn::MaxLanes(d32)], hi[hn::MaxLanes(d32)];
+    HWY_ALIGN int32_t lo[BufferLanes(d32)], hi[BufferLanes(d32)];
     hn::Store(lower, d32, lo);
     hn::Store(upper, d32, hi);
     for (size_t k = 0; k < hn::Lanes(d32) / 4; ++k) {
@@ -545,18 +558,28 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ARCH_X86
 #include <cpuid.h>
+#elif HWY_ARCH_ARM_A64 && defined(__linux__)
+#include <sys/auxv.h>
+#include <sys/prctl.h>
 #endif
 
 namespace ethosu::kernels {
 namespace {
 
-// Whether this CPU runs a target's code: the instruction sets Highway compiles each x86 target for
-// (HWY_TARGET_STR_*). On Arm, NEON is the aarch64 baseline; the SVE targets are not selected.
+// Whether this CPU runs a target's code: the instruction sets Highway compiles each target for
+// (HWY_TARGET_STR_*). On Arm, NEON is the aarch64 baseline; SVE2 is compiled with its AES extension, and the
+// fixed-size SVE targets need their vector length.
 #if HWY_ARCH_X86
 // F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know the name.
 bool cpu_has_f16c() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && ((ecx >> 29) & 1);
+}
+#elif HWY_ARCH_ARM_A64 && defined(__linux__)
+// Bytes per SVE vector for this thread (0 without SVE).
+size_t sve_vector_bytes() {
+  const int vl = prctl(PR_SVE_GET_VL);
+  return vl < 0 ? 0 : static_cast<size_t>(vl & PR_SVE_VL_LEN_MASK);
 }
 #endif
 
@@ -579,6 +602,18 @@ bool cpu_runs(int64_t target) {
     default: break;
   }
 #elif HWY_ARCH_ARM_A64
+#if defined(__linux__)
+  const unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+  const bool sve = (hwcap & HWCAP_SVE) != 0;
+  const bool sve2 = sve && (hwcap2 & HWCAP2_SVE2) != 0 && (hwcap2 & HWCAP2_SVEAES) != 0;
+  switch (target) {
+    case HWY_SVE: return sve;
+    case HWY_SVE2: return sve2;
+    case HWY_SVE_256: return sve && sve_vector_bytes() == 32;
+    case HWY_SVE2_128: return sve2 && sve_vector_bytes() == 16;
+    default: break;
+  }
+#endif
   if (target == HWY_NEON) return true;
 #endif
   return target == HWY_SCALAR || target == HWY_EMU128;

@@ -401,14 +401,12 @@ HWY_INLINE void DepthwisePixels(D16 d16, const int16_t* a, ptrdiff_t pix_stride,
       return;
     }
 #endif
-    {
     HWY_ALIGN int32_t lo[BufferLanes(d32)], hi[BufferLanes(d32)];
     hn::Store(lower, d32, lo);
     hn::Store(upper, d32, hi);
     for (size_t k = 0; k < hn::Lanes(d32) / 4; ++k) {
       std::memcpy(o + 8 * k, lo + 4 * k, 4 * sizeof(int32_t));
       std::memcpy(o + 8 * k + 4, hi + 4 * k, 4 * sizeof(int32_t));
-    }
     }
   };
   store(l0, l0b, h0, h0b, out);

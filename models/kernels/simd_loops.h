@@ -91,9 +91,9 @@ std::vector<std::string> simd_target_names();
 // ones under any other). For comparing hosts on one machine and for narrowing a bug down to a target. Throws
 // InputError naming the choices when the name is not one of them.
 void limit_simd(const std::string& name);
-// Applies ETHOSU_SIM_SIMD=NAME, when set, as limit_simd(NAME), once per process; every kernel entry point calls
-// it first, so that the variable reaches every client (CLI, Python, driver shims). An unknown name makes each
-// call throw.
+// Applies ETHOSU_SIM_SIMD=NAME, when set, as limit_simd(NAME), once per process. The loops' dispatch and
+// best_simd_level() call it on their first use, so that the variable reaches every client (CLI, Python, driver
+// shims); an unknown name makes those first uses throw until it is fixed.
 void apply_simd_environment();
 
 }  // namespace ethosu::kernels

@@ -23,14 +23,14 @@ namespace {
 // Sanitizer runtimes initialise from .preinit_array too and must see the first malloc: they keep the defaults.
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
-#define ETHOSU_SIM_SANITIZED 1
+#define ETHOSU_CLI_SANITIZER_RUNTIME 1
 #endif
 #endif
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ETHOSU_SIM_SANITIZED 1
+#define ETHOSU_CLI_SANITIZER_RUNTIME 1
 #endif
 
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !defined(ETHOSU_SIM_SANITIZED)
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !defined(ETHOSU_CLI_SANITIZER_RUNTIME)
 // A run touches some 20 MB of fresh heap (packed weights, regions, the weight cache's keys), and libsystemc's
 // static constructors zero-fill a 3 MB buffer before main() starts. In 4 KB pages that is thousands of page
 // faults, in a virtual machine as much CPU as a MobileNetV2 run itself; in transparent huge pages (where the kernel

@@ -492,6 +492,115 @@ TEST(WeightReorder, LengthMismatchAndBadLayoutAreErrors) {
   EXPECT_THROW(stream_weight_count(l), InputError);
 }
 
+// A random stream of exactly `count` weights in several slices, some with zero runs and some shorter than a group,
+// so that groups straddle slices; `end_marker` false ends it after the last slice's bits.
+std::vector<uint8_t> random_stream(std::mt19937& rng, size_t count, bool end_marker = true) {
+  BitWriter w;
+  std::vector<uint32_t> palette;
+  bool zero_runs = false;
+  size_t made = 0;
+  for (bool first = true; made < count; first = false) {
+    SliceSpec sl;
+    const size_t left = count - made;
+    // The last slice starts a palette without zero runs, so that it can hold exactly what is left.
+    const bool last = left <= 200 || (left <= 30000 && rng() % 4 == 0);  // SLICELEN holds up to 32768
+    sl.new_palette = first || last || rng() % 3 == 0;
+    if (sl.new_palette) {
+      zero_runs = !last && rng() % 2;
+      palette.clear();
+      for (size_t i = 0, n = rng() % 2 ? 0 : 2 + rng() % 8; i < n; ++i) palette.push_back(uint32_t(rng() % 64));
+    }
+    sl.palette = palette;
+    sl.palbits = 8;
+    sl.zdiv = zero_runs ? int(rng() % 4) : 6;
+    sl.wdiv = int(rng() % 4);
+    const size_t n = last ? left : 1 + rng() % std::min<size_t>(left / 4, 150);
+    for (size_t i = 0; i < n; ++i) sl.indices.push_back(uint32_t(rng() % 40));
+    size_t total = n;
+    if (zero_runs) {
+      for (size_t i = 0; i < n + sl.new_palette; ++i) {
+        const uint64_t run = rng() % 3 ? 0 : rng() % 9;
+        sl.zruns.push_back(total + run + (count - made - total) / 2 < left ? run : 0);  // leaves room for the last
+        total += sl.zruns.back();
+      }
+    }
+    encode_slice(w, sl);
+    made += total;
+  }
+  return end_marker ? w.finish() : w.bytes();
+}
+
+WeightLayout random_layout(std::mt19937& rng) {
+  WeightLayout l;
+  l.kind = OpKind(rng() % 3);
+  l.ofm_depth = 1 + int(rng() % 40);
+  l.ifm_depth = 1 + int(rng() % 40);
+  l.kernel_height = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 5);
+  l.kernel_width = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 5);
+  l.ofm_block_depth = 8 * (1 + int(rng() % 4));
+  l.part_kernel_first = rng() % 2;
+  l.ifm_bits = rng() % 2 ? 8 : 16;
+  l.cores = 1 + int(rng() % 2);
+  return l;
+}
+
+// decode_weights() decodes as it scatters, a slice at a time: it must equal decoding the whole stream first.
+TEST(WeightDecodePacked, EqualsDecodingTheWholeStreamThenReordering) {
+  std::mt19937 rng(5);
+  for (int t = 0; t < 300; ++t) {
+    WeightLayout l = random_layout(rng);
+    DenseWeights pulled, whole;
+    for (l.core = 0; l.core < l.cores; ++l.core) {
+      const size_t count = stream_weight_count(l);
+      if (count == 0) continue;
+      const std::vector<uint8_t> bytes = random_stream(rng, count);
+      const std::vector<int16_t> stream = decode(bytes);
+      ASSERT_EQ(stream.size(), count) << "trial " << t;
+      prepare(l, whole);
+      reorder(l, stream.data(), stream.size(), whole);
+      decode_weights(l, bytes.data(), bytes.size(), pulled);
+    }
+    ASSERT_EQ(pulled.values, whole.values) << "trial " << t;
+  }
+}
+
+TEST(WeightDecodePacked, StreamLengthAndEndErrors) {
+  std::mt19937 rng(11);
+  WeightLayout l;
+  l.ofm_depth = 24;
+  l.ifm_depth = 20;
+  l.kernel_height = l.kernel_width = 3;
+  l.ofm_block_depth = 16;
+  const size_t count = stream_weight_count(l);
+  DenseWeights dense;
+  const auto message = [&](const std::vector<uint8_t>& bytes) {
+    try {
+      decode_weights(l, bytes.data(), bytes.size(), dense);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(random_stream(rng, count)), "no error");
+  EXPECT_NE(message(random_stream(rng, count - 1)).find("holds " + std::to_string(count - 1) + " weights"),
+            std::string::npos);
+  EXPECT_NE(message(random_stream(rng, count + 1)).find("more than " + std::to_string(count) + " weights"),
+            std::string::npos);
+  // A stream without its end marker fails as decoding it alone does (whether short or not): the malformed end
+  // comes first.
+  for (const size_t n : {count - 1, count}) {
+    const std::vector<uint8_t> bytes = random_stream(rng, n, false);
+    std::string alone = "no error";
+    try {
+      decode(bytes);
+    } catch (const InputError& e) {
+      alone = e.what();
+    }
+    EXPECT_NE(alone, "no error");
+    EXPECT_EQ(message(bytes), alone);
+  }
+}
+
 // Decode speed on a MobileNetV2-sized layer (1x1, 320 -> 1280 channels, 409 600 weights).
 TEST(WeightStream, DecodeSpeed) {
   std::mt19937 rng(3);

@@ -269,28 +269,57 @@ class StreamDecoder {
         max_weights_(max_weights),
         wq_(scratch.quotients),
         zq_(scratch.zero_runs),
-        slice_weights_(scratch.slice_weights) {}
-
-  void run() {
+        slice_weights_(scratch.slice_weights) {
     out_.clear();
-    bool after_end_marker = false;
-    while (!in_.at_end()) {
-      const uint64_t slice_pos = in_.pos();
-      const auto zdiv = static_cast<uint32_t>(in_.read(kZdivBits, "ZDIV"));
-      if (zdiv == kZdivEndOfStream) {
-        // Padding bits and 0xFF bytes decode as further end markers, so just resynchronise on bytes.
-        in_.align_to_byte();
-        ctx_.valid = false;
-        after_end_marker = true;
-        continue;
-      }
-      after_end_marker = false;
-      slice(slice_pos, zdiv);
+  }
+
+  // The whole stream into scratch.stream.
+  void run() { finish(); }
+
+  // Pull mode: the weights decoded so far that the caller has not used, decoding slices until there are at least n;
+  // null if the stream ends first. The caller still needs the last `keep` weights of the previous window (the
+  // window starts with them); the others are dropped before a slice is decoded, so the buffer holds about one slice
+  // rather than the whole stream, and stays in the cache. The window, [result, end), is valid until the next call.
+  const int16_t* window(size_t keep, size_t n, const int16_t*& end) {
+    const size_t used = out_.size() - keep;
+    std::memmove(out_.data(), out_.data() + used, keep * sizeof(int16_t));
+    out_.resize(keep);
+    dropped_ += used;
+    while (out_.size() < n && step()) {
     }
-    if (!after_end_marker) fail(in_.pos(), "missing end-of-stream marker (ZDIV = 7) before the end of the buffer");
+    if (out_.size() < n) return nullptr;
+    end = out_.data() + out_.size();
+    return out_.data();
+  }
+
+  // Weights decoded so far, taken or not.
+  uint64_t decoded() const { return dropped_ + out_.size(); }
+
+  // Decodes the rest of the stream and checks that it ends with an end marker.
+  void finish() {
+    while (step()) {
+    }
+    if (!after_end_marker_) fail(in_.pos(), "missing end-of-stream marker (ZDIV = 7) before the end of the buffer");
   }
 
  private:
+  // One slice or end marker; false at the end of the buffer.
+  bool step() {
+    if (in_.at_end()) return false;
+    const uint64_t slice_pos = in_.pos();
+    const auto zdiv = static_cast<uint32_t>(in_.read(kZdivBits, "ZDIV"));
+    if (zdiv == kZdivEndOfStream) {
+      // Padding bits and 0xFF bytes decode as further end markers, so just resynchronise on bytes.
+      in_.align_to_byte();
+      ctx_.valid = false;
+      after_end_marker_ = true;
+      return true;
+    }
+    after_end_marker_ = false;
+    slice(slice_pos, zdiv);
+    return true;
+  }
+
   void slice(uint64_t slice_pos, uint32_t zdiv) {
     if (zdiv > kMaxZdiv && zdiv != kZdivNoZeroRuns) fail(slice_pos, "reserved ZDIV value " + std::to_string(zdiv));
     const size_t n = static_cast<size_t>(in_.read(kSliceLenBits, "SLICELEN")) + 1;
@@ -331,7 +360,7 @@ class StreamDecoder {
     // Without zero runs the weights go straight to the output (when they fit the cap); with them, to a
     // scratch row that emit() spreads out between the runs.
     const size_t begin = out_.size();
-    const bool direct = !zero_runs && n <= max_weights_ - begin;
+    const bool direct = !zero_runs && n <= max_weights_ - decoded();
     int16_t* weights;
     if (direct) {
       out_.resize(begin + n);
@@ -536,7 +565,7 @@ class StreamDecoder {
   // followed by its zero run. The size is counted first so that the output grows once per slice; the growth is
   // zero-filled, which writes the zero runs.
   void emit(const int16_t* weights, size_t n, size_t nz, bool new_palette, uint64_t slice_pos) {
-    const uint64_t room = max_weights_ - out_.size();
+    const uint64_t room = max_weights_ - decoded();
     uint64_t total = n;
     bool too_many = total > room;
     for (size_t i = 0; i < nz && !too_many; ++i) {
@@ -558,6 +587,8 @@ class StreamDecoder {
 
   BitReader in_;
   RawVector<int16_t>& out_;
+  uint64_t dropped_ = 0;  // weights window() has dropped from the front of out_
+  bool after_end_marker_ = false;
   size_t max_weights_;
   SliceContext ctx_;
   std::vector<uint32_t>& wq_;
@@ -677,17 +708,22 @@ void prepare(const WeightLayout& l, DenseWeights& dense) {
   dense.values.assign(static_cast<size_t>(l.ofm_depth) * l.kernel_height * l.kernel_width * depth, 0);
 }
 
-void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, const PackedLayout& dst) {
-  const size_t expected = stream_weight_count(l);
-  if (count != expected) {
-    throw InputError("weight stream holds " + std::to_string(count) + " weights; the layout (OFM depth " +
-                     std::to_string(l.ofm_depth) + ", core " + std::to_string(l.core) + ") consumes " +
-                     std::to_string(expected));
-  }
+namespace {
+
+[[noreturn]] void count_mismatch(const WeightLayout& l, uint64_t count, size_t expected) {
+  throw InputError("weight stream holds " + std::to_string(count) + " weights; the layout (OFM depth " +
+                   std::to_string(l.ofm_depth) + ", core " + std::to_string(l.core) + ") consumes " +
+                   std::to_string(expected));
+}
+
+// Scatters the stream into `dst` group by group in consumption order; take(n) gives the next n stream weights (a
+// group: 8 OFM x 8 IFM, or 8 x 1 for depthwise), valid until its next call.
+template <typename Take>
+void scatter(const WeightLayout& l, const PackedLayout& dst, Take&& take) {
   const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
   const Geometry g = geometry(l);
   const int i_group = g.dw ? 1 : kIfmMicroBlock;
-  const int16_t* s = stream;
+  const size_t group = static_cast<size_t>(kOfmMicroBlock * i_group);
   // Local copies: the stores below could alias the caller's structs, which would reload every stride.
   const PackedLayout d = dst;
   const int core = l.core, cores = l.cores, kernel_width = l.kernel_width;
@@ -700,10 +736,8 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
   constexpr size_t kConvPairStride = 32;
   const bool conv_layout = lane_step == 2 && d.ifm_pair_stride == kConvPairStride;
   walk(l, g, [&](int o_first, int o_end, int i_first, int ky, int kx) {
-    if (ky < 0) {  // tap padding
-      s += kOfmMicroBlock * i_group;
-      return;
-    }
+    const int16_t* s = take(group);
+    if (ky < 0) return;  // tap padding
     const size_t tap = (static_cast<size_t>(ky) * kernel_width + kx) * d.tap_stride;
     const int i_count = std::max(0, std::min(i_group, depth - i_first));
     // i_first is a multiple of 8: its pairs start at a pair boundary.
@@ -717,7 +751,6 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
           for (int oz = 0; oz < kOfmMicroBlock; ++oz)
             std::memcpy(first + pair * kConvPairStride + oz * 2, s + oz * kIfmMicroBlock + 2 * pair,
                         2 * sizeof(int16_t));
-        s += kOfmMicroBlock * kIfmMicroBlock;
         return;
       }
       for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
@@ -738,6 +771,18 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
       }
       if (i < i_count) row[0] = s[i];
     }
+  });
+}
+
+}  // namespace
+
+void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, const PackedLayout& dst) {
+  const size_t expected = stream_weight_count(l);
+  if (count != expected) count_mismatch(l, count, expected);
+  scatter(l, dst, [&](size_t n) {
+    const int16_t* group = stream;
+    stream += n;
+    return group;
   });
 }
 
@@ -772,9 +817,22 @@ void decode_packed(const WeightLayout& l, const uint8_t* data, size_t size_bytes
     if (size_bytes != 0) throw InputError("weight stream: core " + std::to_string(l.core) + " has no OFM channels but a " + std::to_string(size_bytes) + "-byte stream");
     return;
   }
-  scratch.stream.reserve(expected);
-  decode_stream(data, size_bytes, scratch, expected);
-  reorder_packed(l, scratch.stream.data(), scratch.stream.size(), dst);
+  // Decoded as the scatter consumes it, never as a whole stream in between.
+  StreamDecoder decoder(data, size_bytes, scratch, expected);
+  const int16_t *next = nullptr, *end = nullptr;
+  scatter(l, dst, [&](size_t n) {
+    if (__builtin_expect(static_cast<size_t>(end - next) < n, 0)) {
+      next = decoder.window(static_cast<size_t>(end - next), n, end);
+      if (!next) {
+        decoder.finish();  // a malformed end is reported first, as decode_stream() would
+        count_mismatch(l, decoder.decoded(), expected);
+      }
+    }
+    const int16_t* group = next;
+    next += n;
+    return group;
+  });
+  decoder.finish();  // the rest: end markers, or an error for weights beyond the layout's count (the cap)
 }
 
 void decode_weights(const WeightLayout& l, const uint8_t* data, size_t size_bytes, DenseWeights& dense) {

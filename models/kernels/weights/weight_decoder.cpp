@@ -282,7 +282,7 @@ class StreamDecoder {
   // rather than the whole stream, and stays in the cache. The window, [result, end), is valid until the next call.
   const int16_t* window(size_t keep, size_t n, const int16_t*& end) {
     const size_t used = out_.size() - keep;
-    std::memmove(out_.data(), out_.data() + used, keep * sizeof(int16_t));
+    if (keep) std::memmove(out_.data(), out_.data() + used, keep * sizeof(int16_t));  // (data() is null before any slice)
     out_.resize(keep);
     dropped_ += used;
     while (out_.size() < n && step()) {

@@ -29,7 +29,7 @@ inline constexpr size_t kDefaultMaxWeights = size_t{1} << 26;
 
 // Buffers of the decoder, kept across calls so that they grow once (and, but for `quotients`, without zero-fill).
 struct DecodeScratch {
-  RawVector<int16_t> stream;         // the decoded weights in stream order
+  RawVector<int16_t> stream;         // the decoded weights in stream order (decode_packed(): a slice or so at a time)
   // Per weight symbol of a slice; zero-filled as it grows, since the fast path's spare lanes read entries that the
   // slice may not have written (their results are overwritten).
   std::vector<uint32_t> quotients;

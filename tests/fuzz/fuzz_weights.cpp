@@ -4,12 +4,15 @@
 //
 // Input: byte 0 chooses the use. Even: the rest is one stream for decode_stream (capped at 2^16 weights). Odd:
 // bytes 1..4 give a layout (kind, OFM depth, IFM depth, kernel size, OFM block depth, weight order, IFM
-// precision, U65-512 core) and the rest is that core's stream for decode_weights, as an operation would use it.
+// precision, U65-512 core) and the rest is that core's stream for decode_weights, as an operation would use it;
+// decode_weights decodes a slice at a time as it scatters, and must agree with decoding the whole stream first and
+// reordering it: the same weights, or an error with the same message.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/kernels/weights/weight_decoder.h"
@@ -60,10 +63,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   l.ifm_bits = (data[4] & 1) ? 16 : 8;
   l.cores = 1 + ((data[4] >> 1) & 1);
   l.core = l.cores == 2 ? (data[4] >> 2) & 1 : 0;
+  size_t count = 0;
+  bool valid = true;
   try {
-    w::DenseWeights dense;
-    w::decode_weights(l, stream.get(), n, dense);
+    count = w::stream_weight_count(l);
   } catch (const ethosu::InputError&) {
+    valid = false;
   }
+  w::DenseWeights pulled, whole;
+  std::string pulled_error, whole_error;
+  try {
+    w::decode_weights(l, stream.get(), n, pulled);
+  } catch (const ethosu::InputError& e) {
+    pulled_error = e.what();
+  }
+  // The reference: the whole stream decoded first (capped at the layout's count, as decode_weights caps it), then
+  // reordered. Only where the layout is valid and has weights: otherwise decode_weights' checks come first.
+  if (!valid || count == 0) {
+    if (!valid && pulled_error.empty()) std::abort();
+    return 0;
+  }
+  try {
+    std::vector<int16_t> s;
+    w::decode_stream(stream.get(), n, s, count);
+    w::prepare(l, whole);
+    w::reorder(l, s.data(), s.size(), whole);
+  } catch (const ethosu::InputError& e) {
+    whole_error = e.what();
+  }
+  if (pulled_error != whole_error) std::abort();
+  if (pulled_error.empty() && pulled.values != whole.values) std::abort();
   return 0;
 }

@@ -1,5 +1,11 @@
-// The run report (host/report.h): the JSON's keys in the order and layout nlohmann writes them, every value.
+// The run report (host/report.h): the JSON's keys in the order and layout nlohmann writes them, every value; the
+// text table's rows as printf would format them.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
 
 #include "host/report.h"
 
@@ -87,6 +93,52 @@ TEST(ReportJson, EveryValueReadsBack) {
   for (const char* kernel_only : {"ofm_shape", "block_config", "blocks", "macs", "mac_utilisation", "busy_cycles"})
     EXPECT_FALSE(dma.contains(kernel_only)) << kernel_only;
   EXPECT_EQ(dma["stall_cycles"].size(), 0u);
+}
+
+// The table's rows are formatted by hand; they must read as this printf format writes them, field for field,
+// including the edges: offset 0 (no 0x), cells wider than their columns, no stall, utilisation not a number.
+TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
+  timing::JobReport r;
+  const auto add = [&](uint32_t offset, std::string kind, std::array<uint32_t, 3> shape, uint64_t cycles, double util,
+                       size_t stall, uint64_t stall_cycles) {
+    timing::OpRecord op;
+    op.offset = offset;
+    op.kind = std::move(kind);
+    op.ofm_shape = shape;
+    op.end_cycle = cycles;
+    op.mac_utilisation = util;
+    if (stall_cycles) op.stall_cycles[stall] = stall_cycles;
+    r.ops.push_back(op);
+  };
+  add(0, "CONV", {1, 1, 1}, 0, 0.0, 0, 0);
+  add(0x124, "DMA", {}, 52838, 0.0, 0, 0);
+  add(0xFFFFFFFF, "ELEMENTWISE.SHR_WITH_A_VERY_LONG_NAME", {4294967295u, 4294967295u, 4294967295u},
+      std::numeric_limits<uint64_t>::max(), 1.0, timing::kStallKinds - 1, std::numeric_limits<uint64_t>::max());
+  add(0x10bd0, "POOL.AVERAGE", {1, 49, 10}, 274, 0.0049999, 1, 64);
+  add(0x40, "DEPTHWISE", {112, 112, 96}, 1234567890123ull, 0.05, 2, 7);
+  add(0x48, "CONV", {7, 7, 1280}, 99, 0.12345, 0, 1);
+  add(0x4c, "CONV", {7, 7, 1280}, 99, std::nan(""), 0, 0);
+  add(0x50, "CONV", {7, 7, 1280}, 99, std::numeric_limits<double>::infinity(), 0, 0);
+  std::istringstream table(summary_table(r));
+  std::string row;
+  std::getline(table, row);  // the heading
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    const auto& op = r.ops[i];
+    char shape[48] = "", util[16] = "", expected[512];
+    if (op.kind != "DMA") {
+      std::snprintf(shape, sizeof shape, "%ux%ux%u", op.ofm_shape[0], op.ofm_shape[1], op.ofm_shape[2]);
+      std::snprintf(util, sizeof util, "%.1f", 100.0 * op.mac_utilisation);
+    }
+    const auto worst = std::max_element(op.stall_cycles.begin(), op.stall_cycles.end());
+    const std::string stall =
+        *worst ? std::string(timing::stall_name(static_cast<timing::Stall>(worst - op.stall_cycles.begin()))) + " " +
+                     std::to_string(*worst)
+               : "-";
+    std::snprintf(expected, sizeof expected, "%4zu %#8x  %-22s %-16s %10llu %6s  %s", i, op.offset, op.kind.c_str(),
+                  shape, static_cast<unsigned long long>(op.cycles()), util, stall.c_str());
+    ASSERT_TRUE(std::getline(table, row)) << "row " << i;
+    EXPECT_EQ(row, expected) << "row " << i;
+  }
 }
 
 }  // namespace

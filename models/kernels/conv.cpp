@@ -272,7 +272,7 @@ struct ConvKernels {
       const int16_t* row = s.ifm16.data() + static_cast<ptrdiff_t>(oy - b.y0) * win.sy * win.w.cols * ic_stride;
       // Channel groups outermost so one group's weights stay in cache across the row.
       for (int g = b.c0 / 16; g * 16 < b.c1;) {
-        const int nb = (g + 1) * 16 < b.c1 ? 2 : 1;
+        const int nb = mk.max_pixels[1] > 0 && (g + 1) * 16 < b.c1 ? 2 : 1;  // pairs of groups where the set has them
         const int ca = std::max(b.c0, g * 16), cb = std::min(b.c1, (g + nb) * 16);
         const int16_t* wg = w.grouped_.data() + g * group_stride;
         if (!chunked) {

@@ -21,7 +21,7 @@ using MicroKernel = void (*)(const int16_t* a, ptrdiff_t pix_stride, const int32
                              int runs, int32_t* out);
 
 struct MicroKernelSet {
-  int max_pixels[2] = {1, 1};  // [NB - 1]: P may be 1..max_pixels
+  int max_pixels[2] = {1, 1};  // [NB - 1]: P may be 1..max_pixels; max_pixels[1] == 0: one group at a time
   MicroKernel kernel[2][8];    // [NB - 1][P - 1]
 };
 

@@ -179,9 +179,11 @@ void set_simd_level_limit(SimdLevel limit) { simd_level_limit.store(limit, std::
 const MicroKernelSet& micro_kernels(SimdLevel level) {
   // Register budget per ISA: P x NB accumulators plus NB weight vectors and one broadcast. AVX2 takes 4 pixels of
   // one channel group and no pairs of groups: measured on the AVX-512 build machine running its AVX2 code, that made
-  // MobileNetV2 7 % and YOLOX-Nano 13 % faster than 2 pixels of two groups (likely because one group's weights, 18
-  // KiB for a 1x1 conv over 576 IFM channels, stay in a 32 KiB L1 across a row and a pair's do not); more than 4
-  // pixels gained nothing. AVX-512 is faster with pairs of groups (6 pixels).
+  // MobileNetV2 6-8 % and YOLOX-Nano 11-13 % faster than 2 pixels of two groups (likely because one group's weights,
+  // 18 KiB for a 1x1 conv over 576 IFM channels, stay in a 32 KiB L1 across a row and a pair's do not), though it
+  // takes about 10 % more instructions (rows' remainders run the 1-3 pixel kernels more often). Pairs only where
+  // their weights fit 16 KiB was slower than never; more than 4 pixels gained nothing. AVX-512 is faster with pairs
+  // of groups (6 pixels) throughout, and with 8 pixels of one group it was not faster.
   static const MicroKernelSet generic =
       make_set<Generic>(std::make_integer_sequence<int, 4>{}, std::make_integer_sequence<int, 4>{});
 #if ETHOSU_KERNELS_X86

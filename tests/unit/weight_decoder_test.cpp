@@ -432,21 +432,27 @@ std::vector<int16_t> reference_stream(const WeightLayout& l, const std::vector<i
   return out;
 }
 
+// A random layout: depths up to max_depth, kernels up to max_kernel, OFM blocks of up to max_blocks x 8 channels.
+WeightLayout random_layout(std::mt19937& rng, int max_depth, int max_kernel, int max_blocks) {
+  WeightLayout l;
+  l.kind = OpKind(rng() % 3);
+  l.ofm_depth = 1 + int(rng() % unsigned(max_depth));
+  l.ifm_depth = 1 + int(rng() % unsigned(max_depth));
+  l.kernel_height = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % unsigned(max_kernel));
+  l.kernel_width = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % unsigned(max_kernel));
+  l.dilation_y = 1 + int(rng() % 2);
+  l.dilation_x = 1 + int(rng() % 2);
+  l.ofm_block_depth = 8 * (1 + int(rng() % unsigned(max_blocks)));
+  l.part_kernel_first = rng() % 2;
+  l.ifm_bits = rng() % 2 ? 8 : 16;
+  l.cores = 1 + int(rng() % 2);
+  return l;
+}
+
 TEST(WeightReorder, MatchesConsumptionOrder) {
   std::mt19937 rng(99);
   for (int t = 0; t < 300; ++t) {
-    WeightLayout l;
-    l.kind = OpKind(rng() % 3);
-    l.ofm_depth = 1 + int(rng() % 70);
-    l.ifm_depth = 1 + int(rng() % 70);
-    l.kernel_height = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 9);
-    l.kernel_width = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 9);
-    l.dilation_y = 1 + int(rng() % 2);
-    l.dilation_x = 1 + int(rng() % 2);
-    l.ofm_block_depth = 8 * (1 + int(rng() % 8));
-    l.part_kernel_first = rng() % 2;
-    l.ifm_bits = rng() % 2 ? 8 : 16;
-    l.cores = 1 + int(rng() % 2);
+    WeightLayout l = random_layout(rng, 70, 9, 8);
     const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
     std::vector<int16_t> original(size_t(l.ofm_depth * l.kernel_height * l.kernel_width * depth));
     for (auto& v : original) v = int16_t(int(rng() % 511) - 255);
@@ -530,25 +536,11 @@ std::vector<uint8_t> random_stream(std::mt19937& rng, size_t count, bool end_mar
   return end_marker ? w.finish() : w.bytes();
 }
 
-WeightLayout random_layout(std::mt19937& rng) {
-  WeightLayout l;
-  l.kind = OpKind(rng() % 3);
-  l.ofm_depth = 1 + int(rng() % 40);
-  l.ifm_depth = 1 + int(rng() % 40);
-  l.kernel_height = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 5);
-  l.kernel_width = l.kind == OpKind::FULLY_CONNECTED ? 1 : 1 + int(rng() % 5);
-  l.ofm_block_depth = 8 * (1 + int(rng() % 4));
-  l.part_kernel_first = rng() % 2;
-  l.ifm_bits = rng() % 2 ? 8 : 16;
-  l.cores = 1 + int(rng() % 2);
-  return l;
-}
-
 // decode_weights() decodes as it scatters, a slice at a time: it must equal decoding the whole stream first.
 TEST(WeightDecodePacked, EqualsDecodingTheWholeStreamThenReordering) {
   std::mt19937 rng(5);
   for (int t = 0; t < 300; ++t) {
-    WeightLayout l = random_layout(rng);
+    WeightLayout l = random_layout(rng, 40, 5, 4);
     DenseWeights pulled, whole;
     for (l.core = 0; l.core < l.cores; ++l.core) {
       const size_t count = stream_weight_count(l);

@@ -59,8 +59,9 @@ const char* const kBenchHelp =
     "  --threads N          host threads one operation's kernels may use (sim.limits.host_threads,\n"
     "                       default 1); cpu then counts every thread, wall is the time to wait\n"
     "  --simd NAME          run the kernels on this SIMD target instead of the host's best (AVX2, SSE4,\n"
-    "                       SCALAR, ...: Highway's names; a wrong one lists this host's), as\n"
-    "                       ETHOSU_SIM_SIMD=NAME does for any command; the conv micro-kernels follow\n"
+    "                       SCALAR, ...: Highway's names, and AVX2_VNNI: AVX2 with AVX-VNNI's 8-bit\n"
+    "                       dot products; a wrong one lists this host's), as ETHOSU_SIM_SIMD=NAME does\n"
+    "                       for any command; the conv micro-kernels follow\n"
     "  --csv FILE           also write the rows as CSV\n"
     "\n"
     "Host time, in milliseconds per run:\n"
@@ -436,7 +437,7 @@ int run_bench(const std::vector<std::string>& argv) {
 
   // Elaborate the SystemC platform before any run is timed.
   if (!processes) host::Simulator::instance();
-  const char* const conv_kernels[] = {"generic", "AVX2", "AVX-512 VNNI"};
+  const char* const conv_kernels[] = {"generic", "AVX2", "AVX-VNNI", "AVX-512 VNNI"};
   std::printf("system %s, %llu runs per case %s, %s host thread(s) per operation; host ms per run (medians); "
               "SIMD: Highway target %s, conv micro-kernels %s\n",
               bench.system.c_str(), static_cast<unsigned long long>(bench.repeat),

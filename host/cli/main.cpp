@@ -78,8 +78,8 @@ constexpr const char* kUsage =
     "  calibrate DIR...   fit timing parameters to jobs recorded on a board\n"
     "\n"
     "'ethosu-sim <command> --help' describes each command.\n"
-    "ETHOSU_SIM_SIMD=NAME runs the kernels on a lesser SIMD target than this host's best (AVX2, SSE4, SCALAR, ...;\n"
-    "a wrong name lists this host's).\n"
+    "ETHOSU_SIM_SIMD=NAME runs the kernels on a lesser SIMD target than this host's best (AVX2_VNNI, AVX2, SSE4,\n"
+    "SCALAR, ...; a wrong name lists this host's).\n"
     "exit status: 0 ok, 1 simulated fault or output mismatch, 2 usage or input error\n";
 
 }  // namespace

@@ -62,7 +62,10 @@ void ConvWeights::seal() {
     hi = std::max(hi, v);
   }
   max_abs_ = std::max(-int32_t{lo}, int32_t{hi});
-  if (ifm_depth_ != 1) return;
+  if (ifm_depth_ != 1) {
+    if (lo >= INT8_MIN && hi <= INT8_MAX && micro_kernels_8bit(best_simd_level())) pack_bytes();
+    return;
+  }
   const int taps = height_ * width_;
   by_tap_.assign(static_cast<size_t>(taps) * ofm_depth_, 0);
   for (int t = 0; t < taps; ++t)
@@ -70,8 +73,40 @@ void ConvWeights::seal() {
       by_tap_[static_cast<size_t>(t) * ofm_depth_ + c] = static_cast<int16_t>(weight(c, t, 0));
 }
 
+void ConvWeights::pack_bytes() {
+  const int groups = (ofm_depth_ + 15) / 16, taps = height_ * width_;
+  quads_ = (ifm_depth_ + 3) / 4;
+  const size_t quad_group = static_cast<size_t>(taps) * quads_ * 64;
+  bytes_.resize(static_cast<size_t>(groups) * quad_group);
+  // Sums wrap like the kernels' int32 arithmetic: only their value modulo 2^32 is used.
+  std::vector<uint32_t> sums(static_cast<size_t>(groups) * 16, 0);
+  for (int g = 0; g < groups; ++g) {
+    uint32_t* sum = sums.data() + g * 16;
+    for (int t = 0; t < taps; ++t) {
+      // A quad is two pairs of the int16 layout; the last one's second pair is padding when the pairs are odd.
+      const int16_t* src = grouped_.data() + g * group_size() + static_cast<size_t>(t) * pairs_ * 32;
+      int8_t* dst = bytes_.data() + g * quad_group + static_cast<size_t>(t) * quads_ * 64;
+      for (int q = 0; q < quads_; ++q, dst += 64) {
+        const int16_t* first = src + static_cast<size_t>(q) * 64;
+        const bool second = 2 * q + 1 < pairs_;
+        for (int o = 0; o < 16; ++o) {
+          const int16_t a = first[2 * o], b = first[2 * o + 1];
+          const int16_t c = second ? first[32 + 2 * o] : 0, d = second ? first[32 + 2 * o + 1] : 0;
+          dst[4 * o] = static_cast<int8_t>(a), dst[4 * o + 1] = static_cast<int8_t>(b);
+          dst[4 * o + 2] = static_cast<int8_t>(c), dst[4 * o + 3] = static_cast<int8_t>(d);
+          sum[o] += static_cast<uint32_t>(a + b + c + d);
+        }
+      }
+    }
+  }
+  sums_.assign(sums.size(), 0);
+  for (size_t i = 0; i < sums.size(); ++i) sums_[i] = static_cast<int32_t>(sums[i]);
+}
+
 size_t ConvWeights::size_bytes() const {
-  return sizeof(*this) + dense_.capacity() * sizeof(int32_t) + (grouped_.capacity() + by_tap_.capacity()) * sizeof(int16_t);
+  return sizeof(*this) + dense_.capacity() * sizeof(int32_t) +
+         (grouped_.capacity() + by_tap_.capacity()) * sizeof(int16_t) + bytes_.capacity() +
+         sums_.capacity() * sizeof(int32_t);
 }
 
 template <typename T>
@@ -233,9 +268,72 @@ struct ConvKernels {
       conv_exact(p, w, b, s);
   }
 
+  // Convolution on unsigned IFM bytes and int8 weights with the 8-bit micro-kernels, where the level has them, the
+  // weights were packed as bytes and every exact sum fits int32 (the kernels' sums may wrap on the way). Each IFM
+  // byte u is the value plus an offset (128 for int8, so that it is unsigned), and the kernels subtract
+  // (offset + zero point) * (the channel's weight sum): padding, whose value minus the zero point is 0, holds
+  // offset + zero point. False when the case is not one for them.
+  static bool conv_8bit(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s,
+                        int64_t ifm_bound) {
+    const MicroKernel8Set* mk = micro_kernels_8bit(s.simd);
+    const DataType type = p.ifm.layout.type;
+    if (!mk || w.bytes_.empty() || p.kernel.upscale == Upscale::Zeros ||
+        (type != DataType::Int8 && type != DataType::UInt8))
+      return false;
+    const int32_t offset = type == DataType::Int8 ? 128 : 0;
+    const int32_t pad = offset + p.ifm_zero_point;
+    const int ic_stride = 4 * w.quads_;
+    const int ntaps = p.kernel.width * p.kernel.height;
+    const int64_t term_bound = std::max<int64_t>(1, ifm_bound * w.max_abs_);
+    const int64_t sum_bound = int64_t{ntaps} * ic_stride * term_bound;
+    if (pad < 0 || pad > 255 || sum_bound > INT32_MAX) return false;
+
+    const Window win = conv_window(p, b, 0, p.ifm_depth, ic_stride);
+    gather_ifm<uint8_t>(p.ifm, -offset, win.w, static_cast<uint8_t>(pad), s.ifm8);
+    tap_offsets(p.kernel, win.w.cols, ic_stride, s.taps);
+    const int g0 = b.c0 / 16, g_end = (b.c1 + 15) / 16;
+    int32_t* const correction = at_least(s.correction, static_cast<size_t>(g_end - g0) * 16);
+    for (int c = g0 * 16; c < g_end * 16; ++c)
+      correction[c - g0 * 16] = static_cast<int32_t>(static_cast<uint32_t>(pad) * static_cast<uint32_t>(w.sums_[c]));
+
+    const int max_p = std::max(mk->max_pixels[0], mk->max_pixels[1]);
+    const int tile_p = std::max(max_p, kTilePixels / max_p * max_p);
+    int32_t* const tile32 = at_least(s.tile32, static_cast<size_t>(32 * tile_p + kRequantizeLanes));
+    const Writer out(p, s, b.c0, b.c1, sum_bound);
+    const ptrdiff_t tap_stride = ptrdiff_t{w.quads_} * 64;
+    const ptrdiff_t group_stride = ptrdiff_t{ntaps} * tap_stride;
+    const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * ic_stride;
+    for (int oy = b.y0; oy < b.y1; ++oy) {
+      const uint8_t* row = s.ifm8.data() + static_cast<ptrdiff_t>(oy - b.y0) * win.sy * win.w.cols * ic_stride;
+      for (int g = g0; g * 16 < b.c1;) {
+        const int nb = mk->max_pixels[1] > 0 && (g + 1) * 16 < b.c1 ? 2 : 1;
+        const int ca = std::max(b.c0, g * 16), cb = std::min(b.c1, (g + nb) * 16);
+        const int8_t* wg = w.bytes_.data() + g * group_stride;
+        const int32_t* corr = correction + (g - g0) * 16;
+        for (int ox = b.x0; ox < b.x1;) {
+          const int nt = std::min(tile_p, b.x1 - ox);
+          const int run_p = mk->max_pixels[nb - 1];
+          const int runs = nt / run_p, rest = nt % run_p;
+          const uint8_t* a = row + (ox - b.x0) * pix_stride;
+          if (runs)
+            mk->kernel[nb - 1][run_p - 1](a, pix_stride, s.taps.data(), ntaps, w.quads_, wg, tap_stride, group_stride,
+                                          corr, runs, tile32);
+          if (rest)
+            mk->kernel[nb - 1][rest - 1](a + runs * run_p * pix_stride, pix_stride, s.taps.data(), ntaps, w.quads_, wg,
+                                         tap_stride, group_stride, corr, 1, tile32 + 32 * runs * run_p);
+          out.tile(ox, oy, nt, ca, cb, tile32 + (ca - g * 16), 32);
+          ox += nt;
+        }
+        g += nb;
+      }
+    }
+    return true;
+  }
+
   // Convolution on int16 buffers with the SIMD micro-kernels.
   static void conv_fast(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s,
                         int64_t ifm_bound) {
+    if (conv_8bit(p, w, b, s, ifm_bound)) return;
     const int ic_stride = 2 * w.pairs_;
     const Window win = conv_window(p, b, 0, p.ifm_depth, ic_stride);
     gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);

@@ -5,7 +5,8 @@
 // arrays (ifm_c = 1 for depthwise), packs them once with ConvWeights, then calls conv_block() /
 // depthwise_block() for any set of OFM blocks (or conv() / depthwise() for the whole OFM). IFM/OFM
 // bounds are guaranteed by the caller; output.ofm_type must equal ofm.layout.type. 8-bit IFMs (and int16 with zero point 0) run on int16 SIMD
-// micro-kernels with int32 partial sums; other cases use an exact int64 loop.
+// micro-kernels with int32 partial sums, or, with int8 weights on a host with 8-bit dot products, on 8-bit ones;
+// other cases use an exact int64 loop.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +61,7 @@ class ConvWeights {
   ConvWeights(int ofm_depth, int height, int width, int ifm_depth);
   template <typename T>
   void pack(const T* dense);
+  void pack_bytes();
   int32_t weight(int oc, int tap, int ic) const {
     if (!fits_int16_) return dense_[(static_cast<size_t>(oc) * height_ * width_ + tap) * ifm_depth_ + ic];
     return grouped_[(oc / 16) * group_size() + (static_cast<size_t>(tap) * pairs_ + ic / 2) * 32 + (oc % 16) * 2 +
@@ -76,6 +78,12 @@ class ConvWeights {
   weights::RawVector<int16_t> grouped_;
   // ifm_depth 1 (DEPTHWISE): [tap][channel] (taps of one channel interleaved across channels for vector loads).
   std::vector<int16_t> by_tap_;
+  // When every weight fits int8 and this host has 8-bit dot products (sealed under such a level): the same weights
+  // as bytes, [ofm_c / 16][tap][quad][ofm_c % 16][4], zero-padded to 16 OFM channels and a multiple of 4 IFM
+  // channels, with each OFM channel's sum of weights (padded to 16 channels) for the zero-point correction.
+  int quads_ = 0;  // ceil(ifm_depth / 4)
+  std::vector<int8_t> bytes_;
+  std::vector<int32_t> sums_;
 };
 
 // Reusable per-thread buffers, and the SIMD level (tests select lower levels to check them).
@@ -89,6 +97,8 @@ struct KernelScratch {
   std::vector<int64_t> channel_params;  // per-channel output-stage constants of the block
   std::vector<int32_t> values;          // one pixel's output values before the store
   std::vector<uint8_t> bytes;           // raw feature-map bytes
+  std::vector<uint8_t> ifm8;            // the 8-bit micro-kernels' IFM window, as unsigned bytes
+  std::vector<int32_t> correction;      // the 8-bit micro-kernels' per-channel zero-point correction
 };
 
 void conv_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s);

@@ -118,6 +118,24 @@ inline void read_pixels_8bit(const uint8_t* region, const FeatureMapLayout& l, i
   }
 }
 
+// read_pixels_8bit() into bytes, for the 8-bit micro-kernels: each byte minus the zero point modulo 256 (for an
+// int8 map and zero point -128, the value plus 128: an unsigned byte).
+inline void read_pixels_bytes(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int count, int c0, int n,
+                              int32_t zp, uint8_t* dst, ptrdiff_t pixel_stride) {
+  const auto addend = static_cast<uint8_t>(-zp);
+  const uint8_t* pix = region + l.pixel_offset(x, y);
+  for (int c = 0; c < n;) {
+    const int cc = c0 + c;
+    const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
+    const uint8_t* src = pix + l.channel_offset(cc);
+    if (l.stride_x == run && pixel_stride == run)  // the pixels follow each other on both sides: one run
+      offset_bytes(src, 0, addend, dst + c, 0, 1, count * run);
+    else
+      offset_bytes(src, l.stride_x, addend, dst + c, pixel_stride, count, run);
+    c += run;
+  }
+}
+
 // `count` pixels of the buffer, `cs` elements apart: the first `channels` of each hold `fill`, the rest 0.
 template <typename T>
 void fill_pixels(T* dst, int count, int channels, int cs, T fill) {
@@ -138,8 +156,8 @@ void gather_typed(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w,
   const size_t need = static_cast<size_t>(w.rows) * static_cast<size_t>(w.cols) * static_cast<size_t>(cs);
   if (buf.size() < need) buf.resize(need);
   const FeatureMapLayout& l = ifm.layout;
-  // 8-bit values into int16 go by runs of pixels in SIMD; other types and upscaling pixel by pixel.
-  constexpr bool kRuns = element_size_bytes(DT) == 1 && std::is_same_v<T, int16_t>;
+  // 8-bit values into int16 or bytes go by runs of pixels in SIMD; other types and upscaling pixel by pixel.
+  constexpr bool kRuns = element_size_bytes(DT) == 1 && (std::is_same_v<T, int16_t> || std::is_same_v<T, uint8_t>);
   // The window's columns inside the IFM.
   const int col_lo = std::clamp(-w.ux0, 0, w.cols), col_hi = std::clamp(w.width - w.ux0, col_lo, w.cols);
   for (int r = 0; r < w.rows; ++r) {
@@ -162,7 +180,10 @@ void gather_typed(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w,
           const int ux = w.ux0 + col;
           const int end = ux < l.width0 ? std::min(col_hi, l.width0 - w.ux0) : col_hi;
           T* dst = row + static_cast<size_t>(col) * cs;
-          read_pixels_8bit(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
+          if constexpr (std::is_same_v<T, uint8_t>)
+            read_pixels_bytes(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
+          else
+            read_pixels_8bit(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
           if (cs > w.channels)
             for (int k = col; k < end; ++k) std::fill(row + static_cast<size_t>(k) * cs + w.channels, row + static_cast<size_t>(k + 1) * cs, T{0});
           col = end;

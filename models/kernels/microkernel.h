@@ -14,7 +14,9 @@
 
 namespace ethosu::kernels {
 
-enum class SimdLevel : uint8_t { Generic, Avx2, Avx512Vnni };
+// AvxVnni: AVX2 with the VEX-encoded 8-bit dot products of AVX-VNNI (Intel since Alder Lake, AMD since Zen 5). A host
+// with AVX-512 VNNI need not have AVX-VNNI (Intel's Cascade Lake and Ice Lake do not): see host_has_avx_vnni().
+enum class SimdLevel : uint8_t { Generic, Avx2, AvxVnni, Avx512Vnni };
 
 using MicroKernel = void (*)(const int16_t* a, ptrdiff_t pix_stride, const int32_t* tap_offsets, int ntaps,
                              int npairs, const int16_t* w, ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride,
@@ -25,11 +27,34 @@ struct MicroKernelSet {
   MicroKernel kernel[2][8];    // [NB - 1][P - 1]
 };
 
-// The best level this host supports (AVX-512 VNNI, AVX2, or portable C++), at most the limit below.
+// The 8-bit variant, for levels with 8-bit dot products (vpdpbusd): unsigned IFM bytes times signed weight bytes,
+// four input channels per 32-bit lane, minus a per-channel correction:
+//   out[i][16 j + o] = sum over taps t < ntaps, quads k < nquads, h < 4 of
+//       a[i * pix_stride + tap_offsets[t] + 4 k + h] * w[j * w_group_stride + t * w_tap_stride + 64 k + 4 o + h]
+//     - correction[16 j + o]
+// in wrapping int32 arithmetic (vpdpbusd does not saturate), so the result is exact whenever the true value fits
+// int32, however the partial sums wrap.
+using MicroKernel8 = void (*)(const uint8_t* a, ptrdiff_t pix_stride, const int32_t* tap_offsets, int ntaps,
+                              int nquads, const int8_t* w, ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride,
+                              const int32_t* correction, int runs, int32_t* out);
+
+struct MicroKernel8Set {
+  int max_pixels[2] = {1, 1};
+  MicroKernel8 kernel[2][8];
+};
+
+// The best level this host supports (AVX-512 VNNI, AVX-VNNI, AVX2, or portable C++), at most the limit below.
 SimdLevel best_simd_level();
+// The best level this host supports, whatever the limit.
+SimdLevel host_simd_level();
+// Whether this host has AVX-VNNI: the AvxVnni level has 8-bit kernels only then (below, it runs the AVX2 ones).
+bool host_has_avx_vnni();
 // Caps best_simd_level() for the whole process (tests compare every level on whole jobs).
 void set_simd_level_limit(SimdLevel limit);
 // The kernels for `level`, which must not exceed best_simd_level().
 const MicroKernelSet& micro_kernels(SimdLevel level);
+// The 8-bit kernels for `level`, or null where the level has none (Generic, Avx2, AvxVnni without
+// host_has_avx_vnni()).
+const MicroKernel8Set* micro_kernels_8bit(SimdLevel level);
 
 }  // namespace ethosu::kernels

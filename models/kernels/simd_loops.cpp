@@ -24,6 +24,7 @@ struct SimdLoops {
   void (*depthwise)(const int16_t*, ptrdiff_t, const int32_t*, int, const int16_t*, ptrdiff_t, int, int, int32_t*,
                     ptrdiff_t);
   void (*widen)(const uint8_t*, ptrdiff_t, bool, int32_t, int16_t*, ptrdiff_t, int, int);
+  void (*offset)(const uint8_t*, ptrdiff_t, uint8_t, uint8_t*, ptrdiff_t, int, int);
   void (*narrow)(const int32_t*, ptrdiff_t, int, uint8_t*, ptrdiff_t, int, int);
 };
 
@@ -508,6 +509,44 @@ void Widen8(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_t ze
     WidenGroups(src, src_stride, zero_point, dst, dst_stride, groups, length);
 }
 
+// Bytes plus an addend modulo 256, groups as WidenVectors() takes them.
+template <class D>
+HWY_INLINE void OffsetVectors(D d, const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint8_t* dst,
+                              ptrdiff_t dst_stride, int groups, int length) {
+  const int n = static_cast<int>(hn::Lanes(d));
+  const auto add = hn::Set(d, addend);
+  const auto offset = [&](const uint8_t* s, uint8_t* o) { hn::StoreU(hn::Add(hn::LoadU(d, s), add), d, o); };
+  if (length == n) {  // one vector per group: an NHCWB16 brick
+    for (int g = 0; g < groups; ++g) offset(src + g * src_stride, dst + g * dst_stride);
+    return;
+  }
+  for (int g = 0; g < groups; ++g) {
+    const uint8_t* s = src + g * src_stride;
+    uint8_t* o = dst + g * dst_stride;
+    int i = 0;
+    for (; i + n <= length; i += n) offset(s + i, o + i);
+    if (i < length) offset(s + length - n, o + length - n);
+  }
+}
+
+void OffsetBytes(const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint8_t* dst, ptrdiff_t dst_stride,
+                 int groups, int length) {
+  const hn::ScalableTag<uint8_t> d;
+  const hn::CappedTag<uint8_t, 16> d16;
+  const hn::CappedTag<uint8_t, 8> d8;
+  if (length >= static_cast<int>(hn::Lanes(d))) {
+    OffsetVectors(d, src, src_stride, addend, dst, dst_stride, groups, length);
+  } else if (length >= 16 && hn::Lanes(d16) == 16) {
+    OffsetVectors(d16, src, src_stride, addend, dst, dst_stride, groups, length);
+  } else if (length >= 8 && hn::Lanes(d8) == 8) {
+    OffsetVectors(d8, src, src_stride, addend, dst, dst_stride, groups, length);
+  } else {
+    for (int g = 0; g < groups; ++g)
+      for (int i = 0; i < length; ++i)
+        dst[g * dst_stride + i] = static_cast<uint8_t>(src[g * src_stride + i] + addend);
+  }
+}
+
 template <typename Narrow>
 void NarrowGroups(const int32_t* v, ptrdiff_t v_stride, uint8_t* dst, ptrdiff_t dst_stride, int groups, int length) {
   const hn::ScalableTag<uint32_t> d;
@@ -538,7 +577,8 @@ void NarrowStore(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_
 }
 
 const bool registered =
-    register_loops({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &NarrowStore});
+    register_loops({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &OffsetBytes,
+                    &NarrowStore});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::kernels
@@ -668,6 +708,11 @@ void widen_8bit(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_
   loops().widen(src, src_stride, is_signed, zero_point, dst, dst_stride, groups, length);
 }
 
+void offset_bytes(const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint8_t* dst, ptrdiff_t dst_stride,
+                  int groups, int length) {
+  loops().offset(src, src_stride, addend, dst, dst_stride, groups, length);
+}
+
 void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_t* dst, ptrdiff_t dst_stride,
                   int groups, int length) {
   loops().narrow(v, v_stride, element_bytes, dst, dst_stride, groups, length);
@@ -695,20 +740,31 @@ std::vector<std::string> simd_target_names() {
   return names;
 }
 
+std::vector<std::string> simd_limit_names() {
+  std::vector<std::string> names = simd_target_names();
+  const auto avx2 = std::find(names.begin(), names.end(), "AVX2");
+  if (avx2 != names.end() && host_has_avx_vnni()) names.insert(avx2, "AVX2_VNNI");
+  return names;
+}
+
 void limit_simd(const std::string& name) {
   std::string wanted = name;
   for (char& c : wanted) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  // AVX2_VNNI: Highway's AVX2 loops with the AVX-VNNI micro-kernels, as a host with AVX-VNNI but no AVX-512 runs.
+  const bool vnni = wanted == "AVX2_VNNI" && host_has_avx_vnni();
+  if (vnni) wanted = "AVX2";
   for (const SimdLoops& l : available()) {
     const std::string target = hwy::TargetName(l.target);
     if (target != wanted) continue;
     chosen.store(&l, std::memory_order_relaxed);
     set_simd_level_limit(target.rfind("AVX3", 0) == 0 ? SimdLevel::Avx512Vnni
+                         : vnni                        ? SimdLevel::AvxVnni
                          : target == "AVX2"            ? SimdLevel::Avx2
                                                        : SimdLevel::Generic);
     return;
   }
   std::string choices;
-  for (const std::string& n : simd_target_names()) choices += (choices.empty() ? "" : ", ") + n;
+  for (const std::string& n : simd_limit_names()) choices += (choices.empty() ? "" : ", ") + n;
   throw InputError("SIMD target '" + name + "' is not one this host runs and this build holds (" + choices + ")");
 }
 

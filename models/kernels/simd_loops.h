@@ -71,6 +71,11 @@ void depthwise_sums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps,
 void widen_8bit(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_t zero_point, int16_t* dst,
                 ptrdiff_t dst_stride, int groups, int length);
 
+// Bytes plus an addend modulo 256, in groups of `length` contiguous bytes (the 8-bit micro-kernels' IFM bytes):
+//   dst[g * dst_stride + i] = src[g * src_stride + i] + addend  for g < groups, i < length.
+void offset_bytes(const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint8_t* dst, ptrdiff_t dst_stride,
+                  int groups, int length);
+
 // int32 values already within an 8-, 16- or 32-bit element type, stored as its little-endian elements of
 // `element_bytes`, in groups of `length` contiguous elements:
 //   element i of group g at dst + g * dst_stride + i * element_bytes  <-  v[g * v_stride + i].
@@ -86,10 +91,13 @@ const char* simd_target_name();
 // The names of available_simd_targets(), best first (Highway's: "AVX3_ZEN4", "AVX2", "EMU128", ...).
 std::vector<std::string> simd_target_names();
 
-// Caps the SIMD code of the whole process at the named target (one of simd_target_names(), any case): the loops
-// run on it, and the conv micro-kernels follow (AVX-512 VNNI under an AVX3 target, AVX2 under AVX2, the portable
-// ones under any other). For comparing hosts on one machine and for narrowing a bug down to a target. Throws
-// InputError naming the choices when the name is not one of them.
+// The names limit_simd() takes: simd_target_names(), and before AVX2 "AVX2_VNNI" where the host has AVX-VNNI.
+std::vector<std::string> simd_limit_names();
+// Caps the SIMD code of the whole process at the named target (one of simd_limit_names(), any case): the loops
+// run on it, and the conv micro-kernels follow (AVX-512 VNNI under an AVX3 target, AVX2 under AVX2, the AVX-VNNI
+// ones under AVX2_VNNI, which runs the AVX2 loops; the portable ones under any other). For comparing hosts on one
+// machine and for narrowing a bug down to a target. Throws InputError naming the choices when the name is not one
+// of them.
 void limit_simd(const std::string& name);
 // Applies ETHOSU_SIM_SIMD=NAME, when set, as limit_simd(NAME), once per process. The loops' dispatch and
 // best_simd_level() call it on their first use, so that the variable reaches every client (CLI, Python, driver

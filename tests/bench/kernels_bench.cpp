@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "models/kernels/conv.h"
@@ -43,6 +44,7 @@ struct Map {
 struct Shape {
   int ifm_w, ifm_h, ic, oc, k, stride, pad;  // square kernels; SAME-style padding `pad`
   bool depthwise;
+  int weight_max = 127;  // int8 weights (an int8 model's; the 8-bit micro-kernels where the host has them), or 9-bit
 };
 
 void run_conv(benchmark::State& state, Shape sh) {
@@ -53,7 +55,8 @@ void run_conv(benchmark::State& state, Shape sh) {
   const int wic = sh.depthwise ? 1 : ic;
   std::vector<int16_t> w(static_cast<size_t>(sh.oc) * sh.k * sh.k * wic);
   std::mt19937 rng(2);
-  for (auto& v : w) v = static_cast<int16_t>(static_cast<int>(rng() % 255) - 127);
+  for (auto& v : w)
+    v = static_cast<int16_t>(static_cast<int>(rng() % static_cast<unsigned>(2 * sh.weight_max + 1)) - sh.weight_max);
   std::vector<ScaleBias> sb(static_cast<size_t>(sh.oc), ScaleBias{1234, 1518500250u, 38});
   ConvParams p;
   p.ifm = ifm.fm, p.ifm_zero_point = -3, p.ifm_depth = ic;
@@ -78,7 +81,8 @@ void run_conv(benchmark::State& state, Shape sh) {
   }
   const double macs = double(ow) * oh * sh.oc * sh.k * sh.k * wic;
   state.counters["MAC/s"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(simd_target_name());
+  const bool bytes = !sh.depthwise && sh.weight_max <= 127 && micro_kernels_8bit(best_simd_level());
+  state.SetLabel(std::string(simd_target_name()) + (bytes ? ", 8-bit micro-kernels" : ""));
 }
 
 // 1x1 expansion 56x56x24 -> 144
@@ -96,6 +100,11 @@ BENCHMARK_CAPTURE(run_conv, fc_1024_1000, Shape{1, 1, 1024, 1000, 1, 1, 0, false
 // Generic shapes of the brief
 BENCHMARK_CAPTURE(run_conv, conv_1x1_112x112x32_64, Shape{112, 112, 32, 64, 1, 1, 0, false})->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(run_conv, conv_3x3_56x56x64_64, Shape{56, 56, 64, 64, 3, 1, 1, false})->Unit(benchmark::kMillisecond);
+// The same two with 9-bit weights (a uint8 model's, weight minus zero point): the int16 micro-kernels.
+BENCHMARK_CAPTURE(run_conv, conv_1x1_112x112x32_64_9bit, Shape{112, 112, 32, 64, 1, 1, 0, false, 255})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run_conv, conv_3x3_56x56x64_64_9bit, Shape{56, 56, 64, 64, 3, 1, 1, false, 255})
+    ->Unit(benchmark::kMillisecond);
 
 // A MobileNetV2-sized weight stream (1x1, 320 -> 1280 channels: 409 600 weights) of Gaussian weights, as
 // the test encoder writes it (Vela-like: Golomb-Rice with WDIV 5, no palette, no zero runs).

@@ -216,9 +216,10 @@ Case random_case(std::mt19937& rng, bool depthwise) {
   pads(c.k.width, c.k.dilation_x, c.k.pad_left, c.k.pad_right);
   pads(c.k.height, c.k.dilation_y, c.k.pad_top, c.k.pad_bottom);
   c.acc = pick(0, 1) ? AccFormat::Int40 : AccFormat::Int32;
-  // Mostly 9-bit weights; sometimes full int16 (forces split reductions) or beyond (exact path).
+  // Mostly 9-bit weights or int8 ones (127: -128..127, the 8-bit micro-kernels' case); sometimes full int16 (forces
+  // split reductions) or beyond (exact path).
   const int wsel = pick(0, 9);
-  c.weight_max = wsel < 7 ? 255 : (wsel < 9 ? 32767 : 100000);
+  c.weight_max = wsel < 4 ? 255 : (wsel < 7 ? 127 : (wsel < 9 ? 32767 : 100000));
   c.depthwise = depthwise;
   return c;
 }
@@ -226,7 +227,8 @@ Case random_case(std::mt19937& rng, bool depthwise) {
 void run_random(bool depthwise, int iterations, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<SimdLevel> levels = {SimdLevel::Generic};
-  if (best_simd_level() != SimdLevel::Generic) levels.push_back(SimdLevel::Avx2);
+  if (best_simd_level() >= SimdLevel::Avx2) levels.push_back(SimdLevel::Avx2);
+  if (host_has_avx_vnni()) levels.push_back(SimdLevel::AvxVnni);
   if (best_simd_level() == SimdLevel::Avx512Vnni) levels.push_back(SimdLevel::Avx512Vnni);
   for (int it = 0; it < iterations; ++it) {
     const Case cs = random_case(rng, depthwise);
@@ -239,7 +241,7 @@ void run_random(bool depthwise, int iterations, uint32_t seed) {
     ifm.randomize(rng);
     const int wic = depthwise ? 1 : cs.ic;
     std::vector<int32_t> w(static_cast<size_t>(cs.oc) * k.width * k.height * wic);
-    std::uniform_int_distribution<int> wd(-cs.weight_max, cs.weight_max);
+    std::uniform_int_distribution<int> wd(cs.weight_max == 127 ? -128 : -cs.weight_max, cs.weight_max);
     for (auto& v : w) v = wd(rng);
     std::vector<ScaleBias> sb(static_cast<size_t>(cs.oc));
     for (auto& e : sb) {
@@ -317,7 +319,7 @@ TEST(FullyConnected, LongReductionMatchesReference) {
   // 1x1x1024 -> 37: a 1x1 conv on a 1x1 map, the FC shape, with a reduction long enough to need
   // split int32 partial sums when weights use the full int16 range.
   std::mt19937 rng(5);
-  for (int wmax : {255, 32767}) {
+  for (int wmax : {127, 255, 32767}) {
     Case cs{};
     cs.ifm_t = DataType::Int8, cs.ofm_t = DataType::Int8, cs.ifm_l = cs.ofm_l = Layout::NHWC;
     cs.ifm_zp = -5, cs.ow = cs.oh = 1, cs.ic = 1024, cs.oc = 37, cs.acc = AccFormat::Int40, cs.weight_max = wmax;

@@ -30,6 +30,33 @@ void on_every_target(const Body& body) {
   select_simd_target(0);
 }
 
+TEST(OffsetBytes, MatchesPlainLoopForEveryLengthAndStride) {
+  std::mt19937 rng(12);
+  on_every_target([&] {
+    // Lengths below, at and past one vector of every target (1 to 64 bytes), as the 8-bit gather calls them.
+    for (int length : {1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 130}) {
+      for (uint8_t addend : {uint8_t{0}, uint8_t{128}, uint8_t{37}}) {
+        const int groups = 5;
+        const ptrdiff_t src_stride = length + 3, dst_stride = length + 5;
+        std::vector<uint8_t> src(static_cast<size_t>(1 + (groups - 1) * src_stride + length));
+        for (auto& b : src) b = static_cast<uint8_t>(rng());
+        const uint8_t guard = 0xA5;
+        std::vector<uint8_t> dst(static_cast<size_t>(groups * dst_stride + 8), guard);
+        offset_bytes(src.data() + 1, src_stride, addend, dst.data() + 2, dst_stride, groups, length);
+        for (size_t k = 0; k < dst.size(); ++k) {
+          const ptrdiff_t rel = static_cast<ptrdiff_t>(k) - 2;
+          const bool inside = rel >= 0 && rel % dst_stride < length && rel / dst_stride < groups;
+          const uint8_t want =
+              inside ? static_cast<uint8_t>(src[static_cast<size_t>(1 + rel / dst_stride * src_stride + rel % dst_stride)] +
+                                            addend)
+                     : guard;
+          ASSERT_EQ(dst[k], want) << "length " << length << " addend " << int{addend} << " byte " << k;
+        }
+      }
+    }
+  });
+}
+
 TEST(Widen8bit, MatchesPlainLoopForEveryLengthAndStride) {
   std::mt19937 rng(11);
   on_every_target([&] {
@@ -103,17 +130,25 @@ TEST(DepthwiseSums, MatchesPlainLoopForEveryPixelCountAndTapCount) {
 // limit_simd (ETHOSU_SIM_SIMD): every available target by name in any case, the micro-kernels capped with it, and an
 // unknown name refused with the choices.
 TEST(LimitSimd, SelectsEveryTargetByNameAndCapsTheMicroKernels) {
-  const std::vector<std::string> names = simd_target_names();
-  ASSERT_EQ(names.size(), available_simd_targets().size());
+  ASSERT_EQ(simd_target_names().size(), available_simd_targets().size());
+  const std::vector<std::string> names = simd_limit_names();
+  const bool vnni = std::find(names.begin(), names.end(), "AVX2_VNNI") != names.end();
+  EXPECT_EQ(vnni, host_has_avx_vnni() && std::find(names.begin(), names.end(), "AVX2") != names.end());
+  EXPECT_EQ(names.size(), simd_target_names().size() + (vnni ? 1 : 0));
   for (const std::string& name : names) {
     std::string lower = name;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     limit_simd(lower);
-    EXPECT_EQ(std::string(simd_target_name()), name);
+    // AVX2_VNNI runs Highway's AVX2 loops.
+    EXPECT_EQ(std::string(simd_target_name()), name == "AVX2_VNNI" ? "AVX2" : name);
     const SimdLevel cap = name.rfind("AVX3", 0) == 0 ? SimdLevel::Avx512Vnni
+                          : name == "AVX2_VNNI"       ? SimdLevel::AvxVnni
                           : name == "AVX2"            ? SimdLevel::Avx2
                                                       : SimdLevel::Generic;
     EXPECT_LE(best_simd_level(), cap) << name;
+    if (name == "AVX2_VNNI") {
+      EXPECT_EQ(best_simd_level(), SimdLevel::AvxVnni);
+    }
   }
   select_simd_target(0);
   set_simd_level_limit(SimdLevel::Avx512Vnni);
@@ -126,7 +161,7 @@ TEST(LimitSimd, UnknownNameIsAnInputErrorListingTheChoices) {
   } catch (const InputError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("'NOSUCH'"), std::string::npos) << what;
-    for (const std::string& name : simd_target_names()) EXPECT_NE(what.find(name), std::string::npos) << what;
+    for (const std::string& name : simd_limit_names()) EXPECT_NE(what.find(name), std::string::npos) << what;
   }
   EXPECT_EQ(std::string(simd_target_name()), simd_target_names().front());  // unchanged
 }

@@ -18,13 +18,9 @@
 namespace ethosu::kernels {
 namespace {
 
-inline int32_t load_pair(const int16_t* p) {
-  int32_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-inline int32_t load_quad(const uint8_t* p) {
+// The 4 IFM bytes of one step (an int16 pair or a uint8 quad), to broadcast.
+template <typename T>
+inline int32_t load_step(const T* p) {
   int32_t v;
   std::memcpy(&v, p, sizeof v);
   return v;
@@ -56,10 +52,37 @@ void mk_generic(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int
 }
 
 #if ETHOSU_KERNELS_X86
-template <int P, int NB>
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void mk_avx512(
-    const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, int npairs, const int16_t* w,
-    ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, int runs, int32_t* out) {
+// One AVX-512 VNNI body for both dot products: a step is 4 IFM bytes (an int16 pair or four uint8) broadcast against
+// 64 weight bytes (16 channels x one pair or quad), so only the element types and the instruction differ.
+struct Int16Pairs {
+  using Ifm = int16_t;
+  using Weight = int16_t;
+  static __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline __m512i dot(__m512i acc,
+                                                                                                  __m512i b,
+                                                                                                  __m512i w) {
+    return _mm512_dpwssd_epi32(acc, b, w);
+  }
+};
+struct ByteQuads {
+  using Ifm = uint8_t;
+  using Weight = int8_t;
+  static __attribute__((target("avx512f,avx512bw,avx512vnni"), always_inline)) inline __m512i dot(__m512i acc,
+                                                                                                  __m512i b,
+                                                                                                  __m512i w) {
+    return _mm512_dpbusd_epi32(acc, b, w);
+  }
+};
+
+// correction: null (the 16-bit contract), or 16 x NB values subtracted from each pixel's sums (the 8-bit one).
+template <int P, int NB, class Step>
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void mk_avx512_steps(
+    const typename Step::Ifm* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, int nsteps,
+    const typename Step::Weight* w, ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, const int32_t* correction,
+    int runs, int32_t* out) {
+  constexpr int kIfmStep = 4 / sizeof(typename Step::Ifm), kWeightStep = 64 / sizeof(typename Step::Weight);
+  __m512i corr[NB];
+#pragma GCC unroll 2
+  for (int j = 0; j < NB; ++j) corr[j] = correction ? _mm512_loadu_si512(correction + 16 * j) : _mm512_setzero_si512();
   for (int run = 0; run < runs; ++run, a += P * pix_stride, out += 32 * P) {
     __m512i acc[P][NB];
 #pragma GCC unroll 8
@@ -67,25 +90,39 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void mk_avx512(
 #pragma GCC unroll 2
       for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_setzero_si512();
     for (int t = 0; t < ntaps; ++t) {
-      const int16_t* at = a + taps[t];
-      const int16_t* wt = w + t * w_tap_stride;
-      for (int k = 0; k < npairs; ++k) {
+      const typename Step::Ifm* at = a + taps[t];
+      const typename Step::Weight* wt = w + t * w_tap_stride;
+      for (int k = 0; k < nsteps; ++k) {
         __m512i wv[NB];
 #pragma GCC unroll 2
-        for (int j = 0; j < NB; ++j) wv[j] = _mm512_loadu_si512(wt + j * w_group_stride + 32 * k);
+        for (int j = 0; j < NB; ++j) wv[j] = _mm512_loadu_si512(wt + j * w_group_stride + kWeightStep * k);
 #pragma GCC unroll 8
         for (int i = 0; i < P; ++i) {
-          const __m512i b = _mm512_set1_epi32(load_pair(at + i * pix_stride + 2 * k));
+          const __m512i b = _mm512_set1_epi32(load_step(at + i * pix_stride + kIfmStep * k));
 #pragma GCC unroll 2
-          for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_dpwssd_epi32(acc[i][j], b, wv[j]);
+          for (int j = 0; j < NB; ++j) acc[i][j] = Step::dot(acc[i][j], b, wv[j]);
         }
       }
     }
 #pragma GCC unroll 8
     for (int i = 0; i < P; ++i)
 #pragma GCC unroll 2
-      for (int j = 0; j < NB; ++j) _mm512_storeu_si512(out + 32 * i + 16 * j, acc[i][j]);
+      for (int j = 0; j < NB; ++j) _mm512_storeu_si512(out + 32 * i + 16 * j, _mm512_sub_epi32(acc[i][j], corr[j]));
   }
+}
+
+template <int P, int NB>
+void mk_avx512(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, int npairs, const int16_t* w,
+               ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, int runs, int32_t* out) {
+  mk_avx512_steps<P, NB, Int16Pairs>(a, pix_stride, taps, ntaps, npairs, w, w_tap_stride, w_group_stride, nullptr,
+                                     runs, out);
+}
+
+template <int P, int NB>
+void mk8_avx512(const uint8_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, int nquads, const int8_t* w,
+                ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, const int32_t* correction, int runs, int32_t* out) {
+  mk_avx512_steps<P, NB, ByteQuads>(a, pix_stride, taps, ntaps, nquads, w, w_tap_stride, w_group_stride, correction,
+                                    runs, out);
 }
 
 template <int P, int NB>
@@ -111,7 +148,7 @@ __attribute__((target("avx2"))) void mk_avx2(const int16_t* a, ptrdiff_t pix_str
         }
 #pragma GCC unroll 8
         for (int i = 0; i < P; ++i) {
-          const __m256i b = _mm256_set1_epi32(load_pair(at + i * pix_stride + 2 * k));
+          const __m256i b = _mm256_set1_epi32(load_step(at + i * pix_stride + 2 * k));
 #pragma GCC unroll 2
           for (int j = 0; j < NB; ++j) {
             acc[i][j][0] = _mm256_add_epi32(acc[i][j][0], _mm256_madd_epi16(b, wv[j][0]));
@@ -130,41 +167,9 @@ __attribute__((target("avx2"))) void mk_avx2(const int16_t* a, ptrdiff_t pix_str
   }
 }
 
-template <int P, int NB>
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void mk8_avx512(
-    const uint8_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, int nquads, const int8_t* w,
-    ptrdiff_t w_tap_stride, ptrdiff_t w_group_stride, const int32_t* correction, int runs, int32_t* out) {
-  __m512i corr[NB];
-#pragma GCC unroll 2
-  for (int j = 0; j < NB; ++j) corr[j] = _mm512_loadu_si512(correction + 16 * j);
-  for (int run = 0; run < runs; ++run, a += P * pix_stride, out += 32 * P) {
-    __m512i acc[P][NB];
-#pragma GCC unroll 8
-    for (int i = 0; i < P; ++i)
-#pragma GCC unroll 2
-      for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_setzero_si512();
-    for (int t = 0; t < ntaps; ++t) {
-      const uint8_t* at = a + taps[t];
-      const int8_t* wt = w + t * w_tap_stride;
-      for (int k = 0; k < nquads; ++k) {
-        __m512i wv[NB];
-#pragma GCC unroll 2
-        for (int j = 0; j < NB; ++j) wv[j] = _mm512_loadu_si512(wt + j * w_group_stride + 64 * k);
-#pragma GCC unroll 8
-        for (int i = 0; i < P; ++i) {
-          const __m512i b = _mm512_set1_epi32(load_quad(at + i * pix_stride + 4 * k));
-#pragma GCC unroll 2
-          for (int j = 0; j < NB; ++j) acc[i][j] = _mm512_dpbusd_epi32(acc[i][j], b, wv[j]);
-        }
-      }
-    }
-#pragma GCC unroll 8
-    for (int i = 0; i < P; ++i)
-#pragma GCC unroll 2
-      for (int j = 0; j < NB; ++j) _mm512_storeu_si512(out + 32 * i + 16 * j, _mm512_sub_epi32(acc[i][j], corr[j]));
-  }
-}
-
+// Not one body with mk_avx2 as for AVX-512: mk_avx2 must not be compiled with AVX-VNNI enabled, where the compiler
+// may turn its vpmaddwd + vpaddd into a vpdpwssd that an AVX2-only host cannot run, and a target cannot vary with a
+// template argument.
 template <int P, int NB>
 __attribute__((target("avx2,avxvnni"))) void mk8_avxvnni(const uint8_t* a, ptrdiff_t pix_stride, const int32_t* taps,
                                                           int ntaps, int nquads, const int8_t* w,
@@ -195,7 +200,7 @@ __attribute__((target("avx2,avxvnni"))) void mk8_avxvnni(const uint8_t* a, ptrdi
         }
 #pragma GCC unroll 8
         for (int i = 0; i < P; ++i) {
-          const __m256i b = _mm256_set1_epi32(load_quad(at + i * pix_stride + 4 * k));
+          const __m256i b = _mm256_set1_epi32(load_step(at + i * pix_stride + 4 * k));
 #pragma GCC unroll 2
           for (int j = 0; j < NB; ++j) {
             acc[i][j][0] = _mm256_dpbusd_avx_epi32(acc[i][j][0], b, wv[j][0]);

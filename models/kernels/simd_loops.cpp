@@ -456,49 +456,56 @@ void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, 
 }
 #endif
 
-// Groups of length >= Lanes(d): whole vectors, the tail as one vector overlapping the last.
-template <class D, typename Narrow>
-HWY_INLINE void WidenVectors(D d, const Narrow* src, ptrdiff_t src_stride, int16_t zp16, int16_t* dst,
-                             ptrdiff_t dst_stride, int groups, int length) {
-  const hn::Rebind<Narrow, D> dn;
+// Groups of `length` elements, dst[g * dst_stride + i] from src[g * src_stride + i], by vectors of D (length >=
+// Lanes(d)): whole ones, the tail as one vector overlapping the last. vector(d, s, o) maps the vector at s to o.
+template <class D, typename In, typename Out, class Vector>
+HWY_INLINE void MapVectors(D d, const In* src, ptrdiff_t src_stride, Out* dst, ptrdiff_t dst_stride, int groups,
+                           int length, const Vector& vector) {
   const int n = static_cast<int>(hn::Lanes(d));
-  const auto zp = hn::Set(d, zp16);
-  const auto widen = [&](const Narrow* s, int16_t* o) { hn::StoreU(hn::Sub(hn::PromoteTo(d, hn::LoadU(dn, s)), zp), d, o); };
   if (length == n) {  // one vector per group: an NHCWB16 brick, the gather's common case
-    for (int g = 0; g < groups; ++g) widen(src + g * src_stride, dst + g * dst_stride);
+    for (int g = 0; g < groups; ++g) vector(d, src + g * src_stride, dst + g * dst_stride);
     return;
   }
   for (int g = 0; g < groups; ++g) {
-    const Narrow* s = src + g * src_stride;
-    int16_t* o = dst + g * dst_stride;
+    const In* s = src + g * src_stride;
+    Out* o = dst + g * dst_stride;
     int i = 0;
-    for (; i + n <= length; i += n) widen(s + i, o + i);
-    if (i < length) widen(s + length - n, o + length - n);
+    for (; i + n <= length; i += n) vector(d, s + i, o + i);
+    if (i < length) vector(d, s + length - n, o + length - n);
   }
 }
 
-// Groups shorter than a whole vector (a 16-channel brick under AVX-512) take the widest vector they fill.
+// MapVectors() with the widest vector of Out a group fills (a 16-channel brick under AVX-512 takes 16 lanes), or
+// element(value) one by one when it fills none.
+template <typename In, typename Out, class Vector, class Element>
+HWY_INLINE void MapGroups(const In* src, ptrdiff_t src_stride, Out* dst, ptrdiff_t dst_stride, int groups, int length,
+                          const Vector& vector, const Element& element) {
+  const hn::ScalableTag<Out> d;
+  const hn::CappedTag<Out, 16> d16;
+  const hn::CappedTag<Out, 8> d8;
+  if (length >= static_cast<int>(hn::Lanes(d))) {
+    MapVectors(d, src, src_stride, dst, dst_stride, groups, length, vector);
+  } else if (length >= 16 && hn::Lanes(d16) == 16) {
+    MapVectors(d16, src, src_stride, dst, dst_stride, groups, length, vector);
+  } else if (length >= 8 && hn::Lanes(d8) == 8) {
+    MapVectors(d8, src, src_stride, dst, dst_stride, groups, length, vector);
+  } else {
+    for (int g = 0; g < groups; ++g)
+      for (int i = 0; i < length; ++i) dst[g * dst_stride + i] = element(src[g * src_stride + i]);
+  }
+}
+
 template <typename Narrow>
 void WidenGroups(const Narrow* src, ptrdiff_t src_stride, int32_t zero_point, int16_t* dst, ptrdiff_t dst_stride,
                  int groups, int length) {
   const auto zp16 = static_cast<int16_t>(static_cast<uint16_t>(zero_point));  // modulo 2^16, as the differences
-  const hn::ScalableTag<int16_t> d;
-  const hn::CappedTag<int16_t, 16> d16;
-  const hn::CappedTag<int16_t, 8> d8;
-  if (length >= static_cast<int>(hn::Lanes(d))) {
-    WidenVectors(d, src, src_stride, zp16, dst, dst_stride, groups, length);
-  } else if (length >= 16 && hn::Lanes(d16) == 16) {
-    WidenVectors(d16, src, src_stride, zp16, dst, dst_stride, groups, length);
-  } else if (length >= 8 && hn::Lanes(d8) == 8) {
-    WidenVectors(d8, src, src_stride, zp16, dst, dst_stride, groups, length);
-  } else {
-    for (int g = 0; g < groups; ++g) {
-      const Narrow* s = src + g * src_stride;
-      int16_t* o = dst + g * dst_stride;
-      for (int i = 0; i < length; ++i)
-        o[i] = static_cast<int16_t>(static_cast<uint16_t>(s[i]) - static_cast<uint16_t>(zp16));
-    }
-  }
+  MapGroups(
+      src, src_stride, dst, dst_stride, groups, length,
+      [zp16](auto d, const Narrow* s, int16_t* o) {
+        const hn::Rebind<Narrow, decltype(d)> dn;
+        hn::StoreU(hn::Sub(hn::PromoteTo(d, hn::LoadU(dn, s)), hn::Set(d, zp16)), d, o);
+      },
+      [zp16](Narrow v) { return static_cast<int16_t>(static_cast<uint16_t>(v) - static_cast<uint16_t>(zp16)); });
 }
 
 void Widen8(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_t zero_point, int16_t* dst,
@@ -509,42 +516,13 @@ void Widen8(const uint8_t* src, ptrdiff_t src_stride, bool is_signed, int32_t ze
     WidenGroups(src, src_stride, zero_point, dst, dst_stride, groups, length);
 }
 
-// Bytes plus an addend modulo 256, groups as WidenVectors() takes them.
-template <class D>
-HWY_INLINE void OffsetVectors(D d, const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint8_t* dst,
-                              ptrdiff_t dst_stride, int groups, int length) {
-  const int n = static_cast<int>(hn::Lanes(d));
-  const auto add = hn::Set(d, addend);
-  const auto offset = [&](const uint8_t* s, uint8_t* o) { hn::StoreU(hn::Add(hn::LoadU(d, s), add), d, o); };
-  if (length == n) {  // one vector per group: an NHCWB16 brick
-    for (int g = 0; g < groups; ++g) offset(src + g * src_stride, dst + g * dst_stride);
-    return;
-  }
-  for (int g = 0; g < groups; ++g) {
-    const uint8_t* s = src + g * src_stride;
-    uint8_t* o = dst + g * dst_stride;
-    int i = 0;
-    for (; i + n <= length; i += n) offset(s + i, o + i);
-    if (i < length) offset(s + length - n, o + length - n);
-  }
-}
-
+// Bytes plus an addend modulo 256.
 void OffsetBytes(const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint8_t* dst, ptrdiff_t dst_stride,
                  int groups, int length) {
-  const hn::ScalableTag<uint8_t> d;
-  const hn::CappedTag<uint8_t, 16> d16;
-  const hn::CappedTag<uint8_t, 8> d8;
-  if (length >= static_cast<int>(hn::Lanes(d))) {
-    OffsetVectors(d, src, src_stride, addend, dst, dst_stride, groups, length);
-  } else if (length >= 16 && hn::Lanes(d16) == 16) {
-    OffsetVectors(d16, src, src_stride, addend, dst, dst_stride, groups, length);
-  } else if (length >= 8 && hn::Lanes(d8) == 8) {
-    OffsetVectors(d8, src, src_stride, addend, dst, dst_stride, groups, length);
-  } else {
-    for (int g = 0; g < groups; ++g)
-      for (int i = 0; i < length; ++i)
-        dst[g * dst_stride + i] = static_cast<uint8_t>(src[g * src_stride + i] + addend);
-  }
+  MapGroups(
+      src, src_stride, dst, dst_stride, groups, length,
+      [addend](auto d, const uint8_t* s, uint8_t* o) { hn::StoreU(hn::Add(hn::LoadU(d, s), hn::Set(d, addend)), d, o); },
+      [addend](uint8_t v) { return static_cast<uint8_t>(v + addend); });
 }
 
 template <typename Narrow>

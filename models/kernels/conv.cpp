@@ -268,6 +268,34 @@ struct ConvKernels {
       conv_exact(p, w, b, s);
   }
 
+  // Walks a block's tiles for micro-kernels that take whole sums in one call: per OFM row, per channel group (pairs of
+  // groups where the set has them; groups outermost so one group's weights stay in cache across the row), each tile's
+  // whole runs of the kernel's pixels in one call and then the rest, then the tile's output stage. kernel(oy, g, nb,
+  // x, pixels, runs, dst) runs `runs` x `pixels` pixels from block column x into rows of dst 32 apart.
+  template <class Set, class Kernel>
+  static void tiles(const OfmBlock& b, const Set& mk, const Writer& out, KernelScratch& s, const Kernel& kernel) {
+    const int max_p = std::max(mk.max_pixels[0], mk.max_pixels[1]);
+    // A tile of pixels shares one output-stage pass; rows 32 apart, padded for its vector tail (lanes past a row's
+    // channels are read, not used).
+    const int tile_p = std::max(max_p, kTilePixels / max_p * max_p);
+    int32_t* const tile32 = at_least(s.tile32, static_cast<size_t>(32 * tile_p + kRequantizeLanes));
+    for (int oy = b.y0; oy < b.y1; ++oy)
+      for (int g = b.c0 / 16; g * 16 < b.c1;) {
+        const int nb = mk.max_pixels[1] > 0 && (g + 1) * 16 < b.c1 ? 2 : 1;
+        const int ca = std::max(b.c0, g * 16), cb = std::min(b.c1, (g + nb) * 16);
+        for (int ox = b.x0; ox < b.x1;) {
+          const int nt = std::min(tile_p, b.x1 - ox);
+          const int run_p = mk.max_pixels[nb - 1];
+          const int runs = nt / run_p, rest = nt % run_p;
+          if (runs) kernel(oy, g, nb, ox - b.x0, run_p, runs, tile32);
+          if (rest) kernel(oy, g, nb, ox - b.x0 + runs * run_p, rest, 1, tile32 + 32 * runs * run_p);
+          out.tile(ox, oy, nt, ca, cb, tile32 + (ca - g * 16), 32);
+          ox += nt;
+        }
+        g += nb;
+      }
+  }
+
   // Convolution on unsigned IFM bytes and int8 weights with the 8-bit micro-kernels, where the level has them, the
   // weights were packed as bytes and every exact sum fits int32 (the kernels' sums may wrap on the way). Each IFM
   // byte u is the value plus an offset (128 for int8, so that it is unsigned), and the kernels subtract
@@ -296,37 +324,16 @@ struct ConvKernels {
     for (int c = g0 * 16; c < g_end * 16; ++c)
       correction[c - g0 * 16] = static_cast<int32_t>(static_cast<uint32_t>(pad) * static_cast<uint32_t>(w.sums_[c]));
 
-    const int max_p = std::max(mk->max_pixels[0], mk->max_pixels[1]);
-    const int tile_p = std::max(max_p, kTilePixels / max_p * max_p);
-    int32_t* const tile32 = at_least(s.tile32, static_cast<size_t>(32 * tile_p + kRequantizeLanes));
     const Writer out(p, s, b.c0, b.c1, sum_bound);
     const ptrdiff_t tap_stride = ptrdiff_t{w.quads_} * 64;
     const ptrdiff_t group_stride = ptrdiff_t{ntaps} * tap_stride;
     const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * ic_stride;
-    for (int oy = b.y0; oy < b.y1; ++oy) {
-      const uint8_t* row = s.ifm8.data() + static_cast<ptrdiff_t>(oy - b.y0) * win.sy * win.w.cols * ic_stride;
-      for (int g = g0; g * 16 < b.c1;) {
-        const int nb = mk->max_pixels[1] > 0 && (g + 1) * 16 < b.c1 ? 2 : 1;
-        const int ca = std::max(b.c0, g * 16), cb = std::min(b.c1, (g + nb) * 16);
-        const int8_t* wg = w.bytes_.data() + g * group_stride;
-        const int32_t* corr = correction + (g - g0) * 16;
-        for (int ox = b.x0; ox < b.x1;) {
-          const int nt = std::min(tile_p, b.x1 - ox);
-          const int run_p = mk->max_pixels[nb - 1];
-          const int runs = nt / run_p, rest = nt % run_p;
-          const uint8_t* a = row + (ox - b.x0) * pix_stride;
-          if (runs)
-            mk->kernel[nb - 1][run_p - 1](a, pix_stride, s.taps.data(), ntaps, w.quads_, wg, tap_stride, group_stride,
-                                          corr, runs, tile32);
-          if (rest)
-            mk->kernel[nb - 1][rest - 1](a + runs * run_p * pix_stride, pix_stride, s.taps.data(), ntaps, w.quads_, wg,
-                                         tap_stride, group_stride, corr, 1, tile32 + 32 * runs * run_p);
-          out.tile(ox, oy, nt, ca, cb, tile32 + (ca - g * 16), 32);
-          ox += nt;
-        }
-        g += nb;
-      }
-    }
+    const ptrdiff_t row_stride = ptrdiff_t{win.sy} * win.w.cols * ic_stride;
+    tiles(b, *mk, out, s, [&](int oy, int g, int nb, int x, int pixels, int runs, int32_t* dst) {
+      mk->kernel[nb - 1][pixels - 1](s.ifm8.data() + (oy - b.y0) * row_stride + x * pix_stride, pix_stride,
+                                     s.taps.data(), ntaps, w.quads_, w.bytes_.data() + g * group_stride, tap_stride,
+                                     group_stride, correction + (g - g0) * 16, runs, dst);
+    });
     return true;
   }
 
@@ -355,56 +362,43 @@ struct ConvKernels {
     const bool chunked = taps_per < ntaps || pairs_per < w.pairs_;
 
     const MicroKernelSet& mk = micro_kernels(s.simd);
-    const int max_p = std::max(mk.max_pixels[0], mk.max_pixels[1]);
-    // A tile of pixels shares one output-stage pass; rows 32 apart, padded for its vector tail.
-    const int tile_p = std::max(max_p, kTilePixels / max_p * max_p);
-    // Rows the micro-kernels write before the output stage reads them (lanes past a row's channels are read, not used).
-    int32_t* const tile32 = at_least(s.tile32, static_cast<size_t>(32 * tile_p + kRequantizeLanes));
-    int64_t* const tile64 = at_least(s.tile64, static_cast<size_t>(32 * max_p));
     const Writer out(p, s, b.c0, b.c1, chunked ? -1 : int64_t{ntaps} * ic_stride * term_bound);
-
     const ptrdiff_t tap_stride = ptrdiff_t{w.pairs_} * 32;
     const ptrdiff_t group_stride = ptrdiff_t{ntaps} * tap_stride;
     const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * ic_stride;
+    const ptrdiff_t row_stride = ptrdiff_t{win.sy} * win.w.cols * ic_stride;
+    if (!chunked) {
+      tiles(b, mk, out, s, [&](int oy, int g, int nb, int x, int pixels, int runs, int32_t* dst) {
+        mk.kernel[nb - 1][pixels - 1](s.ifm16.data() + (oy - b.y0) * row_stride + x * pix_stride, pix_stride,
+                                      s.taps.data(), ntaps, w.pairs_, w.grouped_.data() + g * group_stride,
+                                      tap_stride, group_stride, runs, dst);
+      });
+      return;
+    }
+    // Split reductions: each pixel's partial sums added up in int64, a few pixels at a time.
+    const auto max_p = static_cast<size_t>(std::max(mk.max_pixels[0], mk.max_pixels[1]));
+    int32_t* const tile32 = at_least(s.tile32, 32 * max_p);
+    int64_t* const tile64 = at_least(s.tile64, 32 * max_p);
     for (int oy = b.y0; oy < b.y1; ++oy) {
-      const int16_t* row = s.ifm16.data() + static_cast<ptrdiff_t>(oy - b.y0) * win.sy * win.w.cols * ic_stride;
-      // Channel groups outermost so one group's weights stay in cache across the row.
+      const int16_t* row = s.ifm16.data() + (oy - b.y0) * row_stride;
       for (int g = b.c0 / 16; g * 16 < b.c1;) {
         const int nb = mk.max_pixels[1] > 0 && (g + 1) * 16 < b.c1 ? 2 : 1;  // pairs of groups where the set has them
         const int ca = std::max(b.c0, g * 16), cb = std::min(b.c1, (g + nb) * 16);
         const int16_t* wg = w.grouped_.data() + g * group_stride;
-        if (!chunked) {
-          for (int ox = b.x0; ox < b.x1;) {
-            const int nt = std::min(tile_p, b.x1 - ox);
-            // The tile's whole runs of the kernel's pixels in one call, then the rest.
-            const int run_p = mk.max_pixels[nb - 1];
-            const int runs = nt / run_p, rest = nt % run_p;
-            const int16_t* a = row + (ox - b.x0) * pix_stride;
-            if (runs)
-              mk.kernel[nb - 1][run_p - 1](a, pix_stride, s.taps.data(), ntaps, w.pairs_, wg, tap_stride, group_stride,
-                                           runs, tile32);
-            if (rest)
-              mk.kernel[nb - 1][rest - 1](a + runs * run_p * pix_stride, pix_stride, s.taps.data(), ntaps, w.pairs_, wg,
-                                          tap_stride, group_stride, 1, tile32 + 32 * runs * run_p);
-            out.tile(ox, oy, nt, ca, cb, tile32 + (ca - g * 16), 32);
-            ox += nt;
-          }
-        } else {
-          for (int ox = b.x0; ox < b.x1;) {
-            const int np = std::min(mk.max_pixels[nb - 1], b.x1 - ox);
-            const int16_t* a = row + (ox - b.x0) * pix_stride;
-            const MicroKernel kern = mk.kernel[nb - 1][np - 1];
-            std::fill(tile64, tile64 + 32 * np, 0);
-            for (int t0 = 0; t0 < ntaps; t0 += taps_per)
-              for (int k0 = 0; k0 < w.pairs_; k0 += pairs_per) {
-                kern(a + 2 * k0, pix_stride, s.taps.data() + t0, std::min(taps_per, ntaps - t0),
-                     std::min(pairs_per, w.pairs_ - k0), wg + t0 * tap_stride + 32 * k0, tap_stride, group_stride, 1,
-                     tile32);
-                for (int i = 0; i < 32 * np; ++i) tile64[i] += tile32[i];
-              }
-            for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, tile64 + 32 * i + (ca - g * 16));
-            ox += np;
-          }
+        for (int ox = b.x0; ox < b.x1;) {
+          const int np = std::min(mk.max_pixels[nb - 1], b.x1 - ox);
+          const int16_t* a = row + (ox - b.x0) * pix_stride;
+          const MicroKernel kern = mk.kernel[nb - 1][np - 1];
+          std::fill(tile64, tile64 + 32 * np, 0);
+          for (int t0 = 0; t0 < ntaps; t0 += taps_per)
+            for (int k0 = 0; k0 < w.pairs_; k0 += pairs_per) {
+              kern(a + 2 * k0, pix_stride, s.taps.data() + t0, std::min(taps_per, ntaps - t0),
+                   std::min(pairs_per, w.pairs_ - k0), wg + t0 * tap_stride + 32 * k0, tap_stride, group_stride, 1,
+                   tile32);
+              for (int i = 0; i < 32 * np; ++i) tile64[i] += tile32[i];
+            }
+          for (int i = 0; i < np; ++i) out.pixel(ox + i, oy, ca, cb, tile64 + 32 * i + (ca - g * 16));
+          ox += np;
         }
         g += nb;
       }

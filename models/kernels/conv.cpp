@@ -79,9 +79,9 @@ void ConvWeights::pack_bytes() {
   const size_t quad_group = static_cast<size_t>(taps) * quads_ * 64;
   bytes_.resize(static_cast<size_t>(groups) * quad_group);
   // Sums wrap like the kernels' int32 arithmetic: only their value modulo 2^32 is used.
-  std::vector<uint32_t> sums(static_cast<size_t>(groups) * 16, 0);
+  sums_.assign(static_cast<size_t>(groups) * 16, 0);
   for (int g = 0; g < groups; ++g) {
-    uint32_t* sum = sums.data() + g * 16;
+    int32_t* sum = sums_.data() + g * 16;
     for (int t = 0; t < taps; ++t) {
       // A quad is two pairs of the int16 layout; the last one's second pair is padding when the pairs are odd.
       const int16_t* src = grouped_.data() + g * group_size() + static_cast<size_t>(t) * pairs_ * 32;
@@ -94,13 +94,11 @@ void ConvWeights::pack_bytes() {
           const int16_t c = second ? first[32 + 2 * o] : 0, d = second ? first[32 + 2 * o + 1] : 0;
           dst[4 * o] = static_cast<int8_t>(a), dst[4 * o + 1] = static_cast<int8_t>(b);
           dst[4 * o + 2] = static_cast<int8_t>(c), dst[4 * o + 3] = static_cast<int8_t>(d);
-          sum[o] += static_cast<uint32_t>(a + b + c + d);
+          sum[o] = static_cast<int32_t>(static_cast<uint32_t>(sum[o]) + static_cast<uint32_t>(a + b + c + d));
         }
       }
     }
   }
-  sums_.assign(sums.size(), 0);
-  for (size_t i = 0; i < sums.size(); ++i) sums_[i] = static_cast<int32_t>(sums[i]);
 }
 
 size_t ConvWeights::size_bytes() const {

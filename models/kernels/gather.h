@@ -100,38 +100,29 @@ void read_channels(const uint8_t* region, const FeatureMapLayout& l, int x, int 
   }
 }
 
-// Pixels [x, x + count) of row y, which lie in one tile, channels [c0, c0 + n) minus the zero point as int16
-// into dst (pixel k at dst + k * pixel_stride): 8-bit types, by runs contiguous in memory, in SIMD.
-inline void read_pixels_8bit(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int count, int c0, int n,
-                             int32_t zp, int16_t* dst, ptrdiff_t pixel_stride) {
+// Pixels [x, x + count) of row y, which lie in one tile, channels [c0, c0 + n) minus the zero point into dst (pixel
+// k at dst + k * pixel_stride): 8-bit types, by runs contiguous in memory, in SIMD. As int16, or as bytes modulo 256
+// for the 8-bit micro-kernels (for an int8 map and zero point -128, the value plus 128: an unsigned byte).
+template <typename T>
+void read_pixels_8bit(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int count, int c0, int n,
+                      int32_t zp, T* dst, ptrdiff_t pixel_stride) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint8_t>);
   const uint8_t* pix = region + l.pixel_offset(x, y);
-  const bool is_signed = l.type == DataType::Int8;
+  // Groups of `length` elements from src into dst.
+  const auto read = [&](const uint8_t* src, ptrdiff_t src_stride, T* to, ptrdiff_t to_stride, int groups, int length) {
+    if constexpr (std::is_same_v<T, int16_t>)
+      widen_8bit(src, src_stride, l.type == DataType::Int8, zp, to, to_stride, groups, length);
+    else
+      offset_bytes(src, src_stride, static_cast<uint8_t>(-zp), to, to_stride, groups, length);
+  };
   for (int c = 0; c < n;) {
     const int cc = c0 + c;
     const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
     const uint8_t* src = pix + l.channel_offset(cc);
     if (l.stride_x == run && pixel_stride == run)  // the pixels follow each other on both sides: one run
-      widen_8bit(src, 0, is_signed, zp, dst + c, 0, 1, count * run);
+      read(src, 0, dst + c, 0, 1, count * run);
     else
-      widen_8bit(src, l.stride_x, is_signed, zp, dst + c, pixel_stride, count, run);
-    c += run;
-  }
-}
-
-// read_pixels_8bit() into bytes, for the 8-bit micro-kernels: each byte minus the zero point modulo 256 (for an
-// int8 map and zero point -128, the value plus 128: an unsigned byte).
-inline void read_pixels_bytes(const uint8_t* region, const FeatureMapLayout& l, int x, int y, int count, int c0, int n,
-                              int32_t zp, uint8_t* dst, ptrdiff_t pixel_stride) {
-  const auto addend = static_cast<uint8_t>(-zp);
-  const uint8_t* pix = region + l.pixel_offset(x, y);
-  for (int c = 0; c < n;) {
-    const int cc = c0 + c;
-    const int run = l.layout == Layout::NHWC ? n - c : std::min(n - c, 16 - cc % 16);
-    const uint8_t* src = pix + l.channel_offset(cc);
-    if (l.stride_x == run && pixel_stride == run)  // the pixels follow each other on both sides: one run
-      offset_bytes(src, 0, addend, dst + c, 0, 1, count * run);
-    else
-      offset_bytes(src, l.stride_x, addend, dst + c, pixel_stride, count, run);
+      read(src, l.stride_x, dst + c, pixel_stride, count, run);
     c += run;
   }
 }
@@ -180,10 +171,7 @@ void gather_typed(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w,
           const int ux = w.ux0 + col;
           const int end = ux < l.width0 ? std::min(col_hi, l.width0 - w.ux0) : col_hi;
           T* dst = row + static_cast<size_t>(col) * cs;
-          if constexpr (std::is_same_v<T, uint8_t>)
-            read_pixels_bytes(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
-          else
-            read_pixels_8bit(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
+          read_pixels_8bit(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
           if (cs > w.channels)
             for (int k = col; k < end; ++k) std::fill(row + static_cast<size_t>(k) * cs + w.channels, row + static_cast<size_t>(k + 1) * cs, T{0});
           col = end;

@@ -298,7 +298,7 @@ std::atomic<SimdLevel> simd_level_limit{SimdLevel::Avx512Vnni};
 
 SimdLevel best_simd_level() {
   // ETHOSU_SIM_SIMD's cap, once, before the first answer (it throws again while the name is wrong).
-  static const SimdLevel detected = (apply_simd_environment(), detected_simd_level());
+  static const SimdLevel detected = (apply_simd_environment(), host_simd_level());
   return std::min(detected, simd_level_limit.load(std::memory_order_relaxed));
 }
 

@@ -19,7 +19,7 @@ function(ethosu_public_library name export_name)
   add_library(${name} SHARED ${objects})
   set_target_properties(${name} PROPERTIES
     VERSION ${PROJECT_VERSION} SOVERSION ${ETHOSU_SIM_SOVERSION} EXPORT_NAME ${export_name} LINKER_LANGUAGE CXX
-    INSTALL_RPATH "$ORIGIN")
+    INSTALL_RPATH "$ORIGIN" BUILD_WITH_INSTALL_RPATH ON)
   target_include_directories(${name} INTERFACE
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
@@ -69,9 +69,11 @@ add_library(ethosu_internal_headers INTERFACE)
 target_include_directories(ethosu_internal_headers INTERFACE ${PROJECT_SOURCE_DIR})
 target_link_libraries(ethosu_internal_headers INTERFACE nlohmann_json::nlohmann_json ethosu_sim_flags)
 
-# Relocatable: every installed binary finds the libraries relative to itself.
-file(RELATIVE_PATH bin_to_lib /${CMAKE_INSTALL_BINDIR} /${CMAKE_INSTALL_LIBDIR})
-set_target_properties(ethosu-sim PROPERTIES INSTALL_RPATH "$ORIGIN/${bin_to_lib}")
+# Relocatable: every installed binary that links the libraries finds them relative to itself. The libraries sit
+# side by side in the build tree too, so they take their install RUNPATH there: otherwise CMake pads the build tree's
+# RUNPATH, for editing at install time, with ':', empty entries that the loader takes for the working directory, so
+# that a process looked for each system library there first (13 failed opens per library) and would load one found
+# there. The CLI links the internal static libraries and needs no RUNPATH.
 if(TARGET _ethosu_sim)
   file(RELATIVE_PATH py_to_lib /${ETHOSU_SIM_PYTHON_INSTALL_DIR}/ethosu_sim /${CMAKE_INSTALL_LIBDIR})
   set_target_properties(_ethosu_sim PROPERTIES INSTALL_RPATH "$ORIGIN/${py_to_lib}")

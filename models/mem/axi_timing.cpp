@@ -69,7 +69,15 @@ AxiPortTiming::AxiPortTiming(const AxiPortParams& p) {
   validate(p);
   params_ = p;
   to_fraction(p.bytes_per_cycle, kMaxDenominator, num_, den_);
+  set_divisors();
   reset();
+}
+
+void AxiPortTiming::set_divisors() {
+  num_div_ = sim::Divisor(num_);
+  bus_div_ = sim::Divisor(params_.bus_bytes);
+  burst_div_ = sim::Divisor(params_.burst_bytes);
+  for (unsigned l = 0; l < kLimitersPerPort; ++l) split_div_[l] = sim::Divisor(params_.limiters[l].burst_split_bytes);
 }
 
 void AxiPortTiming::configure(const AxiPortParams& p) {
@@ -113,6 +121,7 @@ void AxiPortTiming::configure(const AxiPortParams& p) {
   params_ = p;
   num_ = num;
   den_ = den;
+  set_divisors();
 }
 
 void AxiPortTiming::reset() {
@@ -148,6 +157,8 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   uint64_t& free_at = data_free_ticks_[params_.shared_data_bus ? 0 : d];
   SlotRing& ring = rings_[limiter][d];
   const uint64_t split = params_.limiters[limiter].burst_split_bytes;
+  const sim::Divisor& split_div = split_div_[limiter];
+  const uint64_t split_beats = bus_div_.div(split);
 
   // Shape of the transfer: `runs` runs, all `run` bytes long except possibly the last.
   const uint64_t run = (run_bytes == 0 || run_bytes >= bytes) ? bytes : run_bytes;
@@ -157,11 +168,11 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   };
   const auto shape = [&](uint64_t len) {
     RunShape s{};
-    s.txns = (len + split - 1) / split;
-    s.occ = sim::round_up(len, params_.burst_bytes);
+    s.txns = split_div.div(len + split - 1);
+    s.occ = burst_div_.round_up(len);
     s.last_occ = s.occ - (s.txns - 1) * split;
     const uint64_t last_len = len - (s.txns - 1) * split;
-    s.beats = (s.txns - 1) * (split / params_.bus_bytes) + (last_len + params_.bus_bytes - 1) / params_.bus_bytes;
+    s.beats = (s.txns - 1) * split_beats + bus_div_.div(last_len + params_.bus_bytes - 1);
     return s;
   };
   const RunShape tail = shape(bytes - (runs - 1) * run);

@@ -38,6 +38,7 @@
 #include <cstdint>
 
 #include "isa/access.h"
+#include "sim/int_math.h"
 
 namespace ethosu::mem {
 
@@ -143,10 +144,14 @@ class AxiPortTiming {
 
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                       isa::Access client, unsigned limiter, uint32_t added_latency_cycles);
-  uint64_t to_cycles_ceil(uint64_t ticks) const { return (ticks + num_ - 1) / num_; }
+  uint64_t to_cycles_ceil(uint64_t ticks) const { return num_div_.div(ticks + num_ - 1); }
+  void set_divisors();  // from params_ and num_
 
   AxiPortParams params_;
   uint64_t num_ = 16, den_ = 1;  // bytes_per_cycle = num_ / den_; one tick = 1 / num_ cycle
+  // The divisions of every transfer: by num_, the bus and burst sizes, each limiter's burst split.
+  sim::Divisor num_div_{16}, bus_div_, burst_div_;
+  std::array<sim::Divisor, kLimitersPerPort> split_div_{};
   std::array<uint64_t, 2> data_free_ticks_{};  // [READ], [WRITE]; [READ] only when shared
   std::array<std::array<SlotRing, 2>, kLimitersPerPort> rings_{};
   Counters counters_;

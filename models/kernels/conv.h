@@ -92,6 +92,7 @@ struct KernelScratch {
   std::vector<int16_t> ifm16;
   std::vector<int32_t> ifm32;
   std::vector<int32_t> tile32;
+  std::vector<int32_t> rows32;  // pooling's row pass: each window row reduced per OFM column
   std::vector<int64_t> tile64;
   std::vector<int32_t> taps;
   std::vector<int64_t> channel_params;  // per-channel output-stage constants of the block

@@ -57,23 +57,47 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
   const RequantizeParams rq{cp, cp + lanes, cp + 2 * lanes, cp + 3 * lanes, cp + 4 * lanes, cp + 5 * lanes,
                             INT64_MIN, INT64_MAX, 0, INT32_MIN, INT32_MAX};
   const FastFinish fin(os);
+  const bool max = p.mode == PoolMode::Max;
+  // r[0, nc) = the identity of the reduction, then `n` taps of `a`, `step` elements apart, reduced into it.
+  const auto clear = [&] { std::fill(r, r + nc, max ? INT32_MIN : 0); };
+  const auto reduce = [&](const int32_t* a, int n, ptrdiff_t step) {
+    for (int t = 0; t < n; ++t, a += step) {
+      if (max)
+        for (int c = 0; c < nc; ++c) r[c] = std::max(r[c], a[c]);
+      else
+        for (int c = 0; c < nc; ++c) r[c] += a[c];
+    }
+  };
+  // A window of several rows and columns separates into a pass along the rows (each window row reduced for every
+  // OFM column of the block) and one down the columns: kw + kh steps per element instead of kw x kh, where that
+  // is less (YOLOX's 13x13 MAX: 26 instead of 169). The same results: MAX does not depend on the order, and the
+  // int32 sums cannot wrap (the caller's bound holds for every partial sum).
+  const int out_w = b.x1 - b.x0, out_h = b.y1 - b.y0;
+  const ptrdiff_t col_step = static_cast<ptrdiff_t>(k.dilation_x) * nc;
+  const bool separate = k.width > 1 && k.height > 1 &&
+                        int64_t{win.rows} * k.width + int64_t{out_h} * k.height < int64_t{out_h} * k.width * k.height;
+  const ptrdiff_t row_len = static_cast<ptrdiff_t>(out_w) * nc;  // elements of one row of the row pass
+  if (separate) {
+    s.rows32.resize(static_cast<size_t>(win.rows) * static_cast<size_t>(row_len));
+    for (int row = 0; row < win.rows; ++row)
+      for (int j = 0; j < out_w; ++j) {
+        clear();
+        reduce(s.ifm32.data() + (static_cast<ptrdiff_t>(row) * win.cols + j * k.stride_x) * nc, k.width, col_step);
+        std::copy(r, r + nc, s.rows32.data() + row * row_len + j * nc);
+      }
+  }
   for (int oy = b.y0; oy < b.y1; ++oy) {
     const int vy = valid_taps(oy, k.stride_y, k.height, k.dilation_y, k.pad_top, win.height);
     for (int ox = b.x0; ox < b.x1; ++ox) {
       const int count = vy * valid_taps(ox, k.stride_x, k.width, k.dilation_x, k.pad_left, win.width);
-      const int32_t* a = s.ifm32.data() + ((oy - b.y0) * k.stride_y * win.cols + (ox - b.x0) * k.stride_x) * nc;
-      if (p.mode == PoolMode::Max) {
-        std::fill(r, r + nc, INT32_MIN);
-        for (int32_t t : s.taps) {
-          const int32_t* at = a + t;
-          for (int c = 0; c < nc; ++c) r[c] = std::max(r[c], at[c]);
-        }
+      clear();
+      if (separate) {
+        reduce(s.rows32.data() + (oy - b.y0) * k.stride_y * row_len + (ox - b.x0) * nc, k.height,
+               k.dilation_y * row_len);
       } else {
-        std::fill(r, r + nc, 0);
-        for (int32_t t : s.taps) {
-          const int32_t* at = a + t;
-          for (int c = 0; c < nc; ++c) r[c] += at[c];
-        }
+        const int32_t* a = s.ifm32.data() + ((oy - b.y0) * k.stride_y * win.cols + (ox - b.x0) * k.stride_x) * nc;
+        for (int ky = 0; ky < k.height; ++ky)
+          reduce(a + static_cast<ptrdiff_t>(ky) * k.dilation_y * win.cols * nc, k.width, col_step);
       }
       if (vector_scale && requantize_tile(r, 0, 1, nc, rq, vals, 0)) {
         for (int c = 0; c < nc; ++c) vals[c] = fin(vals[c]);

@@ -186,25 +186,30 @@ TEST(Pool, Int16SigmoidOnAverage1x1) {
   EXPECT_EQ(ofm.get(1, 0, 0), 589);    // -49152 = -4.0 -> 32768 * 0.017986
 }
 
-TEST(PoolRandom, MatchesDirectReference) {
-  std::mt19937 rng(7);
+// Random windows (kernel, stride and padding per axis; up to max_k taps a side) and blocks against the definition.
+void check_random_pools(unsigned seed, int iterations, int max_k) {
+  std::mt19937 rng(seed);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int it = 0; it < 200; ++it) {
+  for (int it = 0; it < iterations; ++it) {
     const PoolMode mode = pick(0, 1) ? PoolMode::Max : PoolMode::Average;
-    const int k = pick(1, 4), s = pick(1, 3), ow = pick(1, 6), oh = pick(1, 6), c = pick(1, 20);
-    const int pl = pick(0, k - 1), pr = pick(0, k - 1 - pl);
-    const int up_w = (ow - 1) * s + k - pl - pr, up_h = (oh - 1) * s + k - pl - pr;
+    const int kw = pick(1, max_k), kh = max_k <= 4 ? kw : pick(1, max_k);
+    const int sx = pick(1, 3), sy = max_k <= 4 ? sx : pick(1, 3);
+    const int ow = pick(1, 6), oh = pick(1, 6), c = pick(1, 20);
+    const int pl = pick(0, kw - 1), pr = pick(0, kw - 1 - pl), pt = pick(0, kh - 1), pb = pick(0, kh - 1 - pt);
+    const int pad_t = max_k <= 4 ? pl : pt, pad_b = max_k <= 4 ? pr : pb;
+    const int up_w = (ow - 1) * sx + kw - pl - pr, up_h = (oh - 1) * sy + kh - pad_t - pad_b;
     if (up_w < 1 || up_h < 1) continue;
     const DataType ifm_type = pick(0, 1) ? DataType::Int8 : DataType::UInt8;
     const DataType ofm_type = pick(0, 1) ? DataType::Int8 : DataType::UInt8;
     TestMap ifm(up_w, up_h, c, ifm_type, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC, pick(0, 3) == 0);
     ifm.randomize(rng);
     TestMap ofm(ow, oh, c, ofm_type, pick(0, 1) ? Layout::NHCWB16 : Layout::NHWC);
-    PoolParams p = params(mode, ifm, ofm, k, s, pl, pr);
+    PoolParams p = params(mode, ifm, ofm, kw, sx, pl, pr);
+    p.kernel.height = kh, p.kernel.stride_y = sy, p.kernel.pad_top = pad_t, p.kernel.pad_bottom = pad_b;
     p.ifm_zero_point = pick(-20, 20);
     p.output.ofm_zero_point = pick(-20, 20);
     p.output.round_mode = static_cast<RoundMode>(pick(0, 2));
-    const bool padded_average = mode == PoolMode::Average && (pl || pr);
+    const bool padded_average = mode == PoolMode::Average && (pl || pr || pad_t || pad_b);
     // Only the combinations the hardware is known to run (isa::unknown_behaviour refuses the others).
     p.output.per_channel = (padded_average || mode == PoolMode::Max) && pick(0, 1);
     p.output.multiplier = static_cast<uint32_t>(pick(1, 1 << 30)), p.output.shift = static_cast<uint8_t>(pick(0, 40));
@@ -214,11 +219,11 @@ TEST(PoolRandom, MatchesDirectReference) {
       for (int ox = 0; ox < ow; ++ox)
         for (int ch = 0; ch < c; ++ch) {
           int64_t acc = mode == PoolMode::Max ? INT64_MIN : 0, n = 0;
-          for (int ky = 0; ky < k; ++ky)
-            for (int kx = 0; kx < k; ++kx) {
+          for (int ky = 0; ky < kh; ++ky)
+            for (int kx = 0; kx < kw; ++kx) {
               bool inside = false;
-              const int64_t v = test::upscaled_value(ifm, Upscale::None, up_w, up_h, ox * s - pl + kx, oy * s - pl + ky, ch,
-                                                     p.ifm_zero_point, inside);
+              const int64_t v = test::upscaled_value(ifm, Upscale::None, up_w, up_h, ox * sx - pl + kx,
+                                                     oy * sy - pad_t + ky, ch, p.ifm_zero_point, inside);
               if (!inside) continue;
               ++n;
               acc = mode == PoolMode::Max ? std::max(acc, v) : acc + v;
@@ -236,9 +241,16 @@ TEST(PoolRandom, MatchesDirectReference) {
       for (int x0 = 0; x0 < ow; x0 += bx)
         for (int c0 = 0; c0 < c; c0 += bc)
           pool_block(p, OfmBlock{x0, std::min(ow, x0 + bx), y0, std::min(oh, y0 + by), c0, std::min(c, c0 + bc)}, scratch);
-    ASSERT_EQ(ofm.bytes, want.bytes) << "iteration " << it;
+    ASSERT_EQ(ofm.bytes, want.bytes) << "iteration " << it << ": " << kw << "x" << kh << " window, stride " << sx
+                                     << "x" << sy;
   }
 }
+
+TEST(PoolRandom, MatchesDirectReference) { check_random_pools(7, 200, 4); }
+
+// Windows of up to 13x13 (YOLOX's spatial pyramid pools), rectangular, with a stride per axis: most go through the
+// separate row and column passes.
+TEST(PoolRandom, LargeAndRectangularWindowsMatchDirectReference) { check_random_pools(11, 300, 13); }
 
 }  // namespace
 }  // namespace ethosu::kernels

@@ -17,6 +17,7 @@
 #include "host/system_config.h"
 #include "models/npu/npu.h"
 #include "isa/registers.h"
+#include "models/kernels/weight_cache.h"
 #include "sim/error.h"
 
 namespace ethosu::cli {
@@ -256,6 +257,8 @@ int run_run(const std::vector<std::string>& argv) {
     host::check_capture_dir(*dir);
     regions_before = job.regions;
   }
+  // This process runs one job once: weights that only one operation uses need not stay cached.
+  kernels::WeightCache::shared().set_admit_on_reuse(true);
   const host::RunOutcome outcome = host::run_job(job, options);
   trace.close();
   if (trace.dropped())

@@ -52,6 +52,7 @@ bool WeightCache::same_key(const std::vector<uint8_t>& stored, const std::vector
 std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>& key,
                                                     const std::function<ConvWeights()>& make) {
   const Hash128 h = hash(key);
+  bool first_sight = false;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto range = index_.equal_range(h);
@@ -62,9 +63,15 @@ std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>&
       return it->second->weights;
     }
     ++stats_.misses;
+    if (admit_on_reuse_ && seen_once_.count(h) == 0) {
+      if (seen_once_.size() >= kMaxSeen) seen_once_.clear();
+      seen_once_.insert(h);
+      first_sight = true;
+    }
   }
   // Decode without the lock: another thread may decode the same stream meanwhile; the first stored wins.
   auto weights = std::make_shared<const ConvWeights>(make());
+  if (first_sight) return weights;
   Entry e;
   e.hash = h;
   size_t key_bytes = 0;
@@ -118,6 +125,12 @@ void WeightCache::set_capacity_bytes(size_t bytes) {
   const std::lock_guard<std::mutex> lock(mutex_);
   capacity_bytes_ = bytes;
   evict_to(bytes);
+}
+
+void WeightCache::set_admit_on_reuse(bool on) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  admit_on_reuse_ = on;
+  seen_once_.clear();
 }
 
 void WeightCache::clear() {

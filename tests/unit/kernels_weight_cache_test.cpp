@@ -82,6 +82,29 @@ TEST(WeightCache, FailedDecodesAreNotStored) {
   EXPECT_EQ(decodes, 1);
 }
 
+TEST(WeightCache, AdmitOnReuseStoresAKeyFromItsSecondSight) {
+  WeightCache cache;
+  cache.set_admit_on_reuse(true);
+  int decodes = 0;
+  const auto make = counting_make(decodes, 3);
+  const std::vector<uint8_t> a = {9, 8, 7}, b = {9, 8, 6};
+  cache.get({{a.data(), a.size()}}, make);
+  EXPECT_EQ(decodes, 1);
+  EXPECT_EQ(cache.stats().entries, 0u);  // seen once: nothing kept
+  cache.get({{b.data(), b.size()}}, make);
+  const auto second = cache.get({{a.data(), a.size()}}, make);
+  EXPECT_EQ(decodes, 3);  // the second sight decodes again and stores
+  EXPECT_EQ(cache.stats().entries, 1u);
+  EXPECT_EQ(cache.get({{a.data(), a.size()}}, make), second);
+  EXPECT_EQ(decodes, 3);
+  EXPECT_EQ(cache.stats().hits, 1u);
+  // Turning it off admits at the first sight again.
+  cache.set_admit_on_reuse(false);
+  cache.get({{b.data(), b.size()}}, make);
+  cache.get({{b.data(), b.size()}}, make);
+  EXPECT_EQ(decodes, 4);
+}
+
 TEST(WeightCache, EvictsLeastRecentlyUsedWithinTheBound) {
   const size_t entry = make_weights(0).size_bytes() + sizeof(uint64_t) + 1;
   WeightCache cache(2 * entry + entry / 2);  // room for two entries

@@ -111,7 +111,20 @@ function(ethosu_corpus_test name)
   target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest_main)
   ethosu_test_code(${name})
   set_property(GLOBAL APPEND PROPERTY ethosu_test_programs ${name})
-  gtest_discover_tests(${name} PROPERTIES LABELS corpus DISCOVERY_TIMEOUT 120)
+  # The cases are listed when ctest runs (not when the program is built), so that $ETHOSU_SIM_SHARED_DIR may be
+  # set for ctest alone. CTest keeps a list until the program changes: a script that runs before the list is
+  # read drops it when the variable differs from the one it was made with. (${name}[1]_tests.cmake is the list
+  # file of CMake's GoogleTest module.)
+  set(list_file "${CMAKE_CURRENT_BINARY_DIR}/${name}[1]_tests.cmake")
+  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${name}_shared_dir.txt")
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/${name}_shared_dir.cmake"
+       "set(dir \"\$ENV{ETHOSU_SIM_SHARED_DIR}\")\n"
+       "set(old \"\")\n"
+       "if(EXISTS \"${stamp}\")\n  file(READ \"${stamp}\" old)\nendif()\n"
+       "if(NOT EXISTS \"${stamp}\" OR NOT old STREQUAL dir)\n"
+       "  file(REMOVE \"${list_file}\")\n  file(WRITE \"${stamp}\" \"\${dir}\")\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${CMAKE_CURRENT_BINARY_DIR}/${name}_shared_dir.cmake")
+  gtest_discover_tests(${name} PROPERTIES LABELS corpus DISCOVERY_TIMEOUT 120 DISCOVERY_MODE PRE_TEST)
 endfunction()
 
 # ETHOSU_SIM_CLI: the command that test scripts run as ethosu-sim. In a cross build (cmake/aarch64-linux-gnu.cmake)

@@ -1,5 +1,6 @@
 #include "models/kernels/weight_cache.h"
 
+#include <algorithm>
 #include <cstring>
 
 #define XXH_STATIC_LINKING_ONLY  // XXH3_state_t on the stack
@@ -52,26 +53,35 @@ bool WeightCache::same_key(const std::vector<uint8_t>& stored, const std::vector
 std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>& key,
                                                     const std::function<ConvWeights()>& make) {
   const Hash128 h = hash(key);
-  bool first_sight = false;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto range = index_.equal_range(h);
     for (auto it = range.first; it != range.second; ++it) {
       if (!same_key(it->second->key, key)) continue;
-      lru_.splice(lru_.begin(), lru_, it->second);
       ++stats_.hits;
-      return it->second->weights;
+      Entry& e = *it->second;
+      if (!e.probation) {
+        lru_.splice(lru_.begin(), lru_, it->second);
+        return e.weights;
+      }
+      // A second use: into the cache, when it fits.
+      probation_bytes_ -= e.bytes;
+      e.probation = false;
+      auto weights = e.weights;
+      if (e.bytes > capacity_bytes_) {
+        probation_.erase(it->second);
+        index_.erase(it);
+        return weights;
+      }
+      evict_to(capacity_bytes_ - e.bytes);
+      bytes_ += e.bytes;
+      lru_.splice(lru_.begin(), probation_, it->second);
+      return weights;
     }
     ++stats_.misses;
-    if (admit_on_reuse_ && seen_once_.count(h) == 0) {
-      if (seen_once_.size() >= kMaxSeen) seen_once_.clear();
-      seen_once_.insert(h);
-      first_sight = true;
-    }
   }
   // Decode without the lock: another thread may decode the same stream meanwhile; the first stored wins.
   auto weights = std::make_shared<const ConvWeights>(make());
-  if (first_sight) return weights;
   Entry e;
   e.hash = h;
   size_t key_bytes = 0;
@@ -86,20 +96,24 @@ std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>&
   e.bytes = e.key.size() + weights->size_bytes();
   e.weights = weights;
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (e.bytes > capacity_bytes_) return weights;
+  const size_t limit = admit_on_reuse_ ? std::min(kProbationBytes, capacity_bytes_) : capacity_bytes_;
+  if (e.bytes > limit) return weights;
   const auto range = index_.equal_range(h);
   for (auto it = range.first; it != range.second; ++it)
     if (it->second->key == e.key) return it->second->weights;
-  evict_to(capacity_bytes_ - e.bytes);
-  bytes_ += e.bytes;
-  lru_.push_front(std::move(e));
-  index_.emplace(h, lru_.begin());
+  Lru& list = admit_on_reuse_ ? probation_ : lru_;
+  size_t& list_bytes = admit_on_reuse_ ? probation_bytes_ : bytes_;
+  evict(list, list_bytes, limit - e.bytes);
+  e.probation = admit_on_reuse_;
+  list_bytes += e.bytes;
+  list.push_front(std::move(e));
+  index_.emplace(h, list.begin());
   return weights;
 }
 
-void WeightCache::evict_to(size_t bytes) {
-  while (bytes_ > bytes && !lru_.empty()) {
-    const Entry& victim = lru_.back();
+void WeightCache::evict(Lru& list, size_t& list_bytes, size_t limit) {
+  while (list_bytes > limit && !list.empty()) {
+    const Entry& victim = list.back();
     const auto range = index_.equal_range(victim.hash);
     for (auto it = range.first; it != range.second; ++it) {
       if (&*it->second == &victim) {
@@ -107,8 +121,8 @@ void WeightCache::evict_to(size_t bytes) {
         break;
       }
     }
-    bytes_ -= victim.bytes;
-    lru_.pop_back();
+    list_bytes -= victim.bytes;
+    list.pop_back();
     ++stats_.evictions;
   }
 }
@@ -116,8 +130,8 @@ void WeightCache::evict_to(size_t bytes) {
 WeightCache::Stats WeightCache::stats() const {
   const std::lock_guard<std::mutex> lock(mutex_);
   Stats s = stats_;
-  s.entries = lru_.size();
-  s.bytes = bytes_;
+  s.entries = lru_.size() + probation_.size();
+  s.bytes = bytes_ + probation_bytes_;
   return s;
 }
 
@@ -125,17 +139,19 @@ void WeightCache::set_capacity_bytes(size_t bytes) {
   const std::lock_guard<std::mutex> lock(mutex_);
   capacity_bytes_ = bytes;
   evict_to(bytes);
+  evict(probation_, probation_bytes_, std::min(kProbationBytes, bytes));
 }
 
 void WeightCache::set_admit_on_reuse(bool on) {
   const std::lock_guard<std::mutex> lock(mutex_);
   admit_on_reuse_ = on;
-  seen_once_.clear();
+  if (!on) evict(probation_, probation_bytes_, 0);
 }
 
 void WeightCache::clear() {
   const std::lock_guard<std::mutex> lock(mutex_);
   evict_to(0);
+  evict(probation_, probation_bytes_, 0);
 }
 
 }  // namespace ethosu::kernels

@@ -10,10 +10,11 @@
 // Entries are immutable and shared, so an entry evicted while an operation still uses it stays valid.
 // The cache holds at most capacity_bytes (key copies plus packed weights) and evicts the least
 // recently used entries; an entry larger than the capacity is returned but not kept. Thread-safe.
-// With admit_on_reuse, a key's first get() only notes its hash and keeps nothing; the second decodes again and
-// stores the entry. For a process that runs one job once (the CLI's `run`): weights an operation uses once are
-// then freed after it, and their memory serves the next operation instead of fresh memory, which costs a page
-// fault and a zero-fill (MobileNetV2: peak memory 30 -> 22 MB); a reused stream (an LSTM's) is decoded twice.
+// With admit_on_reuse, an entry enters on probation: a list of at most kProbationBytes whose least recently
+// used entries are dropped as others come, and from which a second get() promotes it into the cache. For a
+// process that runs one job once (the CLI's `run`): weights an operation uses once are then freed soon after it,
+// and their memory serves later operations instead of fresh memory, which costs a page fault and a zero-fill
+// (MobileNetV2: peak memory 32 -> 22 MB), while a stream reused within the job (an LSTM's) is still decoded once.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +24,6 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "models/kernels/conv.h"
@@ -38,6 +38,7 @@ struct ByteSpan {
 class WeightCache {
  public:
   static constexpr size_t kDefaultCapacityBytes = size_t{256} << 20;
+  static constexpr size_t kProbationBytes = size_t{1} << 20;
   // Key parts up to kWholeHashBytes are hashed whole, longer ones by kSampleBlocks + 1 blocks of
   // kSampleBlockBytes (the full compare confirms every hit either way).
   static constexpr size_t kWholeHashBytes = 4096, kSampleBlocks = 32, kSampleBlockBytes = 64;
@@ -71,23 +72,25 @@ class WeightCache {
     std::vector<uint8_t> key;
     std::shared_ptr<const ConvWeights> weights;
     size_t bytes = 0;
+    bool probation = false;
   };
   using Lru = std::list<Entry>;  // most recently used first
 
   static Hash128 hash(const std::vector<ByteSpan>& key);
   static bool same_key(const std::vector<uint8_t>& stored, const std::vector<ByteSpan>& key);
-  void evict_to(size_t bytes);  // with the mutex held
+  // With the mutex held: drops the least recently used entries of `list` until its bytes are at most `limit`.
+  void evict(Lru& list, size_t& list_bytes, size_t limit);
+  void evict_to(size_t bytes) { evict(lru_, bytes_, bytes); }
 
   mutable std::mutex mutex_;
   size_t capacity_bytes_;
   size_t bytes_ = 0;
   Lru lru_;
+  Lru probation_;  // admit_on_reuse: entries used once, most recent first
+  size_t probation_bytes_ = 0;
   std::unordered_multimap<Hash128, Lru::iterator, HashOfHash> index_;
   Stats stats_;
   bool admit_on_reuse_ = false;
-  // The hashes of keys seen once (admit_on_reuse); cleared when it reaches kMaxSeen, which at worst admits late.
-  static constexpr size_t kMaxSeen = size_t{1} << 20;
-  std::unordered_set<Hash128, HashOfHash> seen_once_;
 };
 
 }  // namespace ethosu::kernels

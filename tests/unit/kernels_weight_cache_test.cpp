@@ -82,27 +82,43 @@ TEST(WeightCache, FailedDecodesAreNotStored) {
   EXPECT_EQ(decodes, 1);
 }
 
-TEST(WeightCache, AdmitOnReuseStoresAKeyFromItsSecondSight) {
+TEST(WeightCache, AdmitOnReuseKeepsFirstUsesOnProbationWithinItsBound) {
   WeightCache cache;
   cache.set_admit_on_reuse(true);
   int decodes = 0;
   const auto make = counting_make(decodes, 3);
   const std::vector<uint8_t> a = {9, 8, 7}, b = {9, 8, 6};
-  cache.get({{a.data(), a.size()}}, make);
-  EXPECT_EQ(decodes, 1);
-  EXPECT_EQ(cache.stats().entries, 0u);  // seen once: nothing kept
-  cache.get({{b.data(), b.size()}}, make);
-  const auto second = cache.get({{a.data(), a.size()}}, make);
-  EXPECT_EQ(decodes, 3);  // the second sight decodes again and stores
+  const auto first = cache.get({{a.data(), a.size()}}, make);
   EXPECT_EQ(cache.stats().entries, 1u);
-  EXPECT_EQ(cache.get({{a.data(), a.size()}}, make), second);
-  EXPECT_EQ(decodes, 3);
-  EXPECT_EQ(cache.stats().hits, 1u);
-  // Turning it off admits at the first sight again.
+  EXPECT_EQ(cache.get({{a.data(), a.size()}}, make), first);  // the second use: a hit, promoted
+  EXPECT_EQ(decodes, 1);
+  // Entries used once leave probation once later first uses fill its bound; promoted ones stay.
+  const WeightCache::Stats before = cache.stats();
+  const std::vector<uint8_t> big(WeightCache::kProbationBytes / 3, 1);
+  for (uint8_t i = 0; i < 6; ++i) {
+    std::vector<uint8_t> key = big;
+    key[0] = i;
+    cache.get({{key.data(), key.size()}}, make);
+  }
+  const WeightCache::Stats after = cache.stats();
+  EXPECT_GT(after.evictions, before.evictions);
+  EXPECT_LE(after.bytes - before.bytes, WeightCache::kProbationBytes);
+  EXPECT_EQ(cache.get({{a.data(), a.size()}}, make), first);
+  cache.get({{b.data(), b.size()}}, make);
+  const int decodes_b = decodes;
+  std::vector<uint8_t> big0 = big;
+  big0[0] = 0;  // the oldest first use, dropped by now
+  cache.get({{big0.data(), big0.size()}}, make);
+  EXPECT_EQ(decodes, decodes_b + 1);
+  // An entry over the probation bound is returned but not kept.
+  const std::vector<uint8_t> huge(WeightCache::kProbationBytes + 1, 2);
+  const size_t entries = cache.stats().entries;
+  cache.get({{huge.data(), huge.size()}}, make);
+  EXPECT_EQ(cache.stats().entries, entries);
+  // Turned off, the cache keeps first uses in full again.
   cache.set_admit_on_reuse(false);
-  cache.get({{b.data(), b.size()}}, make);
-  cache.get({{b.data(), b.size()}}, make);
-  EXPECT_EQ(decodes, 4);
+  cache.get({{huge.data(), huge.size()}}, make);
+  EXPECT_EQ(cache.stats().entries, 2u);  // a and the huge key; probation was emptied
 }
 
 TEST(WeightCache, EvictsLeastRecentlyUsedWithinTheBound) {

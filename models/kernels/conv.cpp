@@ -219,8 +219,7 @@ struct Writer {
     }
     if (simd && requantize_tile(sums, stride, np, nc, r, at_least(s.values, static_cast<size_t>(np * vstride)), vstride)) {
       if (with_function)
-        for (int i = 0; i < np; ++i)
-          for (int c = 0; c < nc; ++c) s.values[i * vstride + c] = fin(s.values[i * vstride + c]);
+        for (int i = 0; i < np; ++i) fin.apply(s.values.data() + i * vstride, static_cast<size_t>(nc));
       store_pixels(p.ofm, x0, y, np, ca, nc, s.values.data(), vstride);
       return;
     }

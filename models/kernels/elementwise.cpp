@@ -170,7 +170,7 @@ void elementwise_vector(const ElementwiseParams& p, const OfmBlock& blk) {
         v32[i] = static_cast<int32_t>(v[i]);
       }
       if (fits && requantize_tile(v32.data(), 0, 1, n, rq, scaled.data(), 0)) {
-        for (int i = 0; i < n; ++i) scaled[i] = fin(scaled[i]);
+        fin.apply(scaled.data(), static_cast<size_t>(n));
       } else {
         for (int i = 0; i < n; ++i) scaled[i] = fin(scale(os, v[i], os.multiplier, os.shift, false));
       }

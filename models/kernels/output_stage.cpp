@@ -82,6 +82,30 @@ int32_t table_lookup(const OutputStage& os, int64_t x) {
 
 }  // namespace
 
+void FastFinish::apply(int32_t* v, size_t n) const {
+  // clamp(clamp(x, a, b), c, d) is clamp(x, max(a, c), min(b, d)) where the ranges meet, else c or d for every x;
+  // with the activation bounds the wrong way round the first clamp is no clamp, and each value takes operator().
+  if (!lut8_ || os_.activation_min > os_.activation_max) {
+    for (size_t i = 0; i < n; ++i) v[i] = (*this)(v[i]);
+    return;
+  }
+  const int64_t lo = std::max<int64_t>(os_.activation_min, lut_lo_), hi = std::min<int64_t>(os_.activation_max, lut_hi_);
+  const bool is_signed = os_.ofm_type == DataType::Int8;
+  const auto entry = [&](int64_t x) -> int32_t {
+    const uint8_t b = os_.lut[x - lut_lo_];
+    return is_signed ? static_cast<int8_t>(b) : b;
+  };
+  if (lo > hi) {
+    const int32_t e = entry(os_.activation_max < lut_lo_ ? lut_lo_ : lut_hi_);
+    for (size_t i = 0; i < n; ++i) v[i] = e;
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t x = int64_t{v[i]} + zp_;
+    v[i] = entry(x < lo ? lo : (x > hi ? hi : x));
+  }
+}
+
 void lut8_bounds(const OutputStage& os, int64_t& lo, int64_t& hi) {
   clip_bounds(os, lo, hi);
   if (hi - lo != 255) lo = -128, hi = 127;

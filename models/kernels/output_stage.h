@@ -6,6 +6,7 @@
 // accumulators times 32-bit unsigned multipliers use 128-bit intermediates.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -134,6 +135,9 @@ class FastFinish {
     const uint8_t b = os_.lut[x - lut_lo_];
     return os_.ofm_type == DataType::Int8 ? static_cast<int8_t>(b) : b;
   }
+  // operator() of n int32 values in place (the SIMD output stages' results). For an 8-bit LUT the activation clamp
+  // and the index clamp fold into one, and the zero point cannot overflow: a clamp and a table load per value.
+  void apply(int32_t* v, size_t n) const;
   // The clamp of the common case: the activation bounds within the OFM type.
   int64_t low() const { return lo_; }
   int64_t high() const { return hi_; }

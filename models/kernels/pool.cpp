@@ -100,7 +100,7 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
           reduce(a + static_cast<ptrdiff_t>(ky) * k.dilation_y * win.cols * nc, k.width, col_step);
       }
       if (vector_scale && requantize_tile(r, 0, 1, nc, rq, vals, 0)) {
-        for (int c = 0; c < nc; ++c) vals[c] = fin(vals[c]);
+        fin.apply(vals, static_cast<size_t>(nc));
       } else {
         // Windows without a tap inside the IFM (count 0) are refused before the kernel runs.
         const Reciprocal inv = hardware_average ? average_reciprocal(std::max(count, 1)) : Reciprocal{1, 0};

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "models/kernels/output_stage.h"
@@ -224,6 +225,36 @@ TEST(Finish, Int16InterpolatedLut) {
   // Beyond int16: clipped to 32767 -> entry 511, f = 127: 5110 + ((-3*127+64)>>7).
   EXPECT_EQ(finish(os, 100000), 5107);
   EXPECT_EQ(lut16_lookup(lut.data(), 65535), 5107);
+}
+
+// apply() over int32 values equals operator() on each: 8-bit LUTs (signed, unsigned, forced-unsigned clip, activation
+// bounds inside, beyond, disjoint from or the wrong way round the table's), no function, and a fixed function.
+TEST(Finish, ApplyEqualsFinishingEachValue) {
+  std::mt19937 rng(3);
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  std::vector<uint8_t> lut(256);
+  for (auto& b : lut) b = static_cast<uint8_t>(pick(0, 255));
+  for (int it = 0; it < 400; ++it) {
+    OutputStage os;
+    const int kind = static_cast<int>(pick(0, 3));
+    os.ofm_type = kind == 3 ? DataType::Int16 : (pick(0, 1) ? DataType::Int8 : DataType::UInt8);
+    os.function = kind == 0 ? ActivationFunction::None
+                            : (kind == 3 ? ActivationFunction::Tanh : ActivationFunction::Table);
+    os.lut = lut.data();
+    const ClipRange clips[] = {ClipRange::OfmPrecision, ClipRange::ForceUInt8, ClipRange::ForceInt8};
+    os.clip_range = clips[pick(0, 2)];
+    os.ofm_zero_point = static_cast<int32_t>(pick(-300, 300));
+    os.activation_min = static_cast<int32_t>(pick(-400, 400));
+    os.activation_max = static_cast<int32_t>(pick(-400, 400));
+    const FastFinish fin(os);
+    std::vector<int32_t> v(64);
+    for (auto& x : v) x = static_cast<int32_t>(pick(0, 3) == 0 ? pick(INT32_MIN, INT32_MAX) : pick(-600, 600));
+    std::vector<int32_t> got = v;
+    fin.apply(got.data(), got.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      ASSERT_EQ(got[i], fin(v[i])) << "iteration " << it << ", value " << v[i] << ", activation ["
+                                   << os.activation_min << ", " << os.activation_max << "]";
+  }
 }
 
 TEST(Accumulator, SaturatesToFormatWidth) {

@@ -240,6 +240,10 @@ bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
     std::vector<uint8_t> values(block.size());
     block.spans(p.ifm, 1, 1, 0, [&](const uint8_t* map, size_t at, size_t n) { std::memcpy(values.data() + at, map, n); });
     block.spans(p.ofm, 1, 1, 0, [&](uint8_t* map, size_t at, size_t n) {
+      if (n >= kLookupCallMin) {
+        lookup_bytes(bytes_table, values.data() + at, map, n);
+        return;
+      }
       for (size_t k = 0; k < n; ++k) map[k] = bytes_table[values[at + k]];
     });
     return true;

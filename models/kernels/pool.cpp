@@ -153,6 +153,10 @@ void pool_by_table(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
       std::memcpy(map, values + at, n);
       return;
     }
+    if (n >= kLookupCallMin) {
+      lookup_bytes(table, values + at, map, n);
+      return;
+    }
     for (size_t k = 0; k < n; ++k) map[k] = table[values[at + k]];
   });
 }

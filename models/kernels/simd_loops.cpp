@@ -26,6 +26,7 @@ struct SimdLoops {
   void (*widen)(const uint8_t*, ptrdiff_t, bool, int32_t, int16_t*, ptrdiff_t, int, int);
   void (*offset)(const uint8_t*, ptrdiff_t, uint8_t, uint8_t*, ptrdiff_t, int, int);
   void (*narrow)(const int32_t*, ptrdiff_t, int, uint8_t*, ptrdiff_t, int, int);
+  void (*lookup)(const uint8_t*, const uint8_t*, uint8_t*, size_t);
 };
 
 std::vector<SimdLoops>& registry() {
@@ -554,9 +555,32 @@ void NarrowStore(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_
   }
 }
 
+// A byte table of 256 entries as 16 rows of 16: the high nibble picks the row, a 16-entry lookup in every 128-bit
+// block (pshufb, tbl) takes the low nibble. The rows are loaded where they are used rather than kept in an array,
+// which scalable vectors (SVE) cannot form.
+void LookupBytes(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n) {
+  size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<uint8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto low_mask = hn::Set(d, uint8_t{15});
+  for (; i + lanes <= n; i += lanes) {
+    const auto x = hn::LoadU(d, src + i);
+    const auto lo = hn::And(x, low_mask);
+    const auto hi = hn::ShiftRight<4>(x);
+    auto r = hn::TableLookupBytes(hn::LoadDup128(d, table), lo);
+    for (int h = 1; h < 16; ++h)
+      r = hn::IfThenElse(hn::Eq(hi, hn::Set(d, static_cast<uint8_t>(h))),
+                         hn::TableLookupBytes(hn::LoadDup128(d, table + 16 * h), lo), r);
+    hn::StoreU(r, d, dst + i);
+  }
+#endif
+  for (; i < n; ++i) dst[i] = table[src[i]];
+}
+
 const bool registered =
     register_loops({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &OffsetBytes,
-                    &NarrowStore});
+                    &NarrowStore, &LookupBytes});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::kernels
@@ -694,6 +718,10 @@ void offset_bytes(const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint
 void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_t* dst, ptrdiff_t dst_stride,
                   int groups, int length) {
   loops().narrow(v, v_stride, element_bytes, dst, dst_stride, groups, length);
+}
+
+void lookup_bytes(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n) {
+  loops().lookup(table, src, dst, n);
 }
 
 std::vector<int64_t> available_simd_targets() {

@@ -82,6 +82,11 @@ void offset_bytes(const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint
 void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_t* dst, ptrdiff_t dst_stride,
                   int groups, int length);
 
+// dst[i] = table[src[i]] for i < n, through a 256-entry byte table (src and dst may be the same buffer). Below
+// kLookupCallMin bytes a plain loop at the call site is faster than the call.
+void lookup_bytes(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n);
+constexpr size_t kLookupCallMin = 64;
+
 // The Highway targets (HWY_AVX2, ...) this host runs and the build holds, best first; the loops run on the
 // first unless select_simd_target() picks another (0: the best again). For tests and benchmarks.
 std::vector<int64_t> available_simd_targets();

@@ -57,6 +57,28 @@ TEST(OffsetBytes, MatchesPlainLoopForEveryLengthAndStride) {
   });
 }
 
+TEST(LookupBytes, MatchesTheTableForEveryByteAndLength) {
+  std::mt19937 rng(14);
+  std::vector<uint8_t> table(256);
+  for (auto& b : table) b = static_cast<uint8_t>(rng());
+  on_every_target([&] {
+    // Every byte value, and lengths below, at and past one vector of every target, misaligned; in place too.
+    for (size_t length : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{31}, size_t{33}, size_t{64},
+                          size_t{65}, size_t{256}, size_t{1000}}) {
+      std::vector<uint8_t> src(length + 1);
+      for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(length >= 256 ? i : rng());
+      const uint8_t guard = 0x5A;
+      std::vector<uint8_t> dst(length + 3, guard);
+      lookup_bytes(table.data(), src.data() + 1, dst.data() + 1, length);
+      for (size_t i = 0; i < dst.size(); ++i)
+        ASSERT_EQ(dst[i], i >= 1 && i <= length ? table[src[i]] : guard) << "length " << length << " byte " << i;
+      std::vector<uint8_t> in_place(src.begin() + 1, src.end());
+      lookup_bytes(table.data(), in_place.data(), in_place.data(), length);
+      for (size_t i = 0; i < length; ++i) ASSERT_EQ(in_place[i], table[src[i + 1]]);
+    }
+  });
+}
+
 TEST(Widen8bit, MatchesPlainLoopForEveryLengthAndStride) {
   std::mt19937 rng(11);
   on_every_target([&] {

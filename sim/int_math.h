@@ -26,7 +26,6 @@ class Divisor {
  public:
   constexpr Divisor() = default;
   constexpr explicit Divisor(uint64_t d) : d_(d), shift_(d != 0 && (d & (d - 1)) == 0 ? __builtin_ctzll(d) : -1) {}
-  constexpr uint64_t value() const { return d_; }
   constexpr uint64_t div(uint64_t a) const { return shift_ >= 0 ? a >> shift_ : a / d_; }
   constexpr uint64_t mod(uint64_t a) const { return shift_ >= 0 ? a & (d_ - 1) : a % d_; }
   constexpr uint64_t ceil_div(uint64_t a) const { return div(a) + (mod(a) != 0); }

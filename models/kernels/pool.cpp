@@ -70,7 +70,7 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
   };
   // A window of several rows and columns separates into a pass along the rows (each window row reduced for every
   // OFM column of the block) and one down the columns: kw + kh steps per element instead of kw x kh, where that
-  // is less (YOLOX's 13x13 MAX: 26 instead of 169). The same results: MAX does not depend on the order, and the
+  // is less (a 13x13 window: 26 instead of 169). The same results: MAX does not depend on the order, and the
   // int32 sums cannot wrap (the caller's bound holds for every partial sum).
   const int out_w = b.x1 - b.x0, out_h = b.y1 - b.y0;
   const ptrdiff_t col_step = static_cast<ptrdiff_t>(k.dilation_x) * nc;

@@ -14,7 +14,7 @@
 // used entries are dropped as others come, and from which a second get() promotes it into the cache. For a
 // process that runs one job once (the CLI's `run`): weights an operation uses once are then freed soon after it,
 // and their memory serves later operations instead of fresh memory, which costs a page fault and a zero-fill
-// (MobileNetV2: peak memory 32 -> 22 MB), while a stream reused within the job (an LSTM's) is still decoded once.
+// (MobileNetV2: peak memory 32 -> 24 MB), while a stream reused within the job (an LSTM's) is still decoded once.
 #pragma once
 
 #include <cstddef>

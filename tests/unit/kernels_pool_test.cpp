@@ -248,7 +248,7 @@ void check_random_pools(unsigned seed, int iterations, int max_k) {
 
 TEST(PoolRandom, MatchesDirectReference) { check_random_pools(7, 200, 4); }
 
-// Windows of up to 13x13 (YOLOX's spatial pyramid pools), rectangular, with a stride per axis: most go through the
+// Windows of up to 13x13 (as a spatial pyramid pool's), rectangular, with a stride per axis: most go through the
 // separate row and column passes.
 TEST(PoolRandom, LargeAndRectangularWindowsMatchDirectReference) { check_random_pools(11, 300, 13); }
 

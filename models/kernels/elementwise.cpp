@@ -8,6 +8,7 @@
 #include "models/kernels/block_bytes.h"
 #include "models/kernels/simd_loops.h"
 #include "models/kernels/tile_scales.h"
+#include "models/kernels/weights/raw_vector.h"
 
 namespace ethosu::kernels {
 
@@ -237,15 +238,9 @@ bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
     uint8_t bytes_table[256];
     for (int raw = 0; raw < 256; ++raw) bytes_table[raw] = static_cast<uint8_t>(table[raw]);
     const BlockBytes block(blk, p.ifm.layout.layout == Layout::NHCWB16 || p.ofm.layout.layout == Layout::NHCWB16);
-    std::vector<uint8_t> values(block.size());
+    weights::RawVector<uint8_t> values(block.size());  // no zero-fill: the spans below write every byte
     block.spans(p.ifm, 1, 1, 0, [&](const uint8_t* map, size_t at, size_t n) { std::memcpy(values.data() + at, map, n); });
-    block.spans(p.ofm, 1, 1, 0, [&](uint8_t* map, size_t at, size_t n) {
-      if (n >= kLookupCallMin) {
-        lookup_bytes(bytes_table, values.data() + at, map, n);
-        return;
-      }
-      for (size_t k = 0; k < n; ++k) map[k] = bytes_table[values[at + k]];
-    });
+    block.spans(p.ofm, 1, 1, 0, [&](uint8_t* map, size_t at, size_t n) { lookup_bytes(bytes_table, values.data() + at, map, n); });
     return true;
   }
   const int n = blk.c1 - blk.c0, count = blk.x1 - blk.x0;

@@ -153,11 +153,7 @@ void pool_by_table(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
       std::memcpy(map, values + at, n);
       return;
     }
-    if (n >= kLookupCallMin) {
-      lookup_bytes(table, values + at, map, n);
-      return;
-    }
-    for (size_t k = 0; k < n; ++k) map[k] = table[values[at + k]];
+    lookup_bytes(table, values + at, map, n);
   });
 }
 
@@ -182,13 +178,13 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   // Padding never wins a max; for sums it adds nothing.
   const int32_t fill = p.mode == PoolMode::Max ? INT32_MIN : 0;
   gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win, fill, s.ifm32);
-  tap_offsets(k, win.cols, nc, s.taps);
   // Narrow values minus a 16-bit zero point are below 2^17 in magnitude: 2^14 taps of them fit int32.
   const bool small_zp = p.ifm_zero_point >= -65536 && p.ifm_zero_point <= 65536;
   if (!reduce && element_size_bytes(p.ifm.layout.type) <= 2 && small_zp && int64_t{k.width} * k.height < (1 << 14)) {
     pool_narrow(p, b, s, win);
     return;
   }
+  tap_offsets(k, win.cols, nc, s.taps);
 
   const OutputStage& os = p.output;
   const bool ifm32 = p.ifm.layout.type == DataType::Int32;

@@ -720,7 +720,7 @@ void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8
   loops().narrow(v, v_stride, element_bytes, dst, dst_stride, groups, length);
 }
 
-void lookup_bytes(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n) {
+void lookup_bytes_simd(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n) {
   loops().lookup(table, src, dst, n);
 }
 

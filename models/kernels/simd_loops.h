@@ -82,10 +82,16 @@ void offset_bytes(const uint8_t* src, ptrdiff_t src_stride, uint8_t addend, uint
 void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8_t* dst, ptrdiff_t dst_stride,
                   int groups, int length);
 
-// dst[i] = table[src[i]] for i < n, through a 256-entry byte table (src and dst may be the same buffer). Below
-// kLookupCallMin bytes a plain loop at the call site is faster than the call.
-void lookup_bytes(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n);
-constexpr size_t kLookupCallMin = 64;
+// dst[i] = table[src[i]] for i < n, through a 256-entry byte table (src and dst may be the same buffer). Runs
+// under 64 bytes take a plain loop here: for them the call to the SIMD loop costs more than it saves.
+void lookup_bytes_simd(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n);
+inline void lookup_bytes(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n) {
+  if (n >= 64) {
+    lookup_bytes_simd(table, src, dst, n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) dst[i] = table[src[i]];
+}
 
 // The Highway targets (HWY_AVX2, ...) this host runs and the build holds, best first; the loops run on the
 // first unless select_simd_target() picks another (0: the best again). For tests and benchmarks.

@@ -6,6 +6,7 @@
 #include "models/functional/regions.h"
 #include "models/kernels/elementwise.h"
 #include "models/kernels/pool.h"
+#include "models/kernels/simd_loops.h"
 #include "models/kernels/weight_cache.h"
 #include "sim/error.h"
 #include "sim/int_math.h"
@@ -265,6 +266,7 @@ std::shared_ptr<const kernels::ConvWeights> OpRunner::decode_weights(const Opera
       const int depth = l.kind == weights::OpKind::DEPTHWISE ? 1 : l.ifm_depth;
       kernels::ConvWeights w = kernels::ConvWeights::unfilled(l.ofm_depth, l.kernel_height, l.kernel_width, depth);
       const weights::PackedLayout dst = w.packing();
+      stream_scratch_.simd_target = kernels::simd_target();  // the decoder's loop follows the kernels' target
       for (unsigned core = 0; core < op.cores(); ++core) {
         l.core = static_cast<int>(core);
         weights::decode_packed(l, key[core + 1].data, key[core + 1].size, dst, stream_scratch_);

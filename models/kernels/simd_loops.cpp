@@ -738,6 +738,8 @@ void select_simd_target(int64_t target) {
     }
 }
 
+int64_t simd_target() { return loops().target; }
+
 const char* simd_target_name() { return hwy::TargetName(loops().target); }
 
 std::vector<std::string> simd_target_names() {

@@ -97,7 +97,8 @@ inline void lookup_bytes(const uint8_t* table, const uint8_t* src, uint8_t* dst,
 // first unless select_simd_target() picks another (0: the best again). For tests and benchmarks.
 std::vector<int64_t> available_simd_targets();
 void select_simd_target(int64_t target);
-// The name of the target the loops run on.
+// The target the loops run on, and its name.
+int64_t simd_target();
 const char* simd_target_name();
 // The names of available_simd_targets(), best first (Highway's: "AVX3_ZEN4", "AVX2", "EMU128", ...).
 std::vector<std::string> simd_target_names();

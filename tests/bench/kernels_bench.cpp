@@ -136,6 +136,7 @@ void weight_decode_stream(benchmark::State& state) {
   const weights::WeightLayout l = mnv2_1x1_layout();
   const std::vector<uint8_t> bytes = weight_stream(l);
   weights::DecodeScratch out;
+  out.simd_target = simd_target();
   for (auto _ : state) {
     weights::decode_stream(bytes.data(), bytes.size(), out);
     benchmark::DoNotOptimize(out.stream.data());
@@ -150,6 +151,7 @@ void weight_decode_packed(benchmark::State& state) {
   const weights::WeightLayout l = mnv2_1x1_layout();
   const std::vector<uint8_t> bytes = weight_stream(l);
   weights::DecodeScratch scratch;
+  scratch.simd_target = simd_target();
   for (auto _ : state) {
     ConvWeights w = ConvWeights::unfilled(l.ofm_depth, 1, 1, l.ifm_depth);
     weights::decode_packed(l, bytes.data(), bytes.size(), w.packing(), scratch);

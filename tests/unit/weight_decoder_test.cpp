@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "models/kernels/simd_loops.h"
 #include "sim/error.h"
 #include "tests/unit/weight_encoder.h"
 
@@ -20,7 +21,37 @@ namespace {
 
 using namespace test;
 
-std::vector<int16_t> decode(const std::vector<uint8_t>& b) { return decode_stream(b); }
+// The SIMD target of decode() and decode_bytes(): 0 is the baseline build's chunk loop.
+int64_t g_target = 0;
+
+void decode_bytes(const uint8_t* data, size_t size, std::vector<int16_t>& out) {
+  DecodeScratch scratch;
+  scratch.simd_target = g_target;
+  decode_stream(data, size, scratch);
+  out.assign(scratch.stream.begin(), scratch.stream.end());
+}
+
+std::vector<int16_t> decode(const std::vector<uint8_t>& b) {
+  std::vector<int16_t> out;
+  decode_bytes(b.data(), b.size(), out);
+  return out;
+}
+
+// Runs `body` with decode() on every SIMD target this host runs (the kernels' list; their dispatch names the
+// decoder's target in the simulator) and on the baseline build's: each must decode the same weights and errors.
+template <typename Body>
+void on_every_target(Body&& body) {
+  std::vector<int64_t> targets{0};
+  std::vector<std::string> names{"baseline"};
+  for (int64_t t : kernels::available_simd_targets()) targets.push_back(t);
+  for (const std::string& n : kernels::simd_target_names()) names.push_back(n);
+  for (size_t i = 0; i < targets.size(); ++i) {
+    SCOPED_TRACE("SIMD target " + names[i]);
+    g_target = targets[i];
+    body();
+  }
+  g_target = 0;
+}
 
 // --- streams written field by field ------------------------------------------------------------------
 
@@ -210,98 +241,104 @@ size_t error_bit(const std::string& what) {
 }
 
 TEST(WeightStreamErrors, SmallestBadIndexAtEveryLaneOfEveryWdiv) {
-  // A slice of index-0 symbols with one index at the limit (512 + palette size - DIROFS = 481 here), at every
-  // lane of the first chunks (the fast path, which takes a chunk's remainders in fixed lanes whatever its
-  // symbol count) and of the last ones (the checked path). One below the limit decodes. The error names the
-  // bad symbol: its index, and its own remainder's position (the only remainder with 1 bits).
-  constexpr size_t kSymbols = 300;
-  constexpr uint32_t kLimit = 512 - 31;
-  std::vector<size_t> positions;
-  for (size_t p = 0; p < 40; ++p) positions.push_back(p);
-  for (size_t p = kSymbols - 30; p < kSymbols; ++p) positions.push_back(p);
-  for (int wdiv = 0; wdiv <= 5; ++wdiv) {
-    for (size_t p : positions) {
-      SliceSpec s;
-      s.wdiv = wdiv;
-      s.dirofs = 31;
-      s.indices.assign(kSymbols, 0);
-      s.indices[p] = kLimit - 1;
-      BitWriter good;
-      encode_slice(good, s);
-      std::vector<int16_t> expect;
-      expected_slice(s, {}, 31, expect);
-      ASSERT_EQ(decode(good.finish()), expect) << "WDIV " << wdiv << " position " << p;
-      s.indices[p] = kLimit;
-      BitWriter w;
-      encode_slice(w, s);
-      const std::vector<uint8_t> b = w.finish();
-      try {
-        decode(b);
-        ADD_FAILURE() << "no error: WDIV " << wdiv << " position " << p;
-      } catch (const InputError& e) {
-        const std::string what = e.what();
-        ASSERT_NE(what.find("weight index 481 gives code 512"), std::string::npos) << what;
-        const size_t pos = error_bit(what);
-        uint32_t remainder = 0;
-        for (int i = 0; i < wdiv; ++i) remainder |= uint32_t((b.at((pos + i) / 8) >> ((pos + i) % 8)) & 1) << i;
-        ASSERT_EQ(remainder, kLimit & ((1u << wdiv) - 1)) << "WDIV " << wdiv << " position " << p << ": " << what;
+  on_every_target([&] {
+    // A slice of index-0 symbols with one index at the limit (512 + palette size - DIROFS = 481 here), at every
+    // lane of the first chunks (the fast path, which takes a chunk's remainders in fixed lanes whatever its
+    // symbol count) and of the last ones (the checked path). One below the limit decodes. The error names the
+    // bad symbol: its index, and its own remainder's position (the only remainder with 1 bits).
+    constexpr size_t kSymbols = 300;
+    constexpr uint32_t kLimit = 512 - 31;
+    std::vector<size_t> positions;
+    for (size_t p = 0; p < 40; ++p) positions.push_back(p);
+    for (size_t p = kSymbols - 30; p < kSymbols; ++p) positions.push_back(p);
+    for (int wdiv = 0; wdiv <= 5; ++wdiv) {
+      for (size_t p : positions) {
+        SliceSpec s;
+        s.wdiv = wdiv;
+        s.dirofs = 31;
+        s.indices.assign(kSymbols, 0);
+        s.indices[p] = kLimit - 1;
+        BitWriter good;
+        encode_slice(good, s);
+        std::vector<int16_t> expect;
+        expected_slice(s, {}, 31, expect);
+        ASSERT_EQ(decode(good.finish()), expect) << "WDIV " << wdiv << " position " << p;
+        s.indices[p] = kLimit;
+        BitWriter w;
+        encode_slice(w, s);
+        const std::vector<uint8_t> b = w.finish();
+        try {
+          decode(b);
+          ADD_FAILURE() << "no error: WDIV " << wdiv << " position " << p;
+        } catch (const InputError& e) {
+          const std::string what = e.what();
+          ASSERT_NE(what.find("weight index 481 gives code 512"), std::string::npos) << what;
+          const size_t pos = error_bit(what);
+          uint32_t remainder = 0;
+          for (int i = 0; i < wdiv; ++i) remainder |= uint32_t((b.at((pos + i) / 8) >> ((pos + i) % 8)) & 1) << i;
+          ASSERT_EQ(remainder, kLimit & ((1u << wdiv) - 1)) << "WDIV " << wdiv << " position " << p << ": " << what;
+        }
       }
     }
-  }
+  });
 }
 
 TEST(WeightStreamErrors, HugeQuotientInsideALongSlice) {
-  // A quotient so long that its carry passes the fast path's cap (2^24, scaled by 2^WDIV): the checked path takes
-  // over, and the error still names the symbol's index.
-  constexpr uint32_t kHuge = 1u << 25;
-  for (int wdiv : {3, 5}) {
-    SliceSpec s;
-    s.wdiv = wdiv;
-    s.indices.assign(2000, 0);
-    s.indices[100] = kHuge;
-    BitWriter w;
-    encode_slice(w, s);
-    try {
-      decode(w.finish());
-      ADD_FAILURE() << "no error: WDIV " << wdiv;
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("weight index " + std::to_string(kHuge) + " gives code"), std::string::npos)
-          << e.what();
+  on_every_target([&] {
+    // A quotient so long that its carry passes the fast path's cap (2^24, scaled by 2^WDIV): the checked path takes
+    // over, and the error still names the symbol's index.
+    constexpr uint32_t kHuge = 1u << 25;
+    for (int wdiv : {3, 5}) {
+      SliceSpec s;
+      s.wdiv = wdiv;
+      s.indices.assign(2000, 0);
+      s.indices[100] = kHuge;
+      BitWriter w;
+      encode_slice(w, s);
+      try {
+        decode(w.finish());
+        ADD_FAILURE() << "no error: WDIV " << wdiv;
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("weight index " + std::to_string(kHuge) + " gives code"), std::string::npos)
+            << e.what();
+      }
     }
-  }
+  });
 }
 
 TEST(WeightStreamErrors, EveryTruncationThrowsOrDecodesTheSame) {
-  // Long slices (fast path) of random indices, cut at every byte: the decoder must throw InputError, or, when
-  // only padding was cut, return exactly the weights; never other weights, never read past the cut.
-  std::mt19937 rng(21);
-  for (int wdiv = 0; wdiv <= 5; ++wdiv) {
-    SliceSpec s;
-    s.wdiv = wdiv;
-    s.dirofs = 3;
-    if (wdiv % 2) s.palette = {4, 9, 0, 17};
-    for (int i = 0; i < 400; ++i) s.indices.push_back(uint32_t(rng() % (rng() % 4 ? 40 : 500)));
-    BitWriter w;
-    encode_slice(w, s);
-    const std::vector<uint8_t> b = w.finish();
-    std::vector<int16_t> expect;
-    expected_slice(s, s.palette, s.dirofs, expect);
-    ASSERT_EQ(decode(b), expect) << "WDIV " << wdiv;
-    size_t threw = 0;
-    for (size_t cut = 0; cut < b.size(); ++cut) {
-      // An exactly sized copy, so that a sanitizer sees any read past the cut.
-      const std::unique_ptr<uint8_t[]> part(new uint8_t[cut ? cut : 1]);
-      std::memcpy(part.get(), b.data(), cut);
-      std::vector<int16_t> out;
-      try {
-        decode_stream(part.get(), cut, out);
-        ASSERT_EQ(out, expect) << "WDIV " << wdiv << " cut " << cut;
-      } catch (const InputError&) {
-        ++threw;
+  on_every_target([&] {
+    // Long slices (fast path) of random indices, cut at every byte: the decoder must throw InputError, or, when
+    // only padding was cut, return exactly the weights; never other weights, never read past the cut.
+    std::mt19937 rng(21);
+    for (int wdiv = 0; wdiv <= 5; ++wdiv) {
+      SliceSpec s;
+      s.wdiv = wdiv;
+      s.dirofs = 3;
+      if (wdiv % 2) s.palette = {4, 9, 0, 17};
+      for (int i = 0; i < 400; ++i) s.indices.push_back(uint32_t(rng() % (rng() % 4 ? 40 : 500)));
+      BitWriter w;
+      encode_slice(w, s);
+      const std::vector<uint8_t> b = w.finish();
+      std::vector<int16_t> expect;
+      expected_slice(s, s.palette, s.dirofs, expect);
+      ASSERT_EQ(decode(b), expect) << "WDIV " << wdiv;
+      size_t threw = 0;
+      for (size_t cut = 0; cut < b.size(); ++cut) {
+        // An exactly sized copy, so that a sanitizer sees any read past the cut.
+        const std::unique_ptr<uint8_t[]> part(new uint8_t[cut ? cut : 1]);
+        std::memcpy(part.get(), b.data(), cut);
+        std::vector<int16_t> out;
+        try {
+          decode_bytes(part.get(), cut, out);
+          ASSERT_EQ(out, expect) << "WDIV " << wdiv << " cut " << cut;
+        } catch (const InputError&) {
+          ++threw;
+        }
       }
+      EXPECT_GT(threw, b.size() - 20) << "WDIV " << wdiv;
     }
-    EXPECT_GT(threw, b.size() - 20) << "WDIV " << wdiv;
-  }
+  });
 }
 
 TEST(WeightStreamErrors, OutputCapStopsHugeZeroRuns) {
@@ -342,54 +379,56 @@ TEST(WeightStreamErrors, RandomGarbageNeverCrashes) {
 // --- randomised round trips through the test encoder ---------------------------------------------
 
 TEST(WeightStream, RandomSlicesRoundTrip) {
-  std::mt19937 rng(7);
-  for (int t = 0; t < 400; ++t) {
-    BitWriter w;
-    std::vector<int16_t> expect;
-    std::vector<uint32_t> palette;
-    int dirofs = 0, palbits = 2;
-    bool zr = false;
-    const int slices = 1 + int(rng() % 3);
-    for (int si = 0; si < slices; ++si) {
-      SliceSpec s;
-      s.new_palette = si == 0 || rng() % 2;
-      if (s.new_palette) {
-        zr = rng() % 2;
-        palette.clear();
-        const size_t ps = rng() % 3 == 0 ? 0 : 2 + rng() % 31;
-        palbits = 2 + int(rng() % 8);
-        for (size_t i = 0; i < ps; ++i) palette.push_back(uint32_t(rng()) & ((1u << palbits) - 1));
-        dirofs = int(rng() % 32);
+  on_every_target([&] {
+    std::mt19937 rng(7);
+    for (int t = 0; t < 400; ++t) {
+      BitWriter w;
+      std::vector<int16_t> expect;
+      std::vector<uint32_t> palette;
+      int dirofs = 0, palbits = 2;
+      bool zr = false;
+      const int slices = 1 + int(rng() % 3);
+      for (int si = 0; si < slices; ++si) {
+        SliceSpec s;
+        s.new_palette = si == 0 || rng() % 2;
+        if (s.new_palette) {
+          zr = rng() % 2;
+          palette.clear();
+          const size_t ps = rng() % 3 == 0 ? 0 : 2 + rng() % 31;
+          palbits = 2 + int(rng() % 8);
+          for (size_t i = 0; i < ps; ++i) palette.push_back(uint32_t(rng()) & ((1u << palbits) - 1));
+          dirofs = int(rng() % 32);
+        }
+        s.palette = palette;
+        s.dirofs = dirofs;
+        s.palbits = palbits;
+        s.zdiv = zr ? int(rng() % 4) : 6;
+        const int mode = int(rng() % 3);  // normal, truncated, uncompressed
+        s.wdiv = mode == 2 ? 7 : int(rng() % 6);
+        s.trunc = mode == 1;
+        unsigned kw = unsigned(s.wdiv);
+        if (mode == 2) {
+          kw = 0;
+          if (palette.empty()) kw = unsigned(s.palbits);
+          else while ((1u << kw) < palette.size()) ++kw;
+        }
+        const size_t n = 1 + (rng() % 4 == 0 ? rng() % 3000 : rng() % 40);
+        const uint32_t max_index = 511 + uint32_t(palette.size()) - uint32_t(dirofs);  // code stays < 512
+        for (size_t i = 0; i < n; ++i) {
+          uint32_t idx = uint32_t(rng() % (rng() % 2 ? 8 : max_index + 1));
+          if (s.trunc) idx = std::min<uint32_t>(idx, (3u << kw) - 1);  // quotient <= 2
+          if (mode == 2) idx &= (1u << kw) - 1;
+          s.indices.push_back(std::min(idx, max_index));
+        }
+        if (zr) {
+          for (size_t i = 0; i < n + s.new_palette; ++i) s.zruns.push_back(rng() % 3 ? 0 : rng() % 40);
+        }
+        encode_slice(w, s);
+        expected_slice(s, palette, dirofs, expect);
       }
-      s.palette = palette;
-      s.dirofs = dirofs;
-      s.palbits = palbits;
-      s.zdiv = zr ? int(rng() % 4) : 6;
-      const int mode = int(rng() % 3);  // normal, truncated, uncompressed
-      s.wdiv = mode == 2 ? 7 : int(rng() % 6);
-      s.trunc = mode == 1;
-      unsigned kw = unsigned(s.wdiv);
-      if (mode == 2) {
-        kw = 0;
-        if (palette.empty()) kw = unsigned(s.palbits);
-        else while ((1u << kw) < palette.size()) ++kw;
-      }
-      const size_t n = 1 + (rng() % 4 == 0 ? rng() % 3000 : rng() % 40);
-      const uint32_t max_index = 511 + uint32_t(palette.size()) - uint32_t(dirofs);  // code stays < 512
-      for (size_t i = 0; i < n; ++i) {
-        uint32_t idx = uint32_t(rng() % (rng() % 2 ? 8 : max_index + 1));
-        if (s.trunc) idx = std::min<uint32_t>(idx, (3u << kw) - 1);  // quotient <= 2
-        if (mode == 2) idx &= (1u << kw) - 1;
-        s.indices.push_back(std::min(idx, max_index));
-      }
-      if (zr) {
-        for (size_t i = 0; i < n + s.new_palette; ++i) s.zruns.push_back(rng() % 3 ? 0 : rng() % 40);
-      }
-      encode_slice(w, s);
-      expected_slice(s, palette, dirofs, expect);
+      ASSERT_EQ(decode(w.finish()), expect) << "trial " << t;
     }
-    ASSERT_EQ(decode(w.finish()), expect) << "trial " << t;
-  }
+  });
 }
 
 // --- reorder -----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "models/kernels/weights/chunk_loop.h"
 #include "sim/error.h"
 
 namespace ethosu::weights {
@@ -16,14 +17,7 @@ constexpr unsigned kZdivBits = 3, kSliceLenBits = 15, kWdivBits = 3, kDirOfsBits
                    kPalBitsBits = 3;
 constexpr uint32_t kZdivEndOfStream = 7, kZdivNoZeroRuns = 6, kMaxZdiv = 3;
 constexpr uint32_t kWdivUncompressed = 7, kMaxWdiv = 5;
-constexpr unsigned kWeightUnaryBits = 12;
 constexpr uint32_t kCodeLimit = 512;  // codes are 9 bits
-constexpr size_t kMaxChunkSymbols = 12;
-// A chunk without zero runs takes at most 12 + 12 unary bits and 12 remainders of 5 bits; with 64 more bits
-// left, every 64-bit load in it stays inside the buffer.
-constexpr uint64_t kUncheckedChunkBits = 12 + 12 + 12 * 5 + 64;
-// Indices that can give a valid code: below 512 + palette size (at most 32) - DIROFS.
-constexpr size_t kIndexTableSize = 1024;
 
 [[noreturn]] void fail(uint64_t bit_pos, const std::string& what) {
   throw InputError("weight stream: byte " + std::to_string(bit_pos / 8) + " bit " + std::to_string(bit_pos % 8) +
@@ -38,19 +32,12 @@ class BitReader {
   BitReader(const uint8_t* data, size_t size_bytes) : data_(data), size_bytes_(size_bytes), size_bits_(size_bytes * 8) {}
 
   uint64_t pos() const { return pos_; }
+  const uint8_t* data() const { return data_; }
+  uint64_t size_bits() const { return size_bits_; }
+  void seek(uint64_t pos) { pos_ = pos; }
   uint64_t bits_left() const { return size_bits_ - pos_; }
   bool at_end() const { return pos_ == size_bits_; }
   void align_to_byte() { pos_ = std::min<uint64_t>((pos_ + 7) & ~uint64_t{7}, size_bits_); }
-
-  // The next 57 bits or more (bit 0 first) without consuming them, unchecked: needs bits_left() >= 64.
-  uint64_t peek() const { return peek_at(pos_); }
-  // The same from another position, which must have 64 bits or more after it.
-  uint64_t peek_at(uint64_t pos) const {
-    uint64_t window;
-    std::memcpy(&window, data_ + (pos >> 3), 8);
-    return window >> (pos & 7);
-  }
-  void skip(unsigned n) { pos_ += n; }
 
   // n <= 57 bits (any bit offset then fits one 64-bit load); the first bit read becomes bit 0. The error path
   // is kept out of line so that this inlines.
@@ -92,7 +79,7 @@ struct SliceContext {
   uint32_t dir_offset = 0;
   uint32_t pal_bits = 2;
   uint32_t pal_size = 0;
-  std::array<uint16_t, 32> palette{};
+  std::array<uint16_t, kMaxPaletteSize> palette{};
   // Indices below index_limit give codes below 512; weight_of[index] is their weight (the rest is unused).
   uint64_t index_limit = 0;
   std::array<int16_t, kIndexTableSize> weight_of{};
@@ -164,43 +151,6 @@ inline unsigned weight_quotients(const UnaryGroups& groups, uint32_t unary0, uin
   return used;
 }
 
-// Six WUNARY0 bits per lookup, for unchecked_chunks(): the same as UnaryGroup, but only the WUNARY1 bits that the 1
-// bits take index the table, so that it stays small (3^6 = 729 entries of 32 bytes). The entries of WUNARY0 bits b
-// start at kSixIndex.first[b], one per pattern of its kSixIndex.ones[b] WUNARY1 bits.
-constexpr unsigned kSixBits = 6;
-constexpr size_t kSixEntries = 729;
-
-struct SixIndex {
-  std::array<uint16_t, 64> first{};
-  std::array<uint8_t, 64> ones{}, mask{};
-};
-
-constexpr SixIndex six_index() {
-  SixIndex x{};
-  unsigned next = 0;
-  for (unsigned b = 0; b < 64; ++b) {
-    unsigned ones = 0;
-    for (unsigned i = 0; i < kSixBits; ++i) ones += (b >> i) & 1;
-    x.first[b] = static_cast<uint16_t>(next);
-    x.ones[b] = static_cast<uint8_t>(ones);
-    x.mask[b] = static_cast<uint8_t>((1u << ones) - 1);
-    next += 1u << ones;
-  }
-  return x;
-}
-constexpr SixIndex kSixIndex = six_index();
-
-// Sums scaled by 2^shift: with shift = WDIV a quotient is its weight index without the remainder. `ended` is stored
-// with one 16-byte and one 8-byte copy; `keep` is -1 when no symbol ends (the carry passes through), else 0;
-// `ended_or` is the OR of `ended`, for the index check.
-struct alignas(32) SixGroup {
-  std::array<uint32_t, 6> ended{};
-  uint16_t tail = 0, ended_or = 0;
-  int16_t keep = 0;
-  uint8_t count = 0;
-};
-using SixGroups = std::array<SixGroup, kSixEntries>;
-
 // Not constexpr: the tables are built on first use rather than stored in the binary (12 of 23 KiB).
 SixGroups six_groups(bool truncated_rice, unsigned shift) {
   SixGroups table{};
@@ -234,29 +184,15 @@ const SixGroups& scaled_six_groups(bool truncated_rice) {
   return tables[truncated_rice ? 1 : 0];
 }
 
-// One lookup of six_quotients().
-inline void six_group(const SixGroups& groups, unsigned bits, uint64_t unary1, uint32_t* wq, size_t& wp,
-                      uint32_t& carry, uint32_t& quotient_or) {
-  const SixGroup& g = groups[kSixIndex.first[bits] + (unary1 & kSixIndex.mask[bits])];
-  std::memcpy(wq + wp, g.ended.data(), sizeof g.ended);
-  const uint32_t first = g.ended[0] + carry;
-  wq[wp] = first;
-  quotient_or |= first | g.ended_or;
-  wp += g.count;
-  carry = g.tail + (carry & static_cast<uint32_t>(int32_t{g.keep}));
-}
-
-// weight_quotients() with two lookups of six WUNARY0 bits; wq needs room for six stores past the last symbol. Also
-// ORs into `quotient_or` every quotient that ends in the chunk (and some that are not larger), so that it is at least
-// their largest.
-inline unsigned six_quotients(const SixGroups& groups, uint32_t unary0, uint64_t unary1, uint32_t* wq, size_t& wp,
-                              uint32_t& carry, uint32_t& quotient_or) {
-  static_assert(kWeightUnaryBits == 2 * kSixBits, "a chunk's WUNARY0 is two six-bit groups");
-  const unsigned low = unary0 & 63, high = (unary0 >> kSixBits) & 63;
-  const unsigned low_ones = kSixIndex.ones[low];
-  six_group(groups, low, unary1, wq, wp, carry, quotient_or);
-  six_group(groups, high, unary1 >> low_ones, wq, wp, carry, quotient_or);
-  return low_ones + kSixIndex.ones[high];
+const SixGroups& six_groups_for(unsigned kw, bool truncated_rice) {
+  switch (kw) {
+    case 0: return scaled_six_groups<0>(truncated_rice);
+    case 1: return scaled_six_groups<1>(truncated_rice);
+    case 2: return scaled_six_groups<2>(truncated_rice);
+    case 3: return scaled_six_groups<3>(truncated_rice);
+    case 4: return scaled_six_groups<4>(truncated_rice);
+    default: return scaled_six_groups<5>(truncated_rice);
+  }
 }
 
 unsigned ceil_log2(uint32_t v) {
@@ -271,6 +207,7 @@ class StreamDecoder {
       : in_(data, size_bytes),
         out_(scratch.stream),
         max_weights_(max_weights),
+        simd_target_(scratch.simd_target),
         wq_(scratch.quotients),
         zq_(scratch.zero_runs),
         slice_weights_(scratch.slice_weights) {
@@ -373,8 +310,8 @@ class StreamDecoder {
       if (slice_weights_.size() < n) slice_weights_.resize(n);
       weights = slice_weights_.data();
     }
-    // Quotients per symbol, with room for one chunk of padding symbols beyond the end.
-    if (wq_.size() < n + kMaxChunkSymbols) wq_.resize(n + kMaxChunkSymbols);
+    // Quotients per symbol, with room beyond the end for the fast loop (kQuotientSlack).
+    if (wq_.size() < n + kQuotientSlack) wq_.resize(n + kQuotientSlack);
     if (zq_.size() < p.nz + kMaxChunkSymbols) zq_.resize(p.nz + kMaxChunkSymbols);
     if (zero_runs)
       payload<true>(p, weights);
@@ -405,14 +342,30 @@ class StreamDecoder {
     uint64_t z_carry = 0;
     size_t prev_w_begin = 0, prev_w_end = 0, prev_z_begin = 0, prev_z_end = 0;
     if (!kZeroRuns && !p.uncompressed) {
-      switch (p.kw) {  // compressed: WDIV 0..5
-        case 0: unchecked_chunks<0>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 1: unchecked_chunks<1>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 2: unchecked_chunks<2>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 3: unchecked_chunks<3>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        case 4: unchecked_chunks<4>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-        default: unchecked_chunks<5>(in, p, weights, wp, w_carry, prev_w_begin, prev_w_end); break;
-      }
+      ChunkLoopState c;
+      c.data = in.data();
+      c.size_bits = in.size_bits();
+      c.groups = &six_groups_for(p.kw, p.truncated_rice);
+      c.weight_of = ctx_.weight_of.data();
+      c.palette = ctx_.palette.data();
+      c.pal_size = ctx_.pal_size;
+      c.dir_offset = ctx_.dir_offset;
+      c.index_limit = ctx_.index_limit;
+      c.kw = p.kw;
+      c.n = p.n;
+      c.wq = wq;
+      c.weights = weights;
+      c.bad_index = [](const void* decoder, size_t symbol, uint64_t index, uint64_t pos) {
+        static_cast<const StreamDecoder*>(decoder)->check_and_store(symbol, index, pos, nullptr);
+      };
+      c.decoder = this;
+      c.pos = in.pos();
+      run_chunks(simd_target_, c);
+      in.seek(c.pos);
+      wp = c.wp;
+      w_carry = c.carry;
+      prev_w_begin = c.prev_begin;
+      prev_w_end = c.prev_end;
     }
     while (true) {
       const long balance = kZeroRuns ? static_cast<long>(wp) - static_cast<long>(zp) : 0;
@@ -457,66 +410,6 @@ class StreamDecoder {
       prev_z_end = zp;
     }
     in_ = in;
-  }
-
-  // Chunks far from the end of the buffer, without bounds checks, for WDIV kKw (a constant, so that shifts and
-  // masks are immediates): one load for both unary parts (the WUNARY1 bits the two six-bit groups take add up to
-  // its length), one or two for the remainders. Quotients are kept scaled by 2^kKw, so that a weight index is a
-  // quotient plus a remainder. The previous chunk's remainders go through all kMaxChunkSymbols lanes whatever
-  // its symbol count, so that the loop has no data-dependent exit to mispredict; the lanes beyond the count
-  // read the next quotients and stream bits and store weights that later lanes overwrite, which is why the loop
-  // stops one chunk before the end of the slice. Indices are checked per chunk through the OR of its quotients
-  // (at least the largest; real weights keep it far below the limit, so the branch is predictable). Only when it
-  // allows an index beyond the table are the chunk's indices checked one by one. On exit the pending quotients
-  // and the carry are unscaled for the checked loop.
-  template <unsigned kKw>
-  void unchecked_chunks(BitReader& in, const Payload& p, int16_t* __restrict weights, size_t& wp, uint32_t& w_carry,
-                        size_t& prev_w_begin, size_t& prev_w_end) {
-    // 12 remainders of up to 4 bits fit one 57-bit window; 5-bit ones take two windows of 6.
-    constexpr size_t kLanesPerRead = kKw <= 4 ? kMaxChunkSymbols : kMaxChunkSymbols / 2;
-    constexpr uint32_t kMask = (uint32_t{1} << kKw) - 1;
-    // Beyond this carry the scaled quotients could wrap; the checked loop takes over.
-    constexpr uint32_t kMaxCarry = uint32_t{1} << 24;
-    const SixGroups& groups = scaled_six_groups<kKw>(p.truncated_rice);
-    uint32_t* const wq = wq_.data();
-    const int16_t* const table = ctx_.weight_of.data();
-    // Every remainder gives a valid index with a scaled quotient up to safe_quotient (index_limit > 2^5 always).
-    const uint64_t safe_quotient = ctx_.index_limit - 1 - kMask;
-    w_carry <<= kKw;
-    uint32_t prev_or = 0;  // of the scaled quotients of the previous chunk
-    while (wp < p.n && prev_w_begin + kMaxChunkSymbols <= p.n && in.bits_left() >= kUncheckedChunkBits &&
-           w_carry < kMaxCarry) {
-      const size_t w_begin = wp;
-      const uint64_t window = in.peek();
-      const auto w_unary0 = static_cast<uint32_t>(window & ((1u << kWeightUnaryBits) - 1));
-      uint32_t quotient_or = 0;
-      const unsigned ones =
-          six_quotients(groups, w_unary0, window >> kWeightUnaryBits, wq, wp, w_carry, quotient_or);
-      in.skip(kWeightUnaryBits + ones);
-      // The remainders of the previous chunk.
-      const uint64_t pos = in.pos();
-      for (size_t half = 0; half < kMaxChunkSymbols; half += kLanesPerRead) {
-        const uint64_t r = kKw ? in.peek_at(pos + half * kKw) : 0;
-        for (size_t j = 0; j < kLanesPerRead; ++j) {
-          const size_t i = prev_w_begin + half + j;
-          const uint32_t index = wq[i] + (static_cast<uint32_t>(r >> (j * kKw)) & kMask);
-          weights[i] = table[index & (kIndexTableSize - 1)];
-        }
-      }
-      in.skip(static_cast<unsigned>((prev_w_end - prev_w_begin) * kKw));
-      if (__builtin_expect(prev_or > safe_quotient, 0)) {
-        for (size_t i = prev_w_begin; i < prev_w_end; ++i) {
-          const uint64_t at = pos + (i - prev_w_begin) * kKw;
-          const uint64_t index = wq[i] + (kKw ? in.peek_at(at) & kMask : 0);
-          if (index >= ctx_.index_limit) check_and_store(i, index, at, weights);  // throws
-        }
-      }
-      prev_or = quotient_or;
-      prev_w_begin = w_begin;
-      prev_w_end = wp;
-    }
-    for (size_t i = prev_w_begin; i < prev_w_end; ++i) wq[i] >>= kKw;
-    w_carry >>= kKw;
   }
 
   // The weights of symbols [b, e) from their quotients and the next remainders: index = quotient * 2^kw +
@@ -594,6 +487,7 @@ class StreamDecoder {
   uint64_t dropped_ = 0;  // weights window() has dropped from the front of out_
   bool after_end_marker_ = false;
   size_t max_weights_;
+  int64_t simd_target_;
   SliceContext ctx_;
   std::vector<uint32_t>& wq_;
   RawVector<uint64_t>& zq_;

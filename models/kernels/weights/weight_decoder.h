@@ -35,6 +35,9 @@ struct DecodeScratch {
   std::vector<uint32_t> quotients;
   RawVector<uint64_t> zero_runs;     // per zero-run symbol of a slice
   RawVector<int16_t> slice_weights;  // a slice with zero runs before they are spread out
+  // The Highway target (HWY_AVX2, ...) whose fast loop decodes, one this CPU runs; 0: the baseline build's. Every
+  // target decodes the same weights.
+  int64_t simd_target = 0;
 };
 
 // Decodes a whole stream into scratch.stream (cleared first), in stream order.

@@ -171,9 +171,10 @@ void gather_typed(const FeatureMap& ifm, int32_t zero_point, const IfmWindow& w,
           const int ux = w.ux0 + col;
           const int end = ux < l.width0 ? std::min(col_hi, l.width0 - w.ux0) : col_hi;
           T* dst = row + static_cast<size_t>(col) * cs;
+          // Channels past `channels`: the run zeroed in one fill, of which the read overwrites the channels
+          // (it writes exactly those), rather than one small fill per pixel.
+          if (cs > w.channels) std::fill(dst, dst + static_cast<size_t>(end - col) * cs, T{0});
           read_pixels_8bit(ifm.region, l, ux, uy, end - col, w.c0, w.channels, zero_point, dst, cs);
-          if (cs > w.channels)
-            for (int k = col; k < end; ++k) std::fill(row + static_cast<size_t>(k) * cs + w.channels, row + static_cast<size_t>(k + 1) * cs, T{0});
           col = end;
         }
         continue;

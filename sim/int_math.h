@@ -5,6 +5,8 @@
 
 namespace ethosu::sim {
 
+__extension__ typedef unsigned __int128 u128;  // GCC/Clang on every 64-bit target we build for
+
 constexpr uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }  // no overflow near 2^64
 constexpr uint64_t round_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
 

@@ -11,9 +11,6 @@
 namespace ethosu::mem {
 namespace {
 
-// Exact 128-bit products for rescaling tick counts when the tick unit changes.
-__extension__ typedef unsigned __int128 u128;
-
 // Denominator bound of the bandwidth fraction: exact for every vela.ini clock scale (k/64) and for
 // GB/s over MHz ratios such as 3.75 GB/s / 800 MHz = 75/16; keeps cycles * num below 2^64 for
 // 2^44 cycles.
@@ -86,10 +83,10 @@ void AxiPortTiming::configure(const AxiPortParams& p) {
   to_fraction(p.bytes_per_cycle, kMaxDenominator, num, den);
   // Time points move to the new tick unit rounded up (never earlier); counters to the nearest tick.
   const auto point = [&](uint64_t& ticks) {
-    ticks = static_cast<uint64_t>((static_cast<u128>(ticks) * num + num_ - 1) / num_);
+    ticks = static_cast<uint64_t>((static_cast<sim::u128>(ticks) * num + num_ - 1) / num_);
   };
   const auto count = [&](uint64_t& ticks) {
-    ticks = static_cast<uint64_t>((static_cast<u128>(ticks) * num + num_ / 2) / num_);
+    ticks = static_cast<uint64_t>((static_cast<sim::u128>(ticks) * num + num_ / 2) / num_);
   };
   for (uint64_t& f : data_free_ticks_) point(f);
   for (unsigned l = 0; l < kLimitersPerPort; ++l) {
@@ -223,6 +220,12 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
       hold[pos] = c + post;
       if (++pos == size) pos = 0;
     };
+    if (full.txns == 1 && tail.txns == 1) {  // short runs, one transaction each: transaction j is run j
+      const uint64_t full_ticks = full.last_occ * den_, full_end = std::min(to, runs - 1);
+      for (uint64_t j = from; j < full_end; ++j) one(full_ticks);
+      if (to == runs) one(tail.last_occ * den_);
+      return;
+    }
     for (uint64_t j = from; j < to; ++r, i = 0) {
       const RunShape& s = (r + 1 == runs) ? tail : full;
       const uint64_t splits_end = std::min(s.txns - 1, i + (to - j));

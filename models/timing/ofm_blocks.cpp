@@ -114,9 +114,11 @@ uint64_t OfmBlocks::slice_weight_bytes(unsigned core, uint32_t z) const {
   if (total == 0 || length == 0) return 0;
   // Every slice before the last is full, so the weights before slice z are z full slices.
   const uint64_t full = mac_.slice_weights(core, 0);
+  // floor(length * cum / total), exactly (the product can pass 2^64 only for sizes no real stream has).
   auto share = [&](uint64_t cum) {
-    return static_cast<uint64_t>(static_cast<long double>(length) * static_cast<long double>(cum) /
-                                 static_cast<long double>(total));
+    uint64_t product;
+    if (!__builtin_mul_overflow(length, cum, &product)) return product / total;
+    return static_cast<uint64_t>(static_cast<sim::u128>(length) * cum / total);
   };
   const uint64_t before = uint64_t{z} * full;
   return share(before + mac_.slice_weights(core, z)) - share(before);

@@ -83,6 +83,19 @@ int32_t table_lookup(const OutputStage& os, int64_t x) {
 }  // namespace
 
 void FastFinish::apply(int32_t* v, size_t n) const {
+  // The common case: clamp(x + zp, lo, hi) is clamp(x, lo - zp, hi - zp) + zp (the same two comparisons in the same
+  // order), all in int32 where those bounds are int32 values, so that the loop vectorises. The results lie in
+  // [lo, hi] or are hi, which fit int32.
+  if (simple_ && lo_ - zp_ >= INT32_MIN && lo_ - zp_ <= INT32_MAX && hi_ - zp_ >= INT32_MIN && hi_ - zp_ <= INT32_MAX) {
+    const auto lo = static_cast<int32_t>(lo_ - zp_), hi = static_cast<int32_t>(hi_ - zp_);
+    const auto zp = static_cast<uint32_t>(zp_);
+    for (size_t i = 0; i < n; ++i) {
+      int32_t x = v[i] < lo ? lo : v[i];
+      x = x > hi ? hi : x;
+      v[i] = static_cast<int32_t>(static_cast<uint32_t>(x) + zp);
+    }
+    return;
+  }
   // clamp(clamp(x, a, b), c, d) is clamp(x, max(a, c), min(b, d)) where the ranges meet, else c or d for every x;
   // with the activation bounds the wrong way round the first clamp is no clamp, and each value takes operator().
   if (!lut8_ || os_.activation_min > os_.activation_max) {

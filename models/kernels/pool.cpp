@@ -101,6 +101,9 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
       }
       if (vector_scale && requantize_tile(r, 0, 1, nc, rq, vals, 0)) {
         fin.apply(vals, static_cast<size_t>(nc));
+      } else if (!scaled && !hardware_average) {  // per-channel mode: unscaled, as on the general path
+        std::copy(r, r + nc, vals);
+        fin.apply(vals, static_cast<size_t>(nc));
       } else {
         // Windows without a tap inside the IFM (count 0) are refused before the kernel runs.
         const Reciprocal inv = hardware_average ? average_reciprocal(std::max(count, 1)) : Reciprocal{1, 0};

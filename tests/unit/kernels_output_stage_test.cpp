@@ -228,7 +228,8 @@ TEST(Finish, Int16InterpolatedLut) {
 }
 
 // apply() over int32 values equals operator() on each: 8-bit LUTs (signed, unsigned, forced-unsigned clip, activation
-// bounds inside, beyond, disjoint from or the wrong way round the table's), no function, and a fixed function.
+// bounds inside, beyond, disjoint from or the wrong way round the table's), no function (8 and 16-bit OFMs, any zero
+// point), and a fixed function.
 TEST(Finish, ApplyEqualsFinishingEachValue) {
   std::mt19937 rng(3);
   auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
@@ -237,18 +238,26 @@ TEST(Finish, ApplyEqualsFinishingEachValue) {
   for (int it = 0; it < 400; ++it) {
     OutputStage os;
     const int kind = static_cast<int>(pick(0, 3));
-    os.ofm_type = kind == 3 ? DataType::Int16 : (pick(0, 1) ? DataType::Int8 : DataType::UInt8);
+    const DataType narrow[] = {DataType::Int8, DataType::UInt8, DataType::Int16, DataType::UInt16};
+    os.ofm_type = kind == 3 ? DataType::Int16 : narrow[pick(0, kind == 0 ? 3 : 1)];
     os.function = kind == 0 ? ActivationFunction::None
                             : (kind == 3 ? ActivationFunction::Tanh : ActivationFunction::Table);
     os.lut = lut.data();
     const ClipRange clips[] = {ClipRange::OfmPrecision, ClipRange::ForceUInt8, ClipRange::ForceInt8};
     os.clip_range = clips[pick(0, 2)];
-    os.ofm_zero_point = static_cast<int32_t>(pick(-300, 300));
+    // Now and then a zero point that puts the bounds minus it outside int32 (apply() then goes value by value).
+    const int64_t extreme = pick(0, 1) ? INT32_MAX - pick(0, 300) : INT32_MIN + pick(0, 300);
+    os.ofm_zero_point = static_cast<int32_t>(pick(0, 7) == 0 ? extreme : pick(-300, 300));
     os.activation_min = static_cast<int32_t>(pick(-400, 400));
     os.activation_max = static_cast<int32_t>(pick(-400, 400));
     const FastFinish fin(os);
     std::vector<int32_t> v(64);
-    for (auto& x : v) x = static_cast<int32_t>(pick(0, 3) == 0 ? pick(INT32_MIN, INT32_MAX) : pick(-600, 600));
+    // Values around 0 and around -zero point (where the clamp bounds are), and anywhere.
+    for (auto& x : v) {
+      const int64_t near = pick(0, 1) ? 0 : -int64_t{os.ofm_zero_point};
+      x = static_cast<int32_t>(pick(0, 3) == 0 ? pick(INT32_MIN, INT32_MAX)
+                                               : std::clamp<int64_t>(near + pick(-600, 600), INT32_MIN, INT32_MAX));
+    }
     std::vector<int32_t> got = v;
     fin.apply(got.data(), got.size());
     for (size_t i = 0; i < v.size(); ++i)

@@ -60,14 +60,7 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
   const bool max = p.mode == PoolMode::Max;
   // r[0, nc) = the identity of the reduction, then `n` taps of `a`, `step` elements apart, reduced into it.
   const auto clear = [&] { std::fill(r, r + nc, max ? INT32_MIN : 0); };
-  const auto reduce = [&](const int32_t* a, int n, ptrdiff_t step) {
-    for (int t = 0; t < n; ++t, a += step) {
-      if (max)
-        for (int c = 0; c < nc; ++c) r[c] = std::max(r[c], a[c]);
-      else
-        for (int c = 0; c < nc; ++c) r[c] += a[c];
-    }
-  };
+  const auto reduce = [&](const int32_t* a, int n, ptrdiff_t step) { reduce_taps(a, n, step, max, r, nc); };
   // A window of several rows and columns separates into a pass along the rows (each window row reduced for every
   // OFM column of the block) and one down the columns: kw + kh steps per element instead of kw x kh, where that
   // is less (a 13x13 window: 26 instead of 169). The same results: MAX does not depend on the order, and the

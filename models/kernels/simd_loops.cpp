@@ -27,6 +27,7 @@ struct SimdLoops {
   void (*offset)(const uint8_t*, ptrdiff_t, uint8_t, uint8_t*, ptrdiff_t, int, int);
   void (*narrow)(const int32_t*, ptrdiff_t, int, uint8_t*, ptrdiff_t, int, int);
   void (*lookup)(const uint8_t*, const uint8_t*, uint8_t*, size_t);
+  void (*reduce)(const int32_t*, int, ptrdiff_t, bool, int32_t*, int);
 };
 
 std::vector<SimdLoops>& registry() {
@@ -578,9 +579,30 @@ void LookupBytes(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t 
   for (; i < n; ++i) dst[i] = table[src[i]];
 }
 
+// Each vector of channels stays in a register across the taps.
+void ReduceTaps(const int32_t* a, int taps, ptrdiff_t step, bool max, int32_t* r, int channels) {
+  const hn::ScalableTag<int32_t> d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  int c = 0;
+  for (; c + lanes <= channels; c += lanes) {
+    auto acc = hn::LoadU(d, r + c);
+    const int32_t* p = a + c;
+    if (max) {
+      for (int t = 0; t < taps; ++t, p += step) acc = hn::Max(acc, hn::LoadU(d, p));
+    } else {
+      for (int t = 0; t < taps; ++t, p += step) acc = hn::Add(acc, hn::LoadU(d, p));
+    }
+    hn::StoreU(acc, d, r + c);
+  }
+  for (; c < channels; ++c) {
+    const int32_t* p = a + c;
+    for (int t = 0; t < taps; ++t, p += step) r[c] = max ? std::max(r[c], *p) : r[c] + *p;
+  }
+}
+
 const bool registered =
     register_loops({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &OffsetBytes,
-                    &NarrowStore, &LookupBytes});
+                    &NarrowStore, &LookupBytes, &ReduceTaps});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::kernels
@@ -722,6 +744,10 @@ void narrow_store(const int32_t* v, ptrdiff_t v_stride, int element_bytes, uint8
 
 void lookup_bytes_simd(const uint8_t* table, const uint8_t* src, uint8_t* dst, size_t n) {
   loops().lookup(table, src, dst, n);
+}
+
+void reduce_taps(const int32_t* a, int taps, ptrdiff_t step, bool max, int32_t* r, int channels) {
+  loops().reduce(a, taps, step, max, r, channels);
 }
 
 std::vector<int64_t> available_simd_targets() {

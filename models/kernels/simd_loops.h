@@ -93,6 +93,11 @@ inline void lookup_bytes(const uint8_t* table, const uint8_t* src, uint8_t* dst,
   for (size_t i = 0; i < n; ++i) dst[i] = table[src[i]];
 }
 
+// Pooling's reduction of `taps` rows of `channels` int32 values, `step` elements apart from `a`, into r:
+//   r[c] = max(r[c], a[t * step + c]) (max) or r[c] + a[t * step + c] (sum, which the caller keeps within int32)
+// for t < taps, c < channels.
+void reduce_taps(const int32_t* a, int taps, ptrdiff_t step, bool max, int32_t* r, int channels);
+
 // The Highway targets (HWY_AVX2, ...) this host runs and the build holds, best first; the loops run on the
 // first unless select_simd_target() picks another (0: the best again). For tests and benchmarks.
 std::vector<int64_t> available_simd_targets();

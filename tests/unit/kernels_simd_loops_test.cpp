@@ -79,6 +79,34 @@ TEST(LookupBytes, MatchesTheTableForEveryByteAndLength) {
   });
 }
 
+TEST(ReduceTaps, MatchesPlainLoopForEveryChannelCountAndTapCount) {
+  std::mt19937 rng(17);
+  on_every_target([&] {
+    // Channel counts below, at and past one vector of every target (1 to 16 int32 lanes), taps of 1 to 13 rows.
+    for (int channels : {1, 3, 4, 5, 8, 9, 15, 16, 17, 31, 33, 64}) {
+      for (int taps : {1, 2, 5, 13}) {
+        for (bool max : {false, true}) {
+          const ptrdiff_t step = channels + 3;
+          // Exactly the values the taps span, so that a sanitizer sees any read beyond.
+          std::vector<int32_t> a(static_cast<size_t>((taps - 1) * step + channels));
+          for (auto& v : a) v = static_cast<int32_t>(rng() % 2000001) - 1000000;
+          std::vector<int32_t> r(static_cast<size_t>(channels) + 2, kGuard), expect = r;
+          for (int c = 0; c < channels; ++c) r[static_cast<size_t>(c) + 1] = expect[static_cast<size_t>(c) + 1] =
+              static_cast<int32_t>(rng() % 2001) - 1000;
+          for (int c = 0; c < channels; ++c)
+            for (int t = 0; t < taps; ++t) {
+              int32_t& e = expect[static_cast<size_t>(c) + 1];
+              const int32_t v = a[static_cast<size_t>(t * step + c)];
+              e = max ? std::max(e, v) : e + v;
+            }
+          reduce_taps(a.data(), taps, step, max, r.data() + 1, channels);
+          ASSERT_EQ(r, expect) << "channels " << channels << " taps " << taps << " max " << max;
+        }
+      }
+    }
+  });
+}
+
 TEST(Widen8bit, MatchesPlainLoopForEveryLengthAndStride) {
   std::mt19937 rng(11);
   on_every_target([&] {

@@ -65,8 +65,20 @@ std::vector<uint8_t> read_file(const fs::path& path, uint64_t max_bytes) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) fail(path, "cannot open: " + errno_text());
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) fail(path, "is not a regular file");
-  std::vector<uint8_t> bytes;
-  bytes.reserve(static_cast<size_t>(st.st_size));
+  if (static_cast<uint64_t>(st.st_size) > max_bytes)
+    fail(path, "larger than the " + std::to_string(max_bytes) + "-byte limit for this input");
+  // The size the stat gave in one read straight into the result (a large region file then costs one system call
+  // and one copy, not one per 64 KiB and a second copy), then whatever the file grew by since, if anything.
+  std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd.get(), bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(path, "read error: " + errno_text());
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  bytes.resize(got);
   uint8_t buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd.get(), buf, sizeof buf);

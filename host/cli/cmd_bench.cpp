@@ -283,12 +283,13 @@ ChildRun run_child(const std::vector<std::string>& args) {
   // posix_spawn rather than fork: the child shares the parent's memory until it execs (glibc uses vfork
   // semantics), so its CPU time is the run's rather than a copy of this process's page tables as well.
   posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  int spawned = posix_spawn_file_actions_init(&actions);
+  if (spawned != 0) throw InputError(std::string("bench: cannot start a process: ") + std::strerror(spawned));
+  spawned = posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  if (spawned == 0) spawned = posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   const auto start = Clock::now();
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  if (spawned == 0) spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw InputError(std::string("bench: cannot start a process: ") + std::strerror(spawned));
   int status = 0;

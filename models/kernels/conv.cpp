@@ -7,6 +7,8 @@
 #include "models/kernels/simd_loops.h"
 #include "models/kernels/tile_scales.h"
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pack_bytes treats int16 pairs and byte quads as words");
+
 namespace ethosu::kernels {
 
 ConvWeights::ConvWeights(int ofm_depth, int height, int width, int ifm_depth)

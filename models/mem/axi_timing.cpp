@@ -223,7 +223,7 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
     if (full.txns == 1 && tail.txns == 1) {  // short runs, one transaction each: transaction j is run j
       const uint64_t full_ticks = full.last_occ * den_, full_end = std::min(to, runs - 1);
       for (uint64_t j = from; j < full_end; ++j) one(full_ticks);
-      if (to == runs) one(tail.last_occ * den_);
+      if (from < to && to == runs) one(tail.last_occ * den_);
       return;
     }
     for (uint64_t j = from; j < to; ++r, i = 0) {

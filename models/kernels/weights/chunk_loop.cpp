@@ -1,6 +1,7 @@
 // Compiled once per Highway target (foreach_target.h, headers only as in simd_loops.cpp); run_chunks() calls the
-// target the caller names. Where 256-bit integer vectors exist, a chunk's remainder lanes are vector arithmetic;
-// elsewhere they are the scalar table lookups (the loop around them is the same code for every target).
+// target the caller names. On x86's AVX2 and AVX-512 targets a chunk's quotients stay in registers and its remainder
+// lanes are vector arithmetic; elsewhere they are the scalar table lookups (the loop around them is the same code
+// for every target).
 #ifndef ETHOSU_WEIGHTS_CHUNK_LOOP_REGISTRY
 #define ETHOSU_WEIGHTS_CHUNK_LOOP_REGISTRY
 #include <cstring>
@@ -183,7 +184,8 @@ class VectorLanes {
       for (int b = 1; b < pal_blocks_; ++b)
         listed = hn::IfThenElse(hn::Eq(block, hn::Set(d, static_cast<uint32_t>(b))),
                                 hn::TableLookupLanes(palette_[b], lane), listed);
-      // Indices are below 2^31 (quotients stay below 2^24 << 5), so a signed compare orders them.
+      // The symbols' indices are below 2^31 (the scaled carry stays below 2^24 plus a chunk's sums), so a signed
+      // compare orders them; lanes beyond the symbols may hold anything, and their results are discarded.
       code = hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::BitCast(di, index), pal_size_)), listed, code);
     }
     const auto sign = hn::Neg(hn::BitCast(di, hn::And(code, hn::Set(d, 1))));
@@ -247,7 +249,7 @@ HWY_INLINE void RunChunks(ChunkLoopState& s, Lanes& lanes) {
       for (size_t i = prev_begin; i < prev_end; ++i) {
         const uint64_t at = pos + (i - prev_begin) * kKw;
         const uint64_t index = s.wq[i] + (kKw ? PeekAt(data, at) & kMask : 0);
-        if (index >= s.index_limit) s.bad_index(s.decoder, i, index, at);  // throws
+        if (index >= s.index_limit) s.bad_index(s.decoder, index, at);
       }
     }
     pos += (prev_end - prev_begin) * kKw;

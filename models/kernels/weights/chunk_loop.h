@@ -22,8 +22,8 @@ constexpr uint64_t kUncheckedChunkBits = 12 + 12 + 12 * 5 + 64;
 // Indices that can give a valid code: below 512 + palette size (at most 32) - DIROFS.
 constexpr size_t kIndexTableSize = 1024;
 constexpr size_t kMaxPaletteSize = 32;
-// The quotient buffer's room past the slice's last symbol: a chunk of padding symbols, and the vector loop's
-// loads of 16 quotients from a chunk's first symbol.
+// The quotient buffer's room past the slice's last symbol: a chunk of padding symbols, and the vector lanes' store
+// of 16 quotients from a chunk's first symbol (at most n - 1) when they hand them to the checked loop.
 constexpr size_t kQuotientSlack = 16;
 
 // Six WUNARY0 bits per lookup: only the WUNARY1 bits that its 1 bits take index the table, so that it stays small
@@ -60,6 +60,7 @@ struct alignas(32) SixGroup {
   uint16_t tail = 0, ended_or = 0;
   int16_t keep = 0;
   uint8_t count = 0;
+  uint8_t unused = 0;  // defined bytes throughout: the vector lanes load all 32 (lanes 6 and 7 are not quotients)
 };
 using SixGroups = std::array<SixGroup, kSixEntries>;
 
@@ -76,8 +77,8 @@ struct ChunkLoopState {
   size_t n = 0;              // the slice's weights
   uint32_t* wq = nullptr;    // quotients, with kQuotientSlack entries of room past n
   int16_t* weights = nullptr;
-  // Throws the decoder's error for symbol `symbol` of the slice, whose index starts at bit `pos`.
-  void (*bad_index)(const void* decoder, size_t symbol, uint64_t index, uint64_t pos) = nullptr;
+  // Throws the decoder's error for an index at or beyond index_limit whose remainder starts at bit `pos`.
+  void (*bad_index)(const void* decoder, uint64_t index, uint64_t pos) = nullptr;
   const void* decoder = nullptr;
 
   uint64_t pos = 0;

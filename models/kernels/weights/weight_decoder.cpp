@@ -355,8 +355,8 @@ class StreamDecoder {
       c.n = p.n;
       c.wq = wq;
       c.weights = weights;
-      c.bad_index = [](const void* decoder, size_t symbol, uint64_t index, uint64_t pos) {
-        static_cast<const StreamDecoder*>(decoder)->check_and_store(symbol, index, pos, nullptr);
+      c.bad_index = [](const void* decoder, uint64_t index, uint64_t pos) {
+        static_cast<const StreamDecoder*>(decoder)->index_error(index, pos);
       };
       c.decoder = this;
       c.pos = in.pos();
@@ -448,14 +448,16 @@ class StreamDecoder {
   }
 
   void check_and_store(size_t j, uint64_t index, uint64_t pos, int16_t* weights) const {
-    if (index >= ctx_.index_limit) {
-      // Beyond the palette (index_limit > pal_size): a direct value.
-      const uint64_t code = index - ctx_.pal_size + ctx_.dir_offset;
-      fail(pos, "weight index " + std::to_string(index) + " gives code " + std::to_string(code) +
-                    ", beyond 9 bits (palette size " + std::to_string(ctx_.pal_size) + ", DIROFS " +
-                    std::to_string(ctx_.dir_offset) + ")");
-    }
+    if (index >= ctx_.index_limit) index_error(index, pos);
     weights[j] = ctx_.weight_of[index];
+  }
+
+  // An index at or beyond index_limit (> pal_size): a direct value beyond 9 bits.
+  [[noreturn]] void index_error(uint64_t index, uint64_t pos) const {
+    const uint64_t code = index - ctx_.pal_size + ctx_.dir_offset;
+    fail(pos, "weight index " + std::to_string(index) + " gives code " + std::to_string(code) +
+                  ", beyond 9 bits (palette size " + std::to_string(ctx_.pal_size) + ", DIROFS " +
+                  std::to_string(ctx_.dir_offset) + ")");
   }
 
   // Appends a slice that did not go straight to the output: a new palette's leading zero run, then each weight

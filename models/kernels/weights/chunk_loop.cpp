@@ -4,7 +4,9 @@
 // for every target).
 #ifndef ETHOSU_WEIGHTS_CHUNK_LOOP_REGISTRY
 #define ETHOSU_WEIGHTS_CHUNK_LOOP_REGISTRY
+#include <array>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "models/kernels/weights/chunk_loop.h"
@@ -13,6 +15,78 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the chunk loop loads 8
 
 namespace ethosu::weights {
 namespace {
+
+// Six WUNARY0 bits per lookup: only the WUNARY1 bits that its 1 bits take index the table, so that it stays small
+// (3^6 = 729 entries of 32 bytes). The entries of WUNARY0 bits b start at kSixIndex.first[b], one per pattern of
+// its kSixIndex.ones[b] WUNARY1 bits.
+constexpr unsigned kSixBits = 6;
+constexpr size_t kSixEntries = 729;
+
+struct SixIndex {
+  std::array<uint16_t, 64> first{};
+  std::array<uint8_t, 64> ones{}, mask{};
+};
+
+constexpr SixIndex six_index() {
+  SixIndex x{};
+  unsigned next = 0;
+  for (unsigned b = 0; b < 64; ++b) {
+    unsigned ones = 0;
+    for (unsigned i = 0; i < kSixBits; ++i) ones += (b >> i) & 1;
+    x.first[b] = static_cast<uint16_t>(next);
+    x.ones[b] = static_cast<uint8_t>(ones);
+    x.mask[b] = static_cast<uint8_t>((1u << ones) - 1);
+    next += 1u << ones;
+  }
+  return x;
+}
+constexpr SixIndex kSixIndex = six_index();
+
+// The symbols that end in six unary bits: their quotients scaled by 2^WDIV (a quotient is then its weight index
+// without the remainder). `ended` is stored with one 16-byte and one 8-byte copy; `keep` is -1 when no symbol ends
+// (the carry passes through), else 0; `ended_or` is the OR of `ended`, for the index check.
+struct alignas(32) SixGroup {
+  std::array<uint32_t, 6> ended{};
+  uint16_t tail = 0, ended_or = 0;
+  int16_t keep = 0;
+  uint8_t count = 0;
+  uint8_t unused = 0;  // defined bytes throughout: the vector lanes load all 32 (lanes 6 and 7 are not quotients)
+};
+using SixGroups = std::array<SixGroup, kSixEntries>;
+
+// Not constexpr: the tables are built on first use rather than stored in the binary (12 of 23 KiB).
+SixGroups six_groups(bool truncated_rice, unsigned shift) {
+  SixGroups table{};
+  for (unsigned b = 0; b < 64; ++b) {
+    for (unsigned unary1 = 0; unary1 <= kSixIndex.mask[b]; ++unary1) {
+      SixGroup& g = table[kSixIndex.first[b] + unary1];
+      unsigned sum = 0, used = 0;
+      for (unsigned i = 0; i < kSixBits; ++i) {
+        unsigned code = 0;
+        if ((b >> i) & 1) code = 1 + ((unary1 >> used++) & 1);
+        sum += code;
+        if (truncated_rice || code < 2) {
+          g.ended[g.count++] = sum << shift;
+          sum = 0;
+        }
+      }
+      g.tail = static_cast<uint16_t>(sum << shift);
+      g.keep = static_cast<int16_t>(g.count ? 0 : -1);
+      for (uint32_t e : g.ended) g.ended_or = static_cast<uint16_t>(g.ended_or | e);
+    }
+  }
+  return table;
+}
+
+// On the heap rather than in .bss: a process (the CLI) whose heap is in huge pages then takes no page faults for
+// them, where .bss costs one 4 KiB page fault per 4 KiB touched (12 per shift used; 6 shifts, 273 KiB in all).
+template <unsigned kShift>
+const SixGroups& scaled_six_groups(bool truncated_rice) {
+  static const std::unique_ptr<const SixGroups[]> tables(
+      new SixGroups[2]{six_groups(false, kShift), six_groups(true, kShift)});
+  return tables[truncated_rice ? 1 : 0];
+}
+
 
 struct TargetLoop {
   int64_t target;
@@ -218,7 +292,7 @@ HWY_INLINE void RunChunks(ChunkLoopState& s, Lanes& lanes) {
   constexpr uint32_t kMask = (uint32_t{1} << kKw) - 1;
   // Beyond this carry the scaled quotients could wrap; the checked loop takes over.
   constexpr uint32_t kMaxCarry = uint32_t{1} << 24;
-  const SixGroups& groups = *s.groups;
+  const SixGroups& groups = scaled_six_groups<kKw>(s.truncated_rice);
   const uint8_t* const data = s.data;
   int16_t* const weights = s.weights;
   const size_t n = s.n;

@@ -1,6 +1,7 @@
 // The weight decoder's fast loop over the chunks of a compressed slice without zero runs, far from the end of its
 // buffer (04-weight-codec.md section 2.3), compiled once per SIMD target (chunk_loop.cpp) and chosen by the caller
-// through DecodeScratch::simd_target. Internal to the decoder: weight_decoder.cpp builds the tables and the state.
+// through DecodeScratch::simd_target. Internal to the decoder: weight_decoder.cpp fills the state (the slice's
+// table and palette), chunk_loop.cpp holds the six-bit unary tables the loop reads.
 //
 // Contract: run_chunks(s) decodes whole chunks from bit s.pos while every load stays inside the buffer, the slice
 // has a chunk left beyond the previous one, and the carry is small; it returns with the state where the checked
@@ -8,7 +9,6 @@
 // palette and 9-bit codes is reported through s.bad_index, which throws.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,49 +26,11 @@ constexpr size_t kMaxPaletteSize = 32;
 // of 16 quotients from a chunk's first symbol (at most n - 1) when they hand them to the checked loop.
 constexpr size_t kQuotientSlack = 16;
 
-// Six WUNARY0 bits per lookup: only the WUNARY1 bits that its 1 bits take index the table, so that it stays small
-// (3^6 = 729 entries of 32 bytes). The entries of WUNARY0 bits b start at kSixIndex.first[b], one per pattern of
-// its kSixIndex.ones[b] WUNARY1 bits.
-constexpr unsigned kSixBits = 6;
-constexpr size_t kSixEntries = 729;
-
-struct SixIndex {
-  std::array<uint16_t, 64> first{};
-  std::array<uint8_t, 64> ones{}, mask{};
-};
-
-constexpr SixIndex six_index() {
-  SixIndex x{};
-  unsigned next = 0;
-  for (unsigned b = 0; b < 64; ++b) {
-    unsigned ones = 0;
-    for (unsigned i = 0; i < kSixBits; ++i) ones += (b >> i) & 1;
-    x.first[b] = static_cast<uint16_t>(next);
-    x.ones[b] = static_cast<uint8_t>(ones);
-    x.mask[b] = static_cast<uint8_t>((1u << ones) - 1);
-    next += 1u << ones;
-  }
-  return x;
-}
-inline constexpr SixIndex kSixIndex = six_index();
-
-// The symbols that end in six unary bits: their quotients scaled by 2^WDIV (a quotient is then its weight index
-// without the remainder). `ended` is stored with one 16-byte and one 8-byte copy; `keep` is -1 when no symbol ends
-// (the carry passes through), else 0; `ended_or` is the OR of `ended`, for the index check.
-struct alignas(32) SixGroup {
-  std::array<uint32_t, 6> ended{};
-  uint16_t tail = 0, ended_or = 0;
-  int16_t keep = 0;
-  uint8_t count = 0;
-  uint8_t unused = 0;  // defined bytes throughout: the vector lanes load all 32 (lanes 6 and 7 are not quotients)
-};
-using SixGroups = std::array<SixGroup, kSixEntries>;
-
 // A slice's fast loop: inputs, and the position it continues from and returns with.
 struct ChunkLoopState {
   const uint8_t* data = nullptr;
   uint64_t size_bits = 0;
-  const SixGroups* groups = nullptr;  // scaled by 2^kw, for the slice's truncated-Rice mode
+  bool truncated_rice = false;  // WTRUNC: every unary code ends a symbol
   const int16_t* weight_of = nullptr;  // [kIndexTableSize]: the weight of each valid index
   const uint16_t* palette = nullptr;   // [kMaxPaletteSize] codes, the first pal_size in use
   uint32_t pal_size = 0, dir_offset = 0;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <memory>
 #include <string>
 
 #include "models/kernels/weights/chunk_loop.h"
@@ -149,50 +148,6 @@ inline unsigned weight_quotients(const UnaryGroups& groups, uint32_t unary0, uin
     carry = g.tail + (g.count ? 0 : carry);
   }
   return used;
-}
-
-// Not constexpr: the tables are built on first use rather than stored in the binary (12 of 23 KiB).
-SixGroups six_groups(bool truncated_rice, unsigned shift) {
-  SixGroups table{};
-  for (unsigned b = 0; b < 64; ++b) {
-    for (unsigned unary1 = 0; unary1 <= kSixIndex.mask[b]; ++unary1) {
-      SixGroup& g = table[kSixIndex.first[b] + unary1];
-      unsigned sum = 0, used = 0;
-      for (unsigned i = 0; i < kSixBits; ++i) {
-        unsigned code = 0;
-        if ((b >> i) & 1) code = 1 + ((unary1 >> used++) & 1);
-        sum += code;
-        if (truncated_rice || code < 2) {
-          g.ended[g.count++] = sum << shift;
-          sum = 0;
-        }
-      }
-      g.tail = static_cast<uint16_t>(sum << shift);
-      g.keep = static_cast<int16_t>(g.count ? 0 : -1);
-      for (uint32_t e : g.ended) g.ended_or = static_cast<uint16_t>(g.ended_or | e);
-    }
-  }
-  return table;
-}
-
-// On the heap rather than in .bss: a process (the CLI) whose heap is in huge pages then takes no page faults for
-// them, where .bss costs one 4 KiB page fault per 4 KiB touched (12 per shift used; 6 shifts, 273 KiB in all).
-template <unsigned kShift>
-const SixGroups& scaled_six_groups(bool truncated_rice) {
-  static const std::unique_ptr<const SixGroups[]> tables(
-      new SixGroups[2]{six_groups(false, kShift), six_groups(true, kShift)});
-  return tables[truncated_rice ? 1 : 0];
-}
-
-const SixGroups& six_groups_for(unsigned kw, bool truncated_rice) {
-  switch (kw) {
-    case 0: return scaled_six_groups<0>(truncated_rice);
-    case 1: return scaled_six_groups<1>(truncated_rice);
-    case 2: return scaled_six_groups<2>(truncated_rice);
-    case 3: return scaled_six_groups<3>(truncated_rice);
-    case 4: return scaled_six_groups<4>(truncated_rice);
-    default: return scaled_six_groups<5>(truncated_rice);
-  }
 }
 
 unsigned ceil_log2(uint32_t v) {
@@ -345,7 +300,7 @@ class StreamDecoder {
       ChunkLoopState c;
       c.data = in.data();
       c.size_bits = in.size_bits();
-      c.groups = &six_groups_for(p.kw, p.truncated_rice);
+      c.truncated_rice = p.truncated_rice;
       c.weight_of = ctx_.weight_of.data();
       c.palette = ctx_.palette.data();
       c.pal_size = ctx_.pal_size;

@@ -83,10 +83,9 @@ int32_t table_lookup(const OutputStage& os, int64_t x) {
 }  // namespace
 
 void FastFinish::apply(int32_t* v, size_t n) const {
-  // The common case: clamp(x + zp, lo, hi) is clamp(x, lo - zp, hi - zp) + zp (the same two comparisons in the same
-  // order), all in int32 where those bounds are int32 values, so that the loop vectorises. The results lie in
-  // [lo, hi] or are hi, which fit int32.
-  if (simple_ && lo_ - zp_ >= INT32_MIN && lo_ - zp_ <= INT32_MAX && hi_ - zp_ >= INT32_MIN && hi_ - zp_ <= INT32_MAX) {
+  // The common case in int32 (see the constructor), so that the loop vectorises. The results lie in [lo, hi] or
+  // are hi, which fit int32.
+  if (int32_clamp_) {
     const auto lo = static_cast<int32_t>(lo_ - zp_), hi = static_cast<int32_t>(hi_ - zp_);
     const auto zp = static_cast<uint32_t>(zp_);
     for (size_t i = 0; i < n; ++i) {

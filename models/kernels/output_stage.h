@@ -120,6 +120,10 @@ class FastFinish {
         lo_(clamp_to_type(os.activation_min, os.ofm_type)),
         hi_(clamp_to_type(os.activation_max, os.ofm_type)) {
     if (lut8_) lut8_bounds(os, lut_lo_, lut_hi_);
+    // apply()'s int32 clamp: clamp(x + zp, lo, hi) is clamp(x, lo - zp, hi - zp) + zp (the same two comparisons in
+    // the same order), whose bounds are int32 values unless the zero point is near the int32 extremes.
+    const auto int32 = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+    int32_clamp_ = simple_ && int32(lo_ - zp_) && int32(hi_ - zp_);
   }
   int32_t operator()(int64_t x) const {
     if (simple_) {
@@ -147,7 +151,7 @@ class FastFinish {
     return v < type_min(t) ? type_min(t) : (v > type_max(t) ? type_max(t) : v);
   }
   const OutputStage& os_;
-  bool simple_, lut8_;
+  bool simple_, lut8_, int32_clamp_ = false;
   int64_t zp_, lo_, hi_, lut_lo_ = 0, lut_hi_ = 0;
 };
 

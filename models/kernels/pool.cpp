@@ -58,9 +58,7 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
                             INT64_MIN, INT64_MAX, 0, INT32_MIN, INT32_MAX};
   const FastFinish fin(os);
   const bool max = p.mode == PoolMode::Max;
-  // r[0, nc) = the identity of the reduction, then `n` taps of `a`, `step` elements apart, reduced into it.
-  const auto clear = [&] { std::fill(r, r + nc, max ? INT32_MIN : 0); };
-  const auto reduce = [&](const int32_t* a, int n, ptrdiff_t step) { reduce_taps(a, n, step, max, r, nc); };
+  const int32_t identity = max ? INT32_MIN : 0;  // of the reduction
   // A window of several rows and columns separates into a pass along the rows (each window row reduced for every
   // OFM column of the block) and one down the columns: kw + kh steps per element instead of kw x kh, where that
   // is less (a 13x13 window: 26 instead of 169). The same results: MAX does not depend on the order, and the
@@ -74,23 +72,24 @@ void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const
     s.rows32.resize(static_cast<size_t>(win.rows) * static_cast<size_t>(row_len));
     for (int row = 0; row < win.rows; ++row)
       for (int j = 0; j < out_w; ++j) {
-        clear();
-        reduce(s.ifm32.data() + (static_cast<ptrdiff_t>(row) * win.cols + j * k.stride_x) * nc, k.width, col_step);
-        std::copy(r, r + nc, s.rows32.data() + row * row_len + j * nc);
+        int32_t* dst = s.rows32.data() + row * row_len + j * nc;
+        std::fill(dst, dst + nc, identity);
+        reduce_taps(s.ifm32.data() + (static_cast<ptrdiff_t>(row) * win.cols + j * k.stride_x) * nc, k.width, col_step,
+                    max, dst, nc);
       }
   }
   for (int oy = b.y0; oy < b.y1; ++oy) {
     const int vy = valid_taps(oy, k.stride_y, k.height, k.dilation_y, k.pad_top, win.height);
     for (int ox = b.x0; ox < b.x1; ++ox) {
       const int count = vy * valid_taps(ox, k.stride_x, k.width, k.dilation_x, k.pad_left, win.width);
-      clear();
+      std::fill(r, r + nc, identity);
       if (separate) {
-        reduce(s.rows32.data() + (oy - b.y0) * k.stride_y * row_len + (ox - b.x0) * nc, k.height,
-               k.dilation_y * row_len);
+        reduce_taps(s.rows32.data() + (oy - b.y0) * k.stride_y * row_len + (ox - b.x0) * nc, k.height,
+                    k.dilation_y * row_len, max, r, nc);
       } else {
         const int32_t* a = s.ifm32.data() + ((oy - b.y0) * k.stride_y * win.cols + (ox - b.x0) * k.stride_x) * nc;
         for (int ky = 0; ky < k.height; ++ky)
-          reduce(a + static_cast<ptrdiff_t>(ky) * k.dilation_y * win.cols * nc, k.width, col_step);
+          reduce_taps(a + static_cast<ptrdiff_t>(ky) * k.dilation_y * win.cols * nc, k.width, col_step, max, r, nc);
       }
       if (vector_scale && requantize_tile(r, 0, 1, nc, rq, vals, 0)) {
         fin.apply(vals, static_cast<size_t>(nc));

@@ -208,7 +208,8 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   uint64_t c = first_done, last_hold = 0;
   const uint64_t split_ticks = split * den_;
   // Books transactions [from, to), `from` being transaction i of run r. Without `Waits`, each one's data is
-  // known to follow the previous one's back to back: its slot's hold is not read.
+  // known to follow the previous one's back to back: its slot's hold is not read. The one empty range below (the
+  // first waits call with a ring of one slot) ends before the last transaction.
   const auto book = [&](auto waits, uint64_t from, uint64_t to, uint64_t r, uint64_t i) {
     constexpr bool kWaits = decltype(waits)::value;
     const auto one = [&](uint64_t occ_ticks) {
@@ -223,7 +224,9 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
     if (full.txns == 1 && tail.txns == 1) {  // short runs, one transaction each: transaction j is run j
       const uint64_t full_ticks = full.last_occ * den_, full_end = std::min(to, runs - 1);
       for (uint64_t j = from; j < full_end; ++j) one(full_ticks);
-      if (from < to && to == runs) one(tail.last_occ * den_);
+      // The last run. (Also testing from < to, which no call needs, made this function's code 20 % more
+      // instructions per call with GCC 12.)
+      if (to == runs) one(tail.last_occ * den_);
       return;
     }
     for (uint64_t j = from; j < to; ++r, i = 0) {

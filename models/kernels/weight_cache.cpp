@@ -82,10 +82,17 @@ std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>&
   }
   // Decode without the lock: another thread may decode the same stream meanwhile; the first stored wins.
   auto weights = std::make_shared<const ConvWeights>(make());
-  Entry e;
-  e.hash = h;
   size_t key_bytes = 0;
   for (const ByteSpan& part : key) key_bytes += sizeof(uint64_t) + part.size;
+  const size_t entry_bytes = key_bytes + weights->size_bytes();
+  // An entry that cannot be kept is returned before its key is copied: that copy is as large as the stream, and
+  // in a process that runs a job once (probation's 1 MB) it was fresh memory for every large stream.
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (entry_bytes > entry_limit()) return weights;
+  }
+  Entry e;
+  e.hash = h;
   e.key.reserve(key_bytes);  // one allocation: a key holds whole weight streams
   for (const ByteSpan& part : key) {
     const uint64_t size = part.size;
@@ -93,11 +100,11 @@ std::shared_ptr<const ConvWeights> WeightCache::get(const std::vector<ByteSpan>&
     e.key.insert(e.key.end(), p, p + sizeof size);
     if (part.size) e.key.insert(e.key.end(), part.data, part.data + part.size);
   }
-  e.bytes = e.key.size() + weights->size_bytes();
+  e.bytes = entry_bytes;
   e.weights = weights;
   const std::lock_guard<std::mutex> lock(mutex_);
-  const size_t limit = admit_on_reuse_ ? std::min(kProbationBytes, capacity_bytes_) : capacity_bytes_;
-  if (e.bytes > limit) return weights;
+  const size_t limit = entry_limit();
+  if (e.bytes > limit) return weights;  // the limits may have changed meanwhile
   const auto range = index_.equal_range(h);
   for (auto it = range.first; it != range.second; ++it)
     if (it->second->key == e.key) return it->second->weights;

@@ -17,6 +17,7 @@
 // (MobileNetV2: peak memory 32 -> 24 MB), while a stream reused within the job (an LSTM's) is still decoded once.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -81,6 +82,8 @@ class WeightCache {
   // With the mutex held: drops the least recently used entries of `list` until its bytes are at most `limit`.
   void evict(Lru& list, size_t& list_bytes, size_t limit);
   void evict_to(size_t bytes) { evict(lru_, bytes_, bytes); }
+  // With the mutex held: the most a new entry may hold to be stored (on probation, or in the cache).
+  size_t entry_limit() const { return admit_on_reuse_ ? std::min(kProbationBytes, capacity_bytes_) : capacity_bytes_; }
 
   mutable std::mutex mutex_;
   size_t capacity_bytes_;

@@ -207,6 +207,21 @@ TEST(CcEngine, OverlappingDmaCopiesLikeMemmove) {
   EXPECT_EQ(m.at(1, 0x104, 32), src);
 }
 
+TEST(CcEngine, DmaWithinOneRegionCopiesLikeMemmoveAtTheSpansEdges) {
+  // One 32-byte row to just past its source, to one byte short of that (overlapping by one byte, in either
+  // direction), and to just before its source: the source as it was before the DMA, every time.
+  for (const uint32_t dst : {0x120u, 0x11Fu, 0x0E1u, 0x0E0u}) {
+    Memory m;
+    const auto src = m.at(1, 0x100, 32);
+    ASSERT_FALSE(run("NPU_SET_DMA0_SRC_REGION region=1\nNPU_SET_DMA0_DST_REGION region=1\nNPU_SET_DMA0_SRC addr=0x100\n"
+                     "NPU_SET_DMA0_DST addr=" + std::to_string(dst) + "\nNPU_SET_DMA0_LEN length=32\nNPU_OP_DMA_START\n" +
+                         kStop,
+                     m)
+                     .fault);
+    EXPECT_EQ(m.at(1, dst, 32), src) << "destination " << dst;
+  }
+}
+
 TEST(CcEngine, InternalDmaLoadsTheLutThatTableActivationsUse) {
   // Table slot 2 of a 48 KiB SHRAM sits at 0xB800 + 2 * 256; lut[i] = 255 - i, indexed by v + 128.
   Memory m;

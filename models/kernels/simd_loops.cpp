@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/kernels/simd_loops.h"
+#include "sim/target_registry.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "narrow_store writes elements as the host stores them");
 
@@ -30,15 +31,7 @@ struct SimdLoops {
   void (*reduce)(const int32_t*, int, ptrdiff_t, bool, int32_t*, int);
 };
 
-std::vector<SimdLoops>& registry() {
-  static std::vector<SimdLoops> loops;
-  return loops;
-}
-
-bool register_loops(const SimdLoops& loops) {
-  registry().push_back(loops);
-  return true;
-}
+using Registry = sim::TargetRegistry<SimdLoops>;
 
 }  // namespace
 }  // namespace ethosu::kernels
@@ -601,7 +594,7 @@ void ReduceTaps(const int32_t* a, int taps, ptrdiff_t step, bool max, int32_t* r
 }
 
 const bool registered =
-    register_loops({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &OffsetBytes,
+    Registry::add({HWY_TARGET, &RequantizeTile, &RequantizeStore8, &DepthwiseSums, &Widen8, &OffsetBytes,
                     &NarrowStore, &LookupBytes, &ReduceTaps});
 
 }  // namespace HWY_NAMESPACE
@@ -684,7 +677,7 @@ bool cpu_runs(int64_t target) {
 // The targets this CPU runs, best first (Highway numbers better targets lower).
 std::vector<SimdLoops> runnable() {
   std::vector<SimdLoops> out;
-  for (const SimdLoops& l : registry())
+  for (const SimdLoops& l : Registry::entries())
     if (cpu_runs(l.target)) out.push_back(l);
   std::sort(out.begin(), out.end(), [](const SimdLoops& a, const SimdLoops& b) { return a.target < b.target; });
   return out;

@@ -7,9 +7,9 @@
 #include <array>
 #include <cstring>
 #include <memory>
-#include <vector>
 
 #include "models/kernels/weights/chunk_loop.h"
+#include "sim/target_registry.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the chunk loop loads 8 stream bytes as one word");
 
@@ -87,21 +87,12 @@ const SixGroups& scaled_six_groups(bool truncated_rice) {
   return tables[truncated_rice ? 1 : 0];
 }
 
-
+// Each target's loop, for run_chunks() to choose from.
 struct TargetLoop {
   int64_t target;
   void (*run)(ChunkLoopState&);
 };
-
-std::vector<TargetLoop>& registry() {
-  static std::vector<TargetLoop> loops;
-  return loops;
-}
-
-bool register_loop(const TargetLoop& loop) {
-  registry().push_back(loop);
-  return true;
-}
+using Loops = sim::TargetRegistry<TargetLoop>;
 
 }  // namespace
 }  // namespace ethosu::weights
@@ -368,7 +359,7 @@ void RunChunksAnyWdiv(ChunkLoopState& s) {
   }
 }
 
-const bool registered = register_loop({HWY_TARGET, &RunChunksAnyWdiv});
+const bool registered = Loops::add({HWY_TARGET, &RunChunksAnyWdiv});
 
 }  // namespace HWY_NAMESPACE
 }  // namespace ethosu::weights
@@ -378,7 +369,7 @@ HWY_AFTER_NAMESPACE();
 namespace ethosu::weights {
 
 void run_chunks(int64_t simd_target, ChunkLoopState& s) {
-  for (const TargetLoop& loop : registry())
+  for (const TargetLoop& loop : Loops::entries())
     if (loop.target == simd_target) return loop.run(s);
   HWY_STATIC_DISPATCH(RunChunksAnyWdiv)(s);
 }

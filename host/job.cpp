@@ -45,8 +45,8 @@ void size_region(Job& job, uint32_t index, uint64_t size, const std::string& wha
   job.regions[index].assign(size, 0);
 }
 
-// Region `index` of the job as `size` bytes that start with the file's and end in zeros. The file is read
-// straight into the region: a model's weights are neither zero-filled first nor copied a second time.
+// Region `index` of the job as `size` bytes that start with the file's and end in zeros. The file's buffer becomes
+// the region: a model's weights are copied once, not again into a region allocated for them.
 void load_region(Job& job, uint32_t index, uint64_t size, const std::filesystem::path& file) {
   std::vector<uint8_t> bytes = read_file(file.string());
   // load_case() checked the file's size; it may have grown since.

@@ -68,7 +68,8 @@ std::vector<uint8_t> read_file(const fs::path& path, uint64_t max_bytes) {
   if (static_cast<uint64_t>(st.st_size) > max_bytes)
     fail(path, "larger than the " + std::to_string(max_bytes) + "-byte limit for this input");
   // The size the stat gave in one read straight into the result (a large region file then costs one system call
-  // and one copy, not one per 64 KiB and a second copy), then whatever the file grew by since, if anything.
+  // and one copy, not one per 64 KiB and a second copy; the vector's zero-fill before it is the one extra pass),
+  // then whatever the file grew by since, if anything.
   std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
   size_t got = 0;
   while (got < bytes.size()) {

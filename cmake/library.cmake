@@ -34,12 +34,12 @@ endfunction()
 
 ethosu_public_library(ethosu-sim-isa isa PARTS ethosu_simcore ethosu_isa)
 ethosu_public_library(ethosu-sim-functional functional
-  PARTS ethosu_kernels ethosu_weights ethosu_functional ethosu_timing ethosu_cc ethosu_npu_regs
+  PARTS ethosu_kernels ethosu_weights ethosu_npu_core ethosu_estimate
   LINK ethosu-sim-isa PRIVATE PkgConfig::XXHASH)
 # libsystemc's main() calls sc_main: the library defines one, so programs with their own main() need none
 # (a program's own sc_main takes precedence).
 ethosu_public_library(ethosu-sim-npu npu
-  PARTS ethosu_mem_timing ethosu_mem ethosu_npu ethosu_system_config ethosu_sc_main
+  PARTS ethosu_mem ethosu_npu ethosu_system_config ethosu_sc_main
   LINK ethosu-sim-functional PkgConfig::SYSTEMC)
 ethosu_public_library(ethosu-sim-platform platform
   PARTS ethosu_platform ethosu_host_formats ethosu_capture_writer ethosu_host

@@ -1,4 +1,5 @@
-# ethosu_unit_test(NAME LIBS...): tests/unit/NAME.cpp as one GoogleTest program with label `unit`.
+# ethosu_unit_test(NAME LIBS...): NAME.cpp as one GoogleTest program with label `unit`: a hardware block's test
+# beside the block (the calling folder), any other in tests/unit.
 # Defined at the top so that each part of the tree registers its own unit tests.
 if(ETHOSU_SIM_TESTS)
   find_package(GTest REQUIRED)
@@ -81,7 +82,11 @@ function(ethosu_unit_test name)
   if(NOT ETHOSU_SIM_TESTS)
     return()
   endif()
-  add_executable(${name} ${PROJECT_SOURCE_DIR}/tests/unit/${name}.cpp)
+  set(source ${CMAKE_CURRENT_SOURCE_DIR}/${name}.cpp)
+  if(NOT EXISTS ${source})
+    set(source ${PROJECT_SOURCE_DIR}/tests/unit/${name}.cpp)
+  endif()
+  add_executable(${name} ${source})
   target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest_main)
   ethosu_test_code(${name})
   set_property(GLOBAL APPEND PROPERTY ethosu_test_programs ${name})

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/timing/job_report.h"
+#include "models/npu/job_report.h"
 
 namespace ethosu::host {
 

@@ -7,8 +7,8 @@
 #include "isa/registers.h"
 #include "isa/variant.h"
 #include "host/simulator.h"
-#include "models/cc/engine.h"
-#include "models/cc/status_timeline.h"
+#include "models/npu/cc/engine.h"
+#include "models/npu/cc/status_timeline.h"
 #include "sim/error.h"
 
 namespace ethosu::host {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "host/job.h"
-#include "models/timing/job_report.h"
+#include "models/npu/job_report.h"
 #include "models/platform/platform.h"
 #include "sim/trace.h"
 

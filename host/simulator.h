@@ -17,7 +17,7 @@
 
 #include "host/driver.h"
 #include "host/job.h"
-#include "models/timing/job_report.h"
+#include "models/npu/job_report.h"
 #include "models/platform/platform.h"
 
 namespace ethosu::host {

@@ -33,7 +33,7 @@
 #include "isa/validator.h"
 #include "models/kernels/microkernel.h"
 #include "models/kernels/simd_loops.h"
-#include "models/timing/vela_estimate.h"
+#include "models/estimate/vela_estimate.h"
 #include "sim/error.h"
 
 namespace ethosu::cli {

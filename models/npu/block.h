@@ -13,7 +13,7 @@
 #include <systemc>
 
 #include "isa/registers.h"
-#include "models/npu/pmu.h"
+#include "models/npu/pmu/pmu.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
 

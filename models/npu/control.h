@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "isa/variant.h"
-#include "models/cc/fault.h"
+#include "models/npu/cc/fault.h"
 
 namespace ethosu::npu {
 

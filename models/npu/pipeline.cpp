@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/timing/ofm_blocks.h"
+#include "models/npu/tiles.h"
 
 namespace ethosu::npu {
 

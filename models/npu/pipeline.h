@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "isa/operation.h"
-#include "models/cc/timeline.h"
-#include "models/mem/axi_timing.h"
-#include "models/timing/ao.h"
-#include "models/timing/job_report.h"
-#include "models/timing/mac.h"
-#include "models/timing/wd.h"
+#include "models/npu/cc/timeline.h"
+#include "models/npu/axi/axi_timing.h"
+#include "models/npu/ao/ao_timing.h"
+#include "models/npu/job_report.h"
+#include "models/npu/mac/mac_timing.h"
+#include "models/npu/wd/wd_timing.h"
 
 namespace ethosu::npu {
 

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "ethosu_sim/platform.h"
-#include "models/mem/axi_timing.h"
+#include "models/npu/axi/axi_timing.h"
 #include "models/npu/npu.h"
 
 namespace ethosu::platform {

@@ -1,4 +1,4 @@
-// Vela's estimate (models/timing/vela_estimate) against the per-operator NPU cycles Vela printed for every
+// Vela's estimate (models/estimate/vela_estimate) against the per-operator NPU cycles Vela printed for every
 // opcorpus case (vela_perf.txt, internal-default system). Vela estimates an operator before striping, so
 // consecutive OFM-depth stripes of one operator (weights double-buffered) are merged back before the
 // comparison. Prints a table; asserts the match counts so that a regression in the formulas fails.
@@ -14,7 +14,7 @@
 #include "corpus/corpus_paths.h"
 #include "isa/decoder.h"
 #include "isa/operation.h"
-#include "models/timing/vela_estimate.h"
+#include "models/estimate/vela_estimate.h"
 
 using namespace ethosu;
 namespace fs = std::filesystem;

@@ -19,7 +19,7 @@
 
 #include "isa/decoder.h"
 #include "isa/variant.h"
-#include "models/cc/engine.h"
+#include "models/npu/cc/engine.h"
 #include "tests/fuzz/fuzz_defaults.h"
 
 namespace cc = ethosu::cc;

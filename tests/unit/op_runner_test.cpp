@@ -1,11 +1,11 @@
 // How an operation's kernels are split between host threads (kernel_bands).
-#include "models/functional/op_runner.h"
+#include "models/kernels/op_runner.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "models/functional/regions.h"
+#include "models/kernels/regions.h"
 
 namespace ethosu::functional {
 namespace {

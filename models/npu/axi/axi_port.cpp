@@ -1,0 +1,194 @@
+#include "models/npu/axi/axi_port.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/error.h"
+
+namespace ethosu::mem {
+namespace {
+
+sc_core::sc_time::value_type period_value(sc_core::sc_time period) {
+  if (period.value() == 0) throw InputError("AXI port: clock period must be positive");
+  return period.value();
+}
+
+}  // namespace
+
+AxiPort::AxiPort(const sc_core::sc_module_name& name, const AxiPortParams& params, sc_core::sc_time clock_period)
+    : sc_module(name), socket("socket"), timing_(params), period_(period_value(clock_period)) {
+  socket.register_invalidate_direct_mem_ptr(this, &AxiPort::invalidate_direct_mem_ptr);
+}
+
+void AxiPort::configure(const AxiPortParams& params, sc_core::sc_time clock_period) {
+  const auto period = period_value(clock_period);
+  timing_.configure(params);
+  period_ = period;
+}
+
+AxiAccess AxiPort::read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, isa::Access client,
+                        sc_core::sc_time& local_offset, unsigned limiter) {
+  return access(tlm::TLM_READ_COMMAND, addr, bytes, run_bytes, 1, dst, client, local_offset, limiter);
+}
+
+AxiAccess AxiPort::write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint32_t run_bytes, isa::Access client,
+                         sc_core::sc_time& local_offset, unsigned limiter) {
+  // TLM payloads carry a non-const pointer; a write never modifies it.
+  return access(tlm::TLM_WRITE_COMMAND, addr, bytes, run_bytes, 1, const_cast<uint8_t*>(src), client,
+                local_offset, limiter);
+}
+
+AxiAccess AxiPort::read_strided(uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
+                                uint8_t* dst, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter) {
+  return access(tlm::TLM_READ_COMMAND, addr, stride_bytes, run_bytes, runs, dst, client, local_offset, limiter);
+}
+
+AxiAccess AxiPort::write_strided(uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
+                                 const uint8_t* src, isa::Access client, sc_core::sc_time& local_offset,
+                                 unsigned limiter) {
+  return access(tlm::TLM_WRITE_COMMAND, addr, stride_bytes, run_bytes, runs, const_cast<uint8_t*>(src), client,
+                local_offset, limiter);
+}
+
+// runs == 1: one contiguous chunk of `stride_bytes` bytes issued as runs of run_bytes (the contiguous
+// API); runs > 1: `runs` chunks of run_bytes, stride_bytes apart. The data moves first, because what the
+// target adds to the time is known only once it has answered.
+AxiAccess AxiPort::access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes,
+                          uint64_t runs, uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset,
+                          unsigned limiter) {
+  AxiAccess result;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t request_cycle = (now + local_offset.value() + period_ - 1) / period_;
+  const bool contiguous = runs == 1;
+  const uint64_t bytes = contiguous ? stride_bytes : runs * run_bytes;
+  // Runs back to back in memory are one sequential stream for the memory.
+  const uint32_t timing_run = (contiguous ? run_bytes : (stride_bytes == run_bytes ? 0 : run_bytes));
+  const auto request_offset = sc_core::sc_time::from_value(request_cycle * period_ - now);
+  uint32_t added = 0;
+  if (contiguous) {
+    move(cmd, addr, buf, bytes, request_offset, result, added);
+  } else {
+    for (uint64_t k = 0; k < runs; ++k) {
+      if (!move(cmd, addr + k * stride_bytes, buf + k * run_bytes, run_bytes, request_offset, result, added)) break;
+    }
+  }
+  result.completion = cmd == tlm::TLM_READ_COMMAND
+                          ? timing_.read(request_cycle, bytes, timing_run, client, limiter, added)
+                          : timing_.write(request_cycle, bytes, timing_run, client, limiter, added);
+  // A target that waited has moved SystemC's time on: the offset is from the time now.
+  const uint64_t after = sc_core::sc_time_stamp().value();
+  const uint64_t done = result.completion.data_done_cycle * period_;
+  local_offset = sc_core::sc_time::from_value(done > after ? done - after : 0);
+  return result;
+}
+
+bool AxiPort::transfer_untimed(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t bytes,
+                               uint32_t& added_latency_cycles, uint64_t& fault_address) {
+  AxiAccess result;
+  const bool ok = move(cmd, addr, buf, bytes, sc_core::SC_ZERO_TIME, result, added_latency_cycles);
+  fault_address = result.fault_address;
+  return ok;
+}
+
+uint32_t AxiPort::cycles_ceil(sc_core::sc_time t) const {
+  return static_cast<uint32_t>(std::min<uint64_t>((t.value() + period_ - 1) / period_, UINT32_MAX));
+}
+
+const tlm::tlm_dmi* AxiPort::dmi_for(tlm::tlm_command cmd, uint64_t addr) {
+  const auto fits = [&](const tlm::tlm_dmi& d) {
+    return addr >= d.get_start_address() && addr <= d.get_end_address() &&
+           (cmd == tlm::TLM_READ_COMMAND ? d.is_read_allowed() : d.is_write_allowed());
+  };
+  if (dmi_count_ > 0 && fits(dmi_[dmi_last_])) return &dmi_[dmi_last_];
+  for (unsigned i = 0; i < dmi_count_; ++i) {
+    if (fits(dmi_[i])) {
+      dmi_last_ = i;
+      return &dmi_[i];
+    }
+  }
+  if (addr >= refused_start_ && addr <= refused_end_) return nullptr;
+  tlm::tlm_dmi d;
+  gp_.set_command(cmd);
+  gp_.set_address(addr);
+  if (!socket->get_direct_mem_ptr(gp_, d)) {
+    refused_start_ = d.get_start_address();
+    refused_end_ = d.get_end_address();
+    return nullptr;
+  }
+  if (!fits(d)) return nullptr;
+  // Few buffers are mapped per job; when the slots are full, replace them in turn.
+  const unsigned slot = dmi_count_ < kDmiSlots ? dmi_count_++ : (dmi_victim_++ % kDmiSlots);
+  dmi_[slot] = d;
+  dmi_last_ = slot;
+  return &dmi_[slot];
+}
+
+AxiPort::Direct AxiPort::direct(uint64_t addr) {
+  Direct out;
+  const tlm::tlm_dmi* r = dmi_for(tlm::TLM_READ_COMMAND, addr);
+  if (!r) return out;
+  out.read_latency_cycles = cycles_ceil(r->get_read_latency());
+  const tlm::tlm_dmi* w = dmi_for(tlm::TLM_WRITE_COMMAND, addr);
+  if (!w) return Direct{};
+  out.write_latency_cycles = cycles_ceil(w->get_write_latency());
+  out.bytes = w->get_end_address() - addr + 1;
+  out.data = w->get_dmi_ptr() + (addr - w->get_start_address());
+  return out;
+}
+
+bool AxiPort::move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t len, sc_core::sc_time offset,
+                   AxiAccess& result, uint32_t& added) {
+  while (len > 0) {
+    if (const tlm::tlm_dmi* d = dmi_for(cmd, addr)) {
+      added = std::max(added, cycles_ceil(cmd == tlm::TLM_READ_COMMAND ? d->get_read_latency() : d->get_write_latency()));
+      const uint64_t n = std::min<uint64_t>(len, d->get_end_address() - addr + 1);
+      uint8_t* mem = d->get_dmi_ptr() + (addr - d->get_start_address());
+      if (cmd == tlm::TLM_READ_COMMAND) {
+        std::memcpy(buf, mem, n);
+      } else {
+        std::memcpy(mem, buf, n);
+      }
+      addr += n;
+      buf += n;
+      len -= n;
+      continue;
+    }
+    // No DMI here: the rest in one transaction; the memory decides whether all of it is mapped.
+    sc_core::sc_time delay = offset;
+    const uint64_t requested = sc_core::sc_time_stamp().value() + offset.value();
+    gp_.set_command(cmd);
+    gp_.set_address(addr);
+    gp_.set_data_ptr(buf);
+    gp_.set_data_length(static_cast<unsigned>(std::min<uint64_t>(len, 0xFFFFFFFFu)));
+    gp_.set_streaming_width(gp_.get_data_length());
+    gp_.set_byte_enable_ptr(nullptr);
+    gp_.set_dmi_allowed(false);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    socket->b_transport(gp_, delay);
+    const uint64_t answered = sc_core::sc_time_stamp().value() + delay.value();
+    if (answered > requested) added = std::max(added, cycles_ceil(sc_core::sc_time::from_value(answered - requested)));
+    if (gp_.is_response_error()) {
+      result.status = gp_.get_response_status();
+      result.fault_address = addr;
+      return false;
+    }
+    addr += gp_.get_data_length();
+    buf += gp_.get_data_length();
+    len -= gp_.get_data_length();
+  }
+  return true;
+}
+
+void AxiPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  // Drop overlapping grants (keeping the rest) and forget the refusal: the map has changed.
+  unsigned kept = 0;
+  for (unsigned i = 0; i < dmi_count_; ++i) {
+    if (dmi_[i].get_end_address() < start || dmi_[i].get_start_address() > end) dmi_[kept++] = dmi_[i];
+  }
+  dmi_count_ = kept;
+  dmi_last_ = 0;
+  refused_start_ = 1;
+  refused_end_ = 0;
+}
+
+}  // namespace ethosu::mem

@@ -1,0 +1,420 @@
+#include "models/npu/cc/cc.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "isa/decoder.h"
+#include "isa/registers.h"
+#include "isa/validator.h"
+#include "sim/text.h"
+
+namespace ethosu::npu {
+
+using isa::PmuEvent;
+using timing::Stall;
+
+namespace {
+
+uint64_t steady_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+std::string op_kind(const isa::Operation& op) {
+  switch (op.kind) {
+    case isa::OpKind::CONV: return "CONV";
+    case isa::OpKind::DEPTHWISE: return "DEPTHWISE";
+    case isa::OpKind::POOL:
+      return "POOL." + std::string(isa::enum_value_name(isa::EnumId::pooling_mode,
+                                                         static_cast<uint32_t>(op.pooling_mode)));
+    case isa::OpKind::ELEMENTWISE:
+      return "ELEMENTWISE." + std::string(isa::enum_value_name(isa::EnumId::elementwise_mode,
+                                                                static_cast<uint32_t>(op.elementwise_mode)));
+    case isa::OpKind::DMA: return "DMA";
+  }
+  return "?";
+}
+
+// The CC's waits, with the PMU events that count them.
+struct WaitCounter {
+  Stall stall;
+  const char* name;
+  const char* description;
+  PmuEvent event;
+};
+constexpr WaitCounter kWaits[] = {
+    {Stall::BLOCKDEP, "blockdep_stall_cycles", "holding an operation until its BLOCKDEP allows it",
+     PmuEvent::CC_STALLED_ON_BLOCKDEP},
+    {Stall::SHRAM_RECONFIG, "shram_reconfig_stall_cycles", "holding an operation until the SHRAM can be laid out anew",
+     PmuEvent::CC_STALLED_ON_SHRAM_RECONFIG},
+    {Stall::CMD_FETCH, "cmd_fetch_stall_cycles", "waiting for command-stream bytes", PmuEvent::NO_EVENT},
+    {Stall::DMA_WAIT, "dma_wait_stall_cycles", "in NPU_OP_DMA_WAIT or NPU_OP_STOP waiting for DMAs", PmuEvent::NO_EVENT},
+    {Stall::DMA_QUEUE, "dma_queue_stall_cycles", "NPU_OP_DMA_START waiting for a DMA queue slot", PmuEvent::NO_EVENT},
+    {Stall::KERNEL_WAIT, "kernel_wait_stall_cycles", "in NPU_OP_KERNEL_WAIT or a full TSU waiting for operations",
+     PmuEvent::NO_EVENT},
+    {Stall::WRITE_RESPONSE, "write_response_stall_cycles", "NPU_OP_STOP waiting for the last write responses",
+     PmuEvent::NO_EVENT},
+};
+
+}  // namespace
+
+Cc::Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks)
+    : Block(name, blocks.stats, &blocks.pmu),
+      b_(blocks),
+      kernel_ops_(counter("kernel_operations", "operations", "NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE issued")),
+      dma_ops_(counter("dma_operations", "operations", "NPU_OP_DMA_START issued")),
+      command_bytes_(counter("command_bytes", "bytes", "command stream fetched")) {
+  for (const WaitCounter& w : kWaits)
+    waits_[static_cast<size_t>(w.stall)] =
+        w.event == PmuEvent::NO_EVENT ? &counter(w.name, "cycles", w.description)
+                                      : &counter(w.name, "cycles", w.description, {w.event});
+  SC_THREAD(thread);
+}
+
+void Cc::configure(const CcTiming& t, double clock_hz, const std::array<mem::AxiPortParams, 2>& axi,
+                   const cc::Limits& limits) {
+  timing_ = t;
+  axi_caps_ = axi;
+  limits_ = limits;
+  clock_ = CycleClock{clock_hz};
+}
+
+void Cc::set_tracks(sim::Trace* trace, sim::Trace::TrackId cc, sim::Trace::TrackId axi0, sim::Trace::TrackId axi1,
+                    const CycleClock& clock) {
+  set_trace(trace, cc, clock);
+  trace_ = trace;
+  axi_tracks_[0] = axi0;
+  axi_tracks_[1] = axi1;
+}
+
+uint64_t Cc::cycle_now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp() / b_.axi0.clock_period()); }
+
+void Cc::thread() {
+  for (;;) {
+    wait(start_);
+    run_stream();
+    b_.pmu.plan_idle_overflow();
+    if (irq_changed_) irq_changed_();
+  }
+}
+
+void Cc::sync() {
+  const sc_core::sc_time target = b_.axi0.clock_period() * static_cast<double>(cc_cycle_);
+  if (target > sc_core::sc_time_stamp()) wait(target - sc_core::sc_time_stamp());
+  b_.pmu.account_until(cc_cycle_);
+}
+
+bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
+  const unsigned p = b_.ctrl.command_port();
+  // Past the 16 MiB limit the NPU parses nothing (the decoder says so from the size): one word more is
+  // enough to tell, whatever QSIZE claims.
+  bytes.resize(std::min<uint64_t>(b_.ctrl.qsize(), isa::kMaxStreamBytes + 4));
+  fetch_done_.clear();
+  const sc_core::sc_time offset =
+      b_.axi0.clock_period() * static_cast<double>(cc_cycle_) - sc_core::sc_time_stamp();
+  const uint64_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
+  for (uint64_t at = 0; at < bytes.size(); at += piece) {
+    const uint64_t n = std::min<uint64_t>(piece, bytes.size() - at);
+    // Every request is issued at the start; the port's outstanding limit and bandwidth pace them.
+    sc_core::sc_time request = offset;
+    const auto a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, isa::Access::CMD, request,
+                                b_.ctrl.qconfig() & 1);
+    if (!a.ok()) return false;
+    fetch_done_.push_back(a.completion.complete_cycle);
+  }
+  command_bytes_ += bytes.size();
+  return true;
+}
+
+void Cc::command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) {
+  if (cc_cycle_ > b_.pmu.accounted_cycle() + timing_.quantum_cycles) sync();
+  // Word by word in order, each fetch request's words once its bytes are in.
+  const uint32_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
+  while (parsed_ < end_offset) {
+    const size_t k = std::min<size_t>(parsed_ / piece, fetch_done_.empty() ? 0 : fetch_done_.size() - 1);
+    const uint32_t upto = std::min<uint32_t>(end_offset, static_cast<uint32_t>((k + 1) * piece));
+    if (!fetch_done_.empty()) wait_until(fetch_done_[k], Stall::CMD_FETCH);
+    cc_cycle_ += uint64_t{timing_.cycles_per_word} * ((upto - parsed_ + 3) / 4);
+    parsed_ = upto;
+  }
+  b_.ctrl.set_qread(offset);
+  b_.mirror = state.regs();
+}
+
+void Cc::wait_until(uint64_t cycle, Stall why) {
+  if (cycle <= cc_cycle_) return;
+  const uint64_t d = cycle - cc_cycle_;
+  cc_cycle_ = cycle;
+  *waits_[static_cast<size_t>(why)] += d;
+  // The gates of a kernel operation are also that operation's stalls.
+  if (why == Stall::BLOCKDEP || why == Stall::SHRAM_RECONFIG) op_stalls_[static_cast<size_t>(why)] += d;
+}
+
+void Cc::map_regions() {
+  // The AXI limiters as the driver programmed them, capped by what the port's memory allows.
+  for (unsigned p = 0; p < 2; ++p) {
+    mem::AxiPortParams params = port(p).timing().params();
+    for (unsigned l = 0; l < mem::kLimitersPerPort; ++l) {
+      const uint32_t v = b_.ctrl.axi_limit(2 * p + l);
+      auto& lim = params.limiters[l];
+      const auto& cap = axi_caps_[p].limiters[l];
+      lim.burst_split_bytes = 64u << std::min<uint32_t>(isa::get(v, isa::RegField::AXI_LIMIT0_max_beats), 2);
+      lim.max_outstanding_reads =
+          std::min(cap.max_outstanding_reads, isa::get(v, isa::RegField::AXI_LIMIT0_max_outstanding_read_m1) + 1);
+      lim.max_outstanding_writes =
+          std::min(cap.max_outstanding_writes, isa::get(v, isa::RegField::AXI_LIMIT0_max_outstanding_write_m1) + 1);
+    }
+    port(p).timing().configure(params);
+  }
+  AxiMap& axi = pipeline_.axi;
+  axi.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
+  for (unsigned r = 0; r < regions_.size(); ++r) {
+    const mem::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
+    regions_[r] = {d.data, d.bytes};
+    staged_[r].bytes.clear();
+    staged_[r].needed = d.data == nullptr;
+    axi.region_read_latency[r] = d.read_latency_cycles;
+    axi.region_write_latency[r] = d.write_latency_cycles;
+    axi.region_port[r] = b_.ctrl.region_port(r);
+    axi.region_limiter[r] = b_.ctrl.region_limiter(r) & 1;
+    engine_config_.region_port[r] = static_cast<uint8_t>(axi.region_port[r]);
+  }
+  pipeline_.mac_timing = &b_.mac.timing();
+  pipeline_.wd_timing = &b_.wd.timing();
+  pipeline_.ao_timing = &b_.ao.timing();
+  pipeline_.mac = &b_.mac.unit();
+  pipeline_.wd = &b_.wd.unit();
+  pipeline_.ao = &b_.ao.unit();
+  engine_config_.dma_queue_depth = b_.dma.timing().queue_depth;
+  engine_config_.tsu_banks = timing_.tsu_banks;
+  engine_config_.limits = limits_;
+}
+
+void Cc::stage_regions(const isa::Stream& stream) {
+  if (std::none_of(staged_.begin(), staged_.end(), [](const Staged& s) { return s.needed; })) return;
+  // Walked as on two cores, which reach every byte one core would (and the second core's weights).
+  isa::ValidatorOptions both_cores;
+  both_cores.variant = isa::Variant::U65_512;
+  const isa::Report extents = isa::validate(stream, both_cores);
+  for (unsigned r = 0; r < regions_.size(); ++r) {
+    Staged& st = staged_[r];
+    const isa::Extent used = extents.region_extent(r);
+    if (!st.needed || !used.used || used.end <= 0) continue;
+    const unsigned p = b_.ctrl.region_port(r);
+    const auto lowest = static_cast<uint64_t>(std::max<int64_t>(used.lowest, 0));
+    const auto end = static_cast<uint64_t>(used.end);
+    st.bytes.assign(end, 0);
+    // In pieces, so that a region that runs past the memory keeps the part it has: the stream faults beyond.
+    constexpr uint64_t kPiece = 4096;
+    uint64_t valid = lowest;
+    uint32_t added = 0;
+    uint64_t fault_address = 0;
+    while (valid < end) {
+      const uint64_t n = std::min(kPiece, end - valid);
+      if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, b_.ctrl.basep(r) + valid, st.bytes.data() + valid, n, added,
+                                    fault_address))
+        break;
+      valid += n;
+    }
+    regions_[r] = {st.bytes.data(), valid};
+    const isa::Extent writes = extents.writes(r);
+    st.write_from = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.lowest, 0)) : 0;
+    st.write_end = writes.used ? std::min<uint64_t>(static_cast<uint64_t>(std::max<int64_t>(writes.end, 0)), valid) : 0;
+    pipeline_.axi.region_read_latency[r] = pipeline_.axi.region_write_latency[r] = added;
+  }
+}
+
+void Cc::write_back_staged() {
+  for (unsigned r = 0; r < regions_.size(); ++r) {
+    Staged& st = staged_[r];
+    if (st.write_end <= st.write_from) continue;
+    uint32_t added = 0;
+    uint64_t fault_address = 0;
+    if (!port(b_.ctrl.region_port(r)).transfer_untimed(tlm::TLM_WRITE_COMMAND, b_.ctrl.basep(r) + st.write_from,
+                                                       st.bytes.data() + st.write_from, st.write_end - st.write_from,
+                                                       added, fault_address))
+      report_.hazards.push_back("region " + std::to_string(r) + ": the memory refused the write-back of its results at " +
+                                sim::hex(fault_address));
+    st.write_from = st.write_end = 0;
+  }
+}
+
+std::array<mem::ClassBytes, 2> Cc::port_bytes() const {
+  return {b_.axi0.timing().class_bytes(), b_.axi1.timing().class_bytes()};
+}
+
+std::array<timing::PortTraffic, 2> Cc::traffic_since(const std::array<mem::ClassBytes, 2>& before) const {
+  const auto now = port_bytes();
+  std::array<timing::PortTraffic, 2> t{};
+  for (unsigned p = 0; p < 2; ++p)
+    for (size_t k = 0; k < isa::kAccessCount; ++k) {
+      t[p].read_bytes[k] = now[p].read[k] - before[p].read[k];
+      t[p].write_bytes[k] = now[p].written[k] - before[p].written[k];
+    }
+  return t;
+}
+
+void Cc::run_stream() {
+  const uint64_t host_start = steady_ns();
+  report_ = timing::JobReport{};
+  report_.clock_hz = clock_.hz;
+  // The previous job's events are counted before the blocks' statistics start again.
+  b_.pmu.account_until(cycle_now());
+  b_.stats.reset();
+  b_.pmu.forget_block_statistics();
+  cc_cycle_ = run_start_cycle_ = cycle_now();
+  op_stalls_ = {};
+  parsed_ = 0;
+  b_.wd.begin_stream(cc_cycle_);
+  b_.mac.begin_stream(cc_cycle_);
+  b_.ao.begin_stream(cc_cycle_);
+  b_.dma.begin_stream(cc_cycle_);
+  map_regions();
+  job_start_bytes_ = port_bytes();
+
+  std::vector<uint8_t> bytes;
+  try {
+    if (fetch_stream(bytes)) {
+      const isa::Stream stream = isa::decode(bytes);
+      stage_regions(stream);
+      const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
+      report_.hazards = r.hazards;
+      report_.host = r.stats.host;
+      write_back_staged();
+    } else {
+      const unsigned p = b_.ctrl.command_port();
+      fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,
+             cc::Channel::RD_CMD});
+    }
+  } catch (const std::exception& e) {
+    // An exception leaving a SystemC thread would stop the kernel for the rest of the process (a memory
+    // bound to AXI that throws, the host out of memory): the job ends as the simulator's own refusal, and
+    // the NPU takes the next one.
+    const uint32_t at = b_.ctrl.qread();
+    fault({cc::FaultKind::LIMIT, at, isa::hex_offset(at) + ": the simulator could not run the job: " + e.what()});
+  }
+  finish_report(host_start);
+}
+
+void Cc::finish_report(uint64_t host_start_ns) {
+  report_.total_cycles = cc_cycle_ - run_start_cycle_;
+  // Operations are reported from the job's start, so that reports of repeated runs compare.
+  for (auto& op : report_.ops) {
+    op.start_cycle -= run_start_cycle_;
+    op.end_cycle -= run_start_cycle_;
+  }
+  if (report_.status.empty()) report_.status = "ok";
+  report_.ports = traffic_since(job_start_bytes_);
+  for (const WaitCounter& w : kWaits) report_.cc_stall_cycles[static_cast<size_t>(w.stall)] = waits_[static_cast<size_t>(w.stall)]->value();
+  const PmuRegisters& pmu = b_.pmu.registers();
+  for (const auto& e : isa::kPmuEvents) {
+    if (e.event == PmuEvent::NO_EVENT) continue;
+    for (unsigned n = 0; n < PmuRegisters::kCounters; ++n)
+      if (pmu.event_type(n) == e.hw_id) report_.pmu[std::string(e.name)] = pmu.event_counter(n);
+  }
+  report_.pmu["PMCCNTR"] = pmu.cycle_counter();
+  for (const sim::Counter* c : b_.stats.counters())
+    report_.stats[c->path()] = {c->value(), c->unit(), c->description()};
+  report_.host.total = double(steady_ns() - host_start_ns) * 1e-9;
+}
+
+uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
+  const auto before = port_bytes();
+  const Dma::Times t = b_.dma.issue(offset, op, cc_cycle_, pipeline_.axi);
+  timing::OpRecord rec;
+  rec.offset = offset;
+  rec.kind = "DMA";
+  rec.start_cycle = t.start_cycle;
+  rec.end_cycle = t.done_cycle;
+  rec.ports = traffic_since(before);
+  trace_op(rec);
+  list(std::move(rec));
+  ++dma_ops_;
+  return t.done_cycle;
+}
+
+cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) {
+  timing::OpRecord rec;
+  rec.offset = offset;
+  rec.kind = op_kind(op);
+  rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
+  rec.block = {op.block.height, op.block.width, op.block.depth};
+  const auto before = port_bytes();
+  stages_.clear();
+  const OpTiming t = schedule(op, cc_cycle_, pipeline_, tracing() ? &stages_ : nullptr);
+  rec.start_cycle = t.start_cycle;
+  rec.end_cycle = t.times.end_cycle;
+  rec.blocks = t.times.blocks;
+  rec.macs = t.macs;
+  rec.mac_busy_cycles = t.mac_busy;
+  rec.ao_busy_cycles = t.ao_busy;
+  rec.wd_busy_cycles = t.wd_busy;
+  rec.mac_utilisation = rec.cycles() ? double(t.macs) / (double(rec.cycles()) * b_.mac.peak_macs_per_cycle()) : 0.0;
+  for (size_t k = 0; k < timing::kStallKinds; ++k) rec.stall_cycles[k] = t.stalls[k] + op_stalls_[k];
+  op_stalls_ = {};
+  rec.ports = traffic_since(before);
+  if (tracing()) {
+    trace_op(rec);
+    b_.wd.trace_blocks(rec.kind, offset, stages_);
+    b_.mac.trace_blocks(rec.kind, offset, stages_);
+    b_.ao.trace_blocks(rec.kind, offset, stages_);
+  }
+  b_.shram.occupy(op, offset, t.start_cycle, t.times.end_cycle, issue.shram_layout_changed);
+  b_.wd.account(t);
+  b_.mac.account(op, t);
+  b_.ao.account(op, t);
+  ++kernel_ops_;
+  list(std::move(rec));
+  return t.times;
+}
+
+void Cc::list(timing::OpRecord&& rec) {
+  if (report_.ops.size() < timing::JobReport::kMaxListedOps)
+    report_.ops.push_back(std::move(rec));
+  else
+    ++report_.ops_not_listed;
+}
+
+void Cc::trace_op(const timing::OpRecord& rec) {
+  if (!tracing()) return;
+  if (rec.kind != "DMA")
+    span(rec.kind, "operation", rec.start_cycle, rec.end_cycle,
+         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.blocks}, {"macs", rec.macs},
+          {"mac_utilisation", rec.mac_utilisation}});
+  for (unsigned p = 0; p < 2; ++p) {
+    uint64_t rd = 0, wr = 0;
+    for (size_t k = 0; k < isa::kAccessCount; ++k) {
+      rd += rec.ports[p].read_bytes[k];
+      wr += rec.ports[p].write_bytes[k];
+    }
+    if (rd + wr && rec.end_cycle > rec.start_cycle)
+      trace_->complete(axi_tracks_[p], rec.kind + " traffic", "axi", clock_.ps(rec.start_cycle),
+                       clock_.ps(rec.end_cycle) - clock_.ps(rec.start_cycle),
+                       {{"read_bytes", rd}, {"write_bytes", wr}, {"op_offset", rec.offset}});
+  }
+}
+
+void Cc::pmu_mask(bool enable) {
+  sync();
+  b_.pmu.registers().set_mask(enable);
+}
+
+void Cc::irq(uint16_t mask) {
+  sync();
+  b_.ctrl.irq_op(mask);
+  if (irq_changed_) irq_changed_();
+}
+
+void Cc::stop(uint16_t mask) {
+  sync();
+  b_.ctrl.stop_reached(mask);
+}
+
+void Cc::fault(const cc::Fault& f) {
+  sync();
+  b_.ctrl.set_qread(f.offset);
+  b_.ctrl.fault(f);
+  report_.status = f.text();
+}
+
+}  // namespace ethosu::npu

@@ -1,0 +1,144 @@
+// CC, the command controller, as a SystemC module: the SystemC shell around the command controller's
+// engine (cc/engine.h), which applies the stream's rules. The shell fetches the command stream over the
+// AXI port QCONFIG selects, keeps the state-register mirror and QREAD, synchronises with SystemC, raises the
+// IRQ, and is the engine's timeline: it answers "when" from the blocks' own models (the DMA, the WD/MAC/AO
+// pipeline, the AXI ports) and keeps the job's report.
+//
+// Contract: start() (on CMD.transition_to_running_state) wakes the CC's thread. Time is loosely timed: the CC
+// computes ahead in cycles and synchronises with SystemC at NPU_OP_IRQ/PMU_MASK, at the end of the stream and
+// at least every CcTiming::quantum_cycles. The stream is fetched in CcTiming::fetch_bytes pieces all
+// requested at the start; the CC parses a command once its bytes are in, at cycles_per_word. Faults set
+// STATUS through the control registers and stop the stream.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "isa/state.h"
+#include "models/npu/cc/engine.h"
+#include "models/npu/cc/timeline.h"
+#include "models/npu/axi/axi_port.h"
+#include "models/npu/ao/ao.h"
+#include "models/npu/block.h"
+#include "models/npu/control.h"
+#include "models/npu/dma/dma.h"
+#include "models/npu/mac/mac.h"
+#include "models/npu/pipeline.h"
+#include "models/npu/pmu/pmu.h"
+#include "models/npu/shram/shram.h"
+#include "models/npu/wd/wd.h"
+#include "models/npu/job_report.h"
+
+namespace ethosu::npu {
+
+// The command controller's own timing [I: not documented].
+struct CcTiming {
+  uint32_t cycles_per_word = 1;      // one 32-bit command word parsed per cycle
+  uint32_t tsu_banks = 4;            // kernel operations in flight (spec 01 section 3)
+  uint32_t fetch_bytes = 64;         // command fetch request size (one AXI burst at the default split)
+  uint64_t quantum_cycles = 100000;  // longest run-ahead before synchronising with SystemC
+};
+
+// The blocks the CC drives.
+struct CcBlocks {
+  ControlRegisters& ctrl;
+  isa::RegisterState& mirror;  // the state registers as the CC last parsed them
+  mem::AxiPort& axi0;
+  mem::AxiPort& axi1;
+  Dma& dma;
+  Shram& shram;
+  Wd& wd;
+  Mac& mac;
+  Ao& ao;
+  Pmu& pmu;
+  sim::Stats& stats;
+};
+
+class Cc : public Block, private cc::Timeline {
+ public:
+  Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks);
+  SC_HAS_PROCESS(Cc);
+
+  // `axi` are the ports' capabilities, within which the limiters the driver programs in AXI_LIMITn apply.
+  void configure(const CcTiming& t, double clock_hz, const std::array<mem::AxiPortParams, 2>& axi,
+                 const cc::Limits& limits);
+  const CcTiming& timing() const { return timing_; }
+  // `irq_changed` is the NPU's hook, called when an interrupt source may have changed.
+  void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }
+  void start() { start_.notify(sc_core::SC_ZERO_TIME); }
+
+  const timing::JobReport& report() const { return report_; }
+  // Operations on the CC's own track, their traffic on `axi0`/`axi1`; nullptr stops.
+  void set_tracks(sim::Trace* trace, sim::Trace::TrackId cc, sim::Trace::TrackId axi0, sim::Trace::TrackId axi1,
+                  const CycleClock& clock);
+
+ private:
+  // cc::Timeline
+  uint64_t now() const override { return cc_cycle_; }
+  void wait_until(uint64_t cycle, timing::Stall why) override;
+  void command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) override;
+  uint64_t dma(uint32_t offset, const isa::Operation& op) override;
+  cc::KernelTimes kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) override;
+  void pmu_mask(bool enable) override;
+  void irq(uint16_t mask) override;
+  void stop(uint16_t mask) override;
+  void fault(const cc::Fault& f) override;
+
+  void thread();
+  void run_stream();
+  bool fetch_stream(std::vector<uint8_t>& bytes);
+  void map_regions();
+  // Regions the memory grants no DMI for are staged: the bytes the stream reaches (the validator's extents)
+  // are read through b_transport when it starts, the bytes it may write written back when it ends.
+  void stage_regions(const isa::Stream& stream);
+  void write_back_staged();
+  void finish_report(uint64_t host_start_ns);
+  void sync();
+  // Bytes by class on both ports since `before`.
+  std::array<timing::PortTraffic, 2> traffic_since(const std::array<mem::ClassBytes, 2>& before) const;
+  std::array<mem::ClassBytes, 2> port_bytes() const;
+  void trace_op(const timing::OpRecord& rec);
+  // Adds an operation to the report's list, while it has room.
+  void list(timing::OpRecord&& rec);
+  mem::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
+  uint64_t cycle_now() const;
+
+  CcBlocks b_;
+  CcTiming timing_;
+  std::array<mem::AxiPortParams, 2> axi_caps_{};
+  cc::Limits limits_;
+  CycleClock clock_;
+  std::function<void()> irq_changed_;
+  sc_core::sc_event start_;
+
+  // State of the running stream.
+  cc::Regions regions_{};
+  struct Staged {
+    bool needed = false;
+    std::vector<uint8_t> bytes;  // the region from offset 0 to the end of its extent
+    uint64_t write_from = 0, write_end = 0;
+  };
+  std::array<Staged, 8> staged_;
+  cc::EngineConfig engine_config_;
+  PipelineBlocks pipeline_;
+  uint64_t cc_cycle_ = 0;
+  uint64_t run_start_cycle_ = 0;
+  std::vector<uint64_t> fetch_done_;  // per fetch request: when its bytes are in
+  uint32_t parsed_ = 0;               // stream bytes the CC has parsed
+  std::array<uint64_t, timing::kStallKinds> op_stalls_{};  // the CC's gate waits for the next operation
+  std::array<mem::ClassBytes, 2> job_start_bytes_{};
+  timing::JobReport report_;
+  std::vector<BlockStages> stages_;  // reused per op while tracing
+  sim::Trace::TrackId axi_tracks_[2]{};
+  sim::Trace* trace_ = nullptr;
+
+  std::array<sim::Counter*, timing::kStallKinds> waits_{};  // the CC's waits by cause
+  sim::Counter &kernel_ops_, &dma_ops_, &command_bytes_;
+};
+
+}  // namespace ethosu::npu

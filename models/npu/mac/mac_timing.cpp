@@ -1,0 +1,149 @@
+#include "models/npu/mac/mac_timing.h"
+
+#include <algorithm>
+
+#include "sim/error.h"
+#include "sim/int_math.h"
+
+namespace ethosu::timing {
+
+using isa::OpKind;
+namespace enums = isa::enums;
+using sim::ceil_div;
+using sim::round_up;
+
+namespace {
+
+bool is_16bit(const isa::ElementType& e) { return e.bits() == 16; }
+
+}  // namespace
+
+MacTiming MacTiming::with_macs_per_core(unsigned macs) const {
+  struct Shape {
+    unsigned macs, w, h, d;
+  };
+  // Arm's configurations of the array (Vela's accelerator table), each element taking 8 IFM channels.
+  constexpr Shape kShapes[] = {{256, 2, 2, 8}, {128, 2, 1, 8}, {64, 1, 1, 8}, {32, 1, 1, 4}};
+  for (const Shape& s : kShapes)
+    if (s.macs == macs) {
+      MacTiming t = *this;
+      t.macs_per_core = macs;
+      t.ublock_w = s.w;
+      t.ublock_h = s.h;
+      t.ublock_d = s.d;
+      return t;
+    }
+  throw InputError("MAC array: " + std::to_string(macs) + " MACs per core has no micro-block (32, 64, 128 or 256)");
+}
+
+uint32_t core_channels(unsigned core, unsigned cores, uint32_t c0, uint32_t c1) {
+  auto below = [&](uint32_t c) { return c <= core ? 0u : (c - core + cores - 1) / cores; };
+  return below(c1) - below(c0);
+}
+
+std::vector<SubKernel> sub_kernels(const isa::Kernel& k, unsigned footprint) {
+  // An 8x8 dilated footprint holds 8/dilation undilated taps per axis (spec 04 section 3).
+  const uint32_t skw = std::max(1u, footprint / std::max(1u, k.dilation_x));
+  const uint32_t skh = std::max(1u, footprint / std::max(1u, k.dilation_y));
+  std::vector<SubKernel> out;
+  for (uint32_t y = 0; y < k.height; y += skh)
+    for (uint32_t x = 0; x < k.width; x += skw) out.push_back({x, y, std::min(skw, k.width - x), std::min(skh, k.height - y)});
+  return out;
+}
+
+MacWork::MacWork(const isa::Operation& op, const MacTiming& t) : op_(op), t_(t) {
+  cores_ = std::min(op.cores(), kMaxCores);
+  const bool conv1d = op.uses_kernel() && op.ofm.height == 1 && op.kernel.height == 1;
+  ub_w_ = conv1d ? t.ublock_w * t.ublock_h : t.ublock_w;
+  ub_h_ = conv1d ? 1 : t.ublock_h;
+  isa::Kernel k = op.kernel;
+  if (!op.uses_kernel()) k = isa::Kernel{};  // elementwise: stale kernel registers are ignored
+  subkernels_ = sub_kernels(k, t.subkernel);
+  if (op.kind == OpKind::CONV) {
+    const bool pk = op.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST;
+    ibd_ = pk ? t.part_kernel_ibd : (is_16bit(op.ifm.element) ? t.depth_first_ibd / 2 : t.depth_first_ibd);
+  }
+  const uint32_t nz = op.block.depth ? static_cast<uint32_t>(ceil_div(op.ofm.depth, op.block.depth)) : 0;
+  for (unsigned c = 0; c < cores_; ++c)
+    for (uint32_t z = 0; z < nz; ++z) stream_weights_[c] += slice_weights(c, z);
+  const uint64_t taps = uint64_t{k.width} * k.height;
+  const uint64_t ofm_elems = uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth;
+  if (op.kind == OpKind::CONV) total_macs_ = ofm_elems * taps * op.ifm.depth;
+  else if (op.kind == OpKind::DEPTHWISE || op.kind == OpKind::POOL) total_macs_ = ofm_elems * taps;
+}
+
+uint64_t MacWork::slice_weights(unsigned core, uint32_t z) const {
+  if (!op_.reads_weights()) return 0;
+  // Per-core channel count and block depth of the interleaved split (spec 04 section 1).
+  const uint64_t o = core_channels(core, cores_, 0, op_.ofm.depth);
+  const uint64_t obd = core_channels(core, cores_, 0, op_.block.depth);
+  if (obd == 0 || uint64_t{z} * obd >= o) return 0;
+  const uint64_t ofm = round_up(std::min(obd, o - uint64_t{z} * obd), t_.ublock_d);
+  uint64_t per_ofm = 0;
+  const bool b16 = is_16bit(op_.ifm.element);
+  if (op_.kind == OpKind::DEPTHWISE) {
+    for (const auto& s : subkernels_) per_ofm += round_up(s.taps(), t_.depthwise_taps);
+  } else if (op_.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST) {
+    const unsigned tg = b16 ? t_.part_kernel_taps / 2 : t_.part_kernel_taps;
+    for (const auto& s : subkernels_) per_ofm += round_up(s.taps(), tg);
+    per_ofm *= round_up(op_.ifm.depth, t_.ifm_ublock_d);  // IBD is a multiple of 8: jobs clip to 8s
+  } else {
+    for (const auto& s : subkernels_) per_ofm += s.taps();
+    per_ofm *= round_up(op_.ifm.depth, ibd_);  // depth-first jobs are zero-padded to IBD
+  }
+  return ofm * per_ofm;
+}
+
+uint64_t MacWork::cycles(const OfmBox& box) const {
+  // Core 0 always holds the larger half of an interleaved block, so it sets the pace.
+  const uint32_t channels = core_channels(0, cores_, box.c0, box.c1);
+  if (channels == 0) return 0;
+  const uint64_t ublk_xy = ceil_div(box.width(), ub_w_) * ceil_div(box.height(), ub_h_);
+  const uint64_t ublk_z = ceil_div(channels, t_.ublock_d);
+  const uint64_t bf = is_16bit(op_.ifm.element) ? 2 : 1;
+  const uint64_t refill = t_.weight_buffer_refill_cycles;
+  uint64_t per_slice = 0;
+  switch (op_.kind) {
+    case OpKind::CONV:
+      if (op_.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST) {
+        const unsigned tg = bf == 2 ? t_.part_kernel_taps / 2 : t_.part_kernel_taps;
+        uint64_t steps = 0;
+        for (const auto& s : subkernels_) steps += ceil_div(s.taps(), tg);
+        const uint64_t groups = ceil_div(op_.ifm.depth, t_.ifm_ublock_d);
+        per_slice = steps * groups * std::max(refill, ublk_xy * t_.part_kernel_step_cycles);
+      } else {
+        uint64_t taps = 0;
+        for (const auto& s : subkernels_) taps += s.taps();
+        const uint64_t jobs = ceil_div(op_.ifm.depth, ibd_);
+        const uint64_t per_tap = ublk_xy * (ibd_ / t_.ifm_ublock_d) * bf;
+        per_slice = taps * jobs * std::max(refill, per_tap);
+      }
+      break;
+    case OpKind::DEPTHWISE: {
+      uint64_t steps = 0;
+      for (const auto& s : subkernels_) steps += ceil_div(s.taps(), t_.depthwise_taps);
+      per_slice = steps * std::max(refill, ublk_xy * t_.depthwise_step_cycles * bf);
+      break;
+    }
+    case OpKind::POOL:
+      for (const auto& s : subkernels_) per_slice += ublk_xy * std::max<uint64_t>(t_.pool_min_cycles, s.taps()) * bf;
+      break;
+    default:
+      return 0;
+  }
+  return per_slice * ublk_z;
+}
+
+uint64_t MacWork::macs(const OfmBox& box) const {
+  const uint64_t taps = uint64_t{op_.kernel.width} * op_.kernel.height;
+  if (op_.kind == OpKind::CONV) return box.elements() * taps * op_.ifm.depth;
+  if (op_.kind == OpKind::DEPTHWISE || op_.kind == OpKind::POOL) return box.elements() * taps;
+  return 0;
+}
+
+uint64_t MacWork::ublock_elements(const OfmBox& box) const {
+  const uint32_t channels = core_channels(0, cores_, box.c0, box.c1);
+  return round_up(box.width(), ub_w_) * round_up(box.height(), ub_h_) * round_up(channels, t_.ublock_d);
+}
+
+}  // namespace ethosu::timing

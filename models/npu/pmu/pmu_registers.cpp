@@ -1,0 +1,134 @@
+#include "models/npu/pmu/pmu_registers.h"
+
+#include <algorithm>
+
+#include "isa/registers.h"
+
+namespace ethosu::npu {
+
+using isa::Reg;
+using isa::RegField;
+
+namespace {
+constexpr uint64_t kCycleCounterMask = (uint64_t{1} << 48) - 1;
+constexpr uint32_t kNumEventCounters = PmuRegisters::kCounters << 11;  // PMCR.num_event_cnt, read-only
+constexpr uint16_t off(Reg r) { return static_cast<uint16_t>(r); }
+}  // namespace
+
+void PmuRegisters::reset() {
+  pmcr_ = 0;
+  enable_ = overflow_ = interrupt_enable_ = 0;
+  pmccntr_ = 0;
+  pmccntr_cfg_ = pmcaxi_chan_ = 0;
+  cycle_gate_open_ = false;
+  mask_enable_ = true;
+  pmevcntr_.fill(0);
+  pmevtyper_.fill(0);
+}
+
+void PmuRegisters::add(const EventCounts& ev) {
+  if (!counting()) return;
+  const uint16_t start = static_cast<uint16_t>(isa::get(pmccntr_cfg_, RegField::PMCCNTR_CFG_CYCLE_CNT_CFG_START));
+  const uint16_t stop = static_cast<uint16_t>(isa::get(pmccntr_cfg_, RegField::PMCCNTR_CFG_CYCLE_CNT_CFG_STOP));
+  // With no start event the gate is always open; a start event opens it, a stop event closes it. Within
+  // one interval the model cannot order them, so an interval that has the start event counts whole.
+  if (start == 0 || ev[start]) cycle_gate_open_ = true;
+  if ((enable_ & kCycleBit) && cycle_gate_open_) {
+    const uint64_t before = pmccntr_;
+    pmccntr_ = (pmccntr_ + ev[static_cast<uint16_t>(isa::PmuEvent::CYCLE)]) & kCycleCounterMask;
+    if (pmccntr_ < before) overflow_ |= kCycleBit;
+  }
+  if (stop != 0 && ev[stop]) cycle_gate_open_ = false;
+  for (unsigned n = 0; n < kCounters; ++n) {
+    if (!(enable_ & (1u << n)) || pmevtyper_[n] == 0) continue;
+    const uint64_t sum = uint64_t{pmevcntr_[n]} + ev[pmevtyper_[n]];
+    if (sum >> 32) overflow_ |= 1u << n;
+    pmevcntr_[n] = static_cast<uint32_t>(sum);
+  }
+}
+
+uint64_t PmuRegisters::idle_cycles_to_interrupt() const {
+  uint64_t cycles = UINT64_MAX;
+  if (!counting()) return cycles;
+  const uint16_t cycle = static_cast<uint16_t>(isa::PmuEvent::CYCLE), idle = static_cast<uint16_t>(isa::PmuEvent::NPU_IDLE);
+  auto counts_when_idle = [&](uint16_t id) { return id == cycle || id == idle; };
+  const uint16_t start = static_cast<uint16_t>(isa::get(pmccntr_cfg_, RegField::PMCCNTR_CFG_CYCLE_CNT_CFG_START));
+  const uint16_t stop = static_cast<uint16_t>(isa::get(pmccntr_cfg_, RegField::PMCCNTR_CFG_CYCLE_CNT_CFG_STOP));
+  const bool gate = (cycle_gate_open_ || start == 0 || counts_when_idle(start)) && !(stop != 0 && counts_when_idle(stop));
+  if ((enable_ & interrupt_enable_ & kCycleBit) && !(overflow_ & kCycleBit) && gate)
+    cycles = (kCycleCounterMask + 1) - pmccntr_;
+  for (unsigned n = 0; n < kCounters; ++n) {
+    const uint32_t bit = 1u << n;
+    if ((enable_ & interrupt_enable_ & bit) && !(overflow_ & bit) && counts_when_idle(pmevtyper_[n]))
+      cycles = std::min(cycles, (uint64_t{1} << 32) - pmevcntr_[n]);
+  }
+  return cycles;
+}
+
+bool PmuRegisters::read(uint16_t offset, uint32_t& v) const {
+  const uint16_t evcnt = off(Reg::PMEVCNTR), evtype = off(Reg::PMEVTYPER);
+  if (offset >= evcnt && offset < evcnt + 4 * kCounters) {
+    v = pmevcntr_[(offset - evcnt) / 4];
+    return true;
+  }
+  if (offset >= evtype && offset < evtype + 4 * kCounters) {
+    v = pmevtyper_[(offset - evtype) / 4];
+    return true;
+  }
+  switch (static_cast<Reg>(offset)) {
+    case Reg::PMCR: v = pmcr_ | kNumEventCounters; return true;
+    case Reg::PMCNTENSET:
+    case Reg::PMCNTENCLR: v = enable_; return true;
+    case Reg::PMOVSSET:
+    case Reg::PMOVSCLR: v = overflow_; return true;
+    case Reg::PMINTSET:
+    case Reg::PMINTCLR: v = interrupt_enable_; return true;
+    case Reg::PMCCNTR: v = static_cast<uint32_t>(pmccntr_); return true;
+    case Reg::PMCCNTR_CFG: v = pmccntr_cfg_; return true;
+    case Reg::PMCAXI_CHAN: v = pmcaxi_chan_; return true;
+    default: break;
+  }
+  if (offset == off(Reg::PMCCNTR) + 4) {
+    v = static_cast<uint32_t>(pmccntr_ >> 32);
+    return true;
+  }
+  return false;
+}
+
+bool PmuRegisters::write(uint16_t offset, uint32_t v) {
+  constexpr uint32_t kCounterBits = kCycleBit | ((1u << kCounters) - 1);
+  const uint16_t evcnt = off(Reg::PMEVCNTR), evtype = off(Reg::PMEVTYPER);
+  if (offset >= evcnt && offset < evcnt + 4 * kCounters) {
+    pmevcntr_[(offset - evcnt) / 4] = v;
+    return true;
+  }
+  if (offset >= evtype && offset < evtype + 4 * kCounters) {
+    pmevtyper_[(offset - evtype) / 4] = static_cast<uint16_t>(isa::get(v, RegField::PMEVTYPER_EV_TYPE));
+    return true;
+  }
+  switch (static_cast<Reg>(offset)) {
+    case Reg::PMCR:
+      // The reset bits act on write and read back as 0; num_event_cnt is read-only.
+      if (isa::get(v, RegField::PMCR_event_cnt_rst)) pmevcntr_.fill(0);
+      if (isa::get(v, RegField::PMCR_cycle_cnt_rst)) pmccntr_ = 0;
+      pmcr_ = v & (isa::reg_field_mask(RegField::PMCR_cnt_en) | isa::reg_field_mask(RegField::PMCR_mask_en));
+      return true;
+    case Reg::PMCNTENSET: enable_ |= v & kCounterBits; return true;
+    case Reg::PMCNTENCLR: enable_ &= ~v; return true;
+    case Reg::PMOVSSET: overflow_ |= v & kCounterBits; return true;
+    case Reg::PMOVSCLR: overflow_ &= ~v; return true;
+    case Reg::PMINTSET: interrupt_enable_ |= v & kCounterBits; return true;
+    case Reg::PMINTCLR: interrupt_enable_ &= ~v; return true;
+    case Reg::PMCCNTR: pmccntr_ = (pmccntr_ & ~uint64_t{0xFFFFFFFF}) | v; return true;
+    case Reg::PMCCNTR_CFG: pmccntr_cfg_ = v; return true;
+    case Reg::PMCAXI_CHAN: pmcaxi_chan_ = v; return true;
+    default: break;
+  }
+  if (offset == off(Reg::PMCCNTR) + 4) {
+    pmccntr_ = ((uint64_t{v} & 0xFFFF) << 32) | (pmccntr_ & 0xFFFFFFFF);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ethosu::npu

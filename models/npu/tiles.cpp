@@ -1,0 +1,177 @@
+#include "models/npu/tiles.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/int_math.h"
+
+namespace ethosu::timing {
+
+using isa::OpKind;
+namespace enums = isa::enums;
+using sim::ceil_div;
+
+namespace {
+
+// Bytes of w x rows elements over channels [c_lo, c_hi) of fm; NHCWB16 moves whole 16-channel bricks when
+// `bricks` (reads) and the exact channels otherwise (writes use byte strobes inside a brick).
+uint64_t box_bytes(const isa::FeatureMap& fm, uint64_t w, uint64_t rows, uint32_t c_lo, uint32_t c_hi, bool bricks) {
+  const uint64_t esize = fm.element.bytes();
+  uint64_t channels = c_hi - c_lo;
+  if (fm.element.nhcwb16() && bricks) channels = 16 * (ceil_div(c_hi, 16) - c_lo / 16);
+  return w * rows * channels * esize;
+}
+
+// Longest contiguous run of the same box, from the programmed strides.
+uint32_t run_bytes(const isa::FeatureMap& fm, uint64_t w, uint64_t rows, uint32_t c_lo, uint32_t c_hi, bool bricks) {
+  const int64_t esize = fm.element.bytes();
+  if (w == 0 || rows == 0 || c_hi <= c_lo) return 0;
+  uint64_t run = 0;
+  if (fm.element.nhcwb16()) {
+    const bool whole_bricks = c_lo % 16 == 0 && (c_hi % 16 == 0 || c_hi == fm.depth || bricks);
+    if (!whole_bricks || fm.stride_x != 16 * esize) {
+      run = (bricks ? 16 : std::min<uint32_t>(c_hi - c_lo, 16 - c_lo % 16)) * esize;
+    } else {
+      run = w * 16 * esize;  // one brick row
+      const uint64_t nbricks = ceil_div(c_hi, 16) - c_lo / 16;
+      if (w == fm.width && fm.stride_c == static_cast<int64_t>(run)) run *= nbricks;  // bricks of a row abut
+    }
+  } else {
+    run = (c_hi - c_lo) * esize;
+    if (c_lo == 0 && c_hi == fm.depth && fm.stride_x == static_cast<int64_t>(fm.depth) * esize) {
+      run *= w;
+      if (w == fm.width && fm.stride_y == static_cast<int64_t>(fm.width) * fm.stride_x) run *= rows;
+    }
+  }
+  return static_cast<uint32_t>(std::min<uint64_t>(run, std::numeric_limits<uint32_t>::max()));
+}
+
+// Source IFM range read for OFM range [o0, o1) by a sub-kernel starting at dilated offset `offset` with
+// dilated footprint `footprint`, clipped to the (upscaled) map and mapped back through upscaling.
+struct Range {
+  uint32_t lo, hi;
+};
+Range ifm_range(uint32_t o0, uint32_t o1, uint32_t stride, uint32_t pad, uint32_t offset, uint32_t footprint,
+                int64_t upscaled_extent, unsigned upscale, uint32_t stored_extent) {
+  int64_t lo = int64_t{o0} * stride - pad + offset;
+  int64_t hi = int64_t{o1 - 1} * stride - pad + offset + footprint;
+  lo = std::max<int64_t>(lo, 0);
+  hi = std::min<int64_t>(hi, upscaled_extent);
+  if (hi <= lo) return {0, 0};
+  lo /= upscale;
+  hi = std::min<int64_t>((hi + upscale - 1) / upscale, stored_extent);
+  if (hi <= lo) return {0, 0};
+  return {static_cast<uint32_t>(lo), static_cast<uint32_t>(hi)};
+}
+
+}  // namespace
+
+uint64_t OfmBlocks::count_of(const isa::Operation& op) {
+  if (!op.is_kernel()) return 0;
+  const auto& b = op.block;
+  return ceil_div(op.ofm.width, std::max(1u, b.width)) * ceil_div(op.ofm.height, std::max(1u, b.height)) *
+         ceil_div(op.ofm.depth, std::max(1u, b.depth));
+}
+
+OfmBlocks::OfmBlocks(const isa::Operation& op, const MacWork& mac, const WdTiming& wd) : op_(op), mac_(mac), wd_(wd) {
+  if (!op.is_kernel() || op.ofm.width == 0 || op.ofm.height == 0 || op.ofm.depth == 0) return;
+  const auto& b = op.block;
+  nx_ = static_cast<uint32_t>(ceil_div(op.ofm.width, std::max(1u, b.width)));
+  ny_ = static_cast<uint32_t>(ceil_div(op.ofm.height, std::max(1u, b.height)));
+  nz_ = static_cast<uint32_t>(ceil_div(op.ofm.depth, std::max(1u, b.depth)));
+
+  isa::Kernel k = op.kernel;
+  if (!op.uses_kernel()) k = isa::Kernel{};  // elementwise: stale kernel registers are ignored
+  const auto& subkernels = mac.subkernels();
+  const size_t ns = subkernels.size();
+  const bool up = op.uses_kernel() && op.upscale != enums::ifm_upscale_mode::NONE;
+  const unsigned upscale = up ? 2 : 1;
+  const uint32_t stride_x = op.uses_kernel() ? k.stride_x : 1, stride_y = op.uses_kernel() ? k.stride_y : 1;
+  const isa::Padding pad = op.uses_kernel() ? op.padding : isa::Padding{};
+  // Per block column (row) and sub-kernel: the IFM columns (rows) it reads.
+  const auto spans = [&](std::vector<Span1>& out, uint32_t blocks, uint32_t block, uint32_t ofm_extent,
+                         uint32_t stride, uint32_t before, uint32_t dilation, int64_t upscaled, uint32_t stored,
+                         bool horizontal) {
+    out.resize(size_t{blocks} * ns);
+    for (uint32_t i = 0; i < blocks; ++i) {
+      const uint32_t o0 = i * block, o1 = std::min(ofm_extent, o0 + block);
+      for (size_t s = 0; s < ns; ++s) {
+        const auto& sk = subkernels[s];
+        const uint32_t first = horizontal ? sk.x : sk.y, taps = horizontal ? sk.w : sk.h;
+        const Range r =
+            ifm_range(o0, o1, stride, before, first * dilation, (taps - 1) * dilation + 1, upscaled, upscale, stored);
+        out[i * ns + s] = {r.lo, r.hi};
+      }
+    }
+  };
+  spans(cols_, nx_, b.width, op.ofm.width, stride_x, pad.left, k.dilation_x, op.ifm_upscaled_width, op.ifm.width, true);
+  spans(rows_, ny_, b.height, op.ofm.height, stride_y, pad.top, k.dilation_y, op.ifm_upscaled_height, op.ifm.height,
+        false);
+}
+
+uint64_t OfmBlocks::slice_weight_bytes(unsigned core, uint32_t z) const {
+  const uint64_t total = mac_.stream_weights(core), length = op_.weights[core].length_bytes;
+  if (total == 0 || length == 0) return 0;
+  // Every slice before the last is full, so the weights before slice z are z full slices.
+  const uint64_t full = mac_.slice_weights(core, 0);
+  // floor(length * cum / total), exactly (the product can pass 2^64 only for sizes no real stream has).
+  auto share = [&](uint64_t cum) {
+    uint64_t product;
+    if (!__builtin_mul_overflow(length, cum, &product)) return product / total;
+    return static_cast<uint64_t>(static_cast<sim::u128>(length) * cum / total);
+  };
+  const uint64_t before = uint64_t{z} * full;
+  return share(before + mac_.slice_weights(core, z)) - share(before);
+}
+
+OfmBox OfmBlocks::box(size_t index) const {
+  const uint32_t z = static_cast<uint32_t>(index % nz_);
+  const uint32_t x = static_cast<uint32_t>((index / nz_) % nx_);
+  const uint32_t y = static_cast<uint32_t>(index / (size_t{nz_} * nx_));
+  const auto& b = op_.block;
+  OfmBox box;
+  box.x0 = x * b.width;
+  box.y0 = y * b.height;
+  box.c0 = z * b.depth;
+  box.x1 = std::min(op_.ofm.width, box.x0 + b.width);
+  box.y1 = std::min(op_.ofm.height, box.y0 + b.height);
+  box.c1 = std::min(op_.ofm.depth, box.c0 + b.depth);
+  return box;
+}
+
+BlockTraffic OfmBlocks::traffic(size_t index) const {
+  BlockTraffic t;
+  const OfmBox o = box(index);
+  const uint32_t bz = static_cast<uint32_t>(index % nz_);
+  const uint32_t bx = static_cast<uint32_t>((index / nz_) % nx_);
+  const uint32_t by = static_cast<uint32_t>(index / (size_t{nz_} * nx_));
+  const uint32_t bw = o.width(), bh = o.height();
+
+  // IFM: a CONV reads every IFM channel, the others the block's own channels.
+  const uint32_t ic0 = op_.kind == OpKind::CONV ? 0 : o.c0;
+  const uint32_t ic1 = op_.kind == OpKind::CONV ? op_.ifm.depth : std::min(o.c1, op_.ifm.depth);
+  const size_t ns = mac_.subkernels().size();
+  for (size_t s = 0; s < ns; ++s) {
+    const Span1& c = cols_[bx * ns + s];
+    const Span1& r = rows_[by * ns + s];
+    t.ifm_bytes += box_bytes(op_.ifm, c.hi - c.lo, r.hi - r.lo, ic0, ic1, true);
+    if (s == 0) t.ifm_run_bytes = run_bytes(op_.ifm, c.hi - c.lo, r.hi - r.lo, ic0, ic1, true);
+  }
+  if (op_.reads_ifm2()) {
+    const auto& f = op_.ifm2;
+    const uint64_t iw = op_.broadcast.w ? 1 : bw, ih = op_.broadcast.h ? 1 : bh;
+    const uint32_t c0 = op_.broadcast.c ? 0 : o.c0, c1 = op_.broadcast.c ? 1 : o.c1;
+    t.ifm2_bytes = box_bytes(f, iw, ih, c0, c1, true);
+    t.ifm2_run_bytes = run_bytes(f, iw, ih, c0, c1, true);
+  }
+  const unsigned cores = mac_.cores();
+  for (unsigned c = 0; c < cores; ++c) {
+    if (op_.reads_weights()) t.weight_bytes[c] = slice_weight_bytes(c, bz);
+    if (op_.reads_scales()) t.scale_bytes[c] = uint64_t{wd_.scale_bytes_per_channel} * core_channels(c, cores, o.c0, o.c1);
+  }
+  t.ofm_bytes = box_bytes(op_.ofm, bw, bh, o.c0, o.c1, false);
+  t.ofm_run_bytes = run_bytes(op_.ofm, bw, bh, o.c0, o.c1, false);
+  return t;
+}
+
+}  // namespace ethosu::timing

@@ -1,0 +1,161 @@
+// The OFM blocks of an operation and the bytes each moves (models/npu/tiles.h), worked out by
+// hand: traversal order, IFM windows with halos, sub-kernels, padding, upscaling and bricks, IFM2
+// broadcasts, and the weight stream's share per block.
+#include "models/npu/tiles.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/timing_ops.h"
+
+namespace ethosu::timing {
+namespace {
+
+using isa::OpKind;
+using test::fm;
+using test::kernel_op;
+namespace enums = isa::enums;
+
+// The op's blocks with the U65's MAC and WD.
+struct Blocks {
+  MacWork mac;
+  OfmBlocks blocks;
+  explicit Blocks(const isa::Operation& op) : mac(op, MacTiming{}), blocks(op, mac, WdTiming{}) {}
+  BlockTraffic operator[](size_t i) const { return blocks.traffic(i); }
+};
+
+TEST(TimingOfmBlocks, Conv1x1ReadsAndWritesTheBlock) {
+  const auto op = kernel_op(OpKind::CONV, 8, 8, 16, 16, 1, 1, 0, {8, 8, 16});
+  const Blocks b(op);
+  ASSERT_EQ(b.blocks.count(), 1u);
+  EXPECT_EQ(b[0].ifm_bytes, 8u * 8 * 16);
+  EXPECT_EQ(b[0].ifm_run_bytes, 8u * 8 * 16);  // whole rows of a full-depth NHWC map are contiguous
+  EXPECT_EQ(b[0].ofm_bytes, 8u * 8 * 16);
+}
+
+TEST(TimingOfmBlocks, PaddingIsNotRead) {
+  // 3x3 depthwise with padding 1: the 10x10 window clips to the 8x8 map.
+  const auto op = kernel_op(OpKind::DEPTHWISE, 8, 8, 16, 16, 3, 1, 1, {8, 8, 16});
+  EXPECT_EQ(Blocks(op)[0].ifm_bytes, 8u * 8 * 16);
+  auto pool = kernel_op(OpKind::POOL, 8, 8, 16, 16, 2, 2, 0, {8, 8, 16});
+  const Blocks p(pool);
+  EXPECT_EQ(p[0].ifm_bytes, 16u * 16 * 16);
+  EXPECT_EQ(p[0].total_weight_bytes(), 0u);
+}
+
+TEST(TimingOfmBlocks, SixteenBitIfmDoublesItsBytes) {
+  const auto dw8 = kernel_op(OpKind::DEPTHWISE, 8, 8, 8, 8, 3, 1, 1, {8, 8, 8}, 8);
+  const auto dw16 = kernel_op(OpKind::DEPTHWISE, 8, 8, 8, 8, 3, 1, 1, {8, 8, 8}, 16);
+  EXPECT_EQ(Blocks(dw16)[0].ifm_bytes, 2 * Blocks(dw8)[0].ifm_bytes);
+}
+
+TEST(TimingOfmBlocks, ElementwiseOperandsAndBroadcasts) {
+  auto op = test::elementwise_add(8, 8, 16);
+  EXPECT_EQ(Blocks(op)[0].ifm_bytes, 1024u);
+  EXPECT_EQ(Blocks(op)[0].ifm2_bytes, 1024u);
+  op.broadcast.h = op.broadcast.w = true;  // IFM2 is one pixel
+  op.ifm2 = fm(1, 1, 16);
+  EXPECT_EQ(Blocks(op)[0].ifm2_bytes, 16u);
+  op.broadcast.scalar = true;
+  EXPECT_EQ(Blocks(op)[0].ifm2_bytes, 0u);
+}
+
+TEST(TimingOfmBlocks, EdgeBlocksAndTraversalOrder) {
+  // OFM 10x10x24 in 8x8x16 blocks: 2 x 2 x 2 blocks, depth fastest, then x, then y.
+  const auto op = kernel_op(OpKind::CONV, 10, 10, 24, 16, 1, 1, 0, {8, 8, 16});
+  const Blocks b(op);
+  ASSERT_EQ(b.blocks.count(), 8u);
+  const uint32_t expect[8][3] = {{0, 0, 0}, {0, 0, 16}, {8, 0, 0}, {8, 0, 16},
+                                 {0, 8, 0}, {0, 8, 16}, {8, 8, 0}, {8, 8, 16}};
+  for (size_t i = 0; i < 8; ++i) {
+    const OfmBox box = b.blocks.box(i);
+    EXPECT_EQ(box.x0, expect[i][0]) << i;
+    EXPECT_EQ(box.y0, expect[i][1]) << i;
+    EXPECT_EQ(box.c0, expect[i][2]) << i;
+    EXPECT_EQ(b.blocks.depth_slice(i), i % 2) << i;
+  }
+  const OfmBox last = b.blocks.box(7);
+  EXPECT_EQ(last.width(), 2u);
+  EXPECT_EQ(last.c1, 24u);
+  EXPECT_EQ(b[7].ofm_bytes, 2u * 2 * 8);
+}
+
+TEST(TimingOfmBlocks, IfmHaloStride1And2) {
+  // 3x3 stride 1 pad 1 on 16x16: the block at (8, 8) reads rows/cols 7..15 (halo 1, bottom padding unread).
+  const auto s1 = kernel_op(OpKind::DEPTHWISE, 16, 16, 8, 8, 3, 1, 1, {8, 8, 8});
+  EXPECT_EQ(Blocks(s1)[0].ifm_bytes, 9u * 9 * 8);
+  EXPECT_EQ(Blocks(s1)[3].ifm_bytes, 9u * 9 * 8);
+  // Stride 2, pad 0, OFM 8x8 from IFM 17x17: a 4x4 block reads (4-1)*2+3 = 9 rows and columns.
+  const auto s2 = kernel_op(OpKind::DEPTHWISE, 8, 8, 8, 8, 3, 2, 0, {4, 4, 8});
+  EXPECT_EQ(s2.ifm.width, 17u);
+  EXPECT_EQ(Blocks(s2)[0].ifm_bytes, 9u * 9 * 8);
+  EXPECT_EQ(Blocks(s2)[3].ifm_bytes, 9u * 9 * 8);  // starts at 8, ends at 17
+}
+
+TEST(TimingOfmBlocks, SubKernelsReReadTheIfm) {
+  // 9x9 kernel: 2x2 sub-kernels (8+1 taps per axis), each re-reading its own window: 8+7 = 15 wide for the
+  // 8-tap part, 8 wide for the 1-tap part.
+  const auto op = kernel_op(OpKind::POOL, 8, 8, 8, 8, 9, 1, 0, {8, 8, 8});
+  EXPECT_EQ(Blocks(op)[0].ifm_bytes, (15u * 15 + 15 * 8 + 8 * 15 + 8 * 8) * 8);
+}
+
+TEST(TimingOfmBlocks, Nhcwb16BrickRounding) {
+  // Depthwise over 24 channels in blocks of depth 8: the slice [8, 16) still reads the whole first brick,
+  // and [16, 24) the whole second one.
+  auto op = kernel_op(OpKind::DEPTHWISE, 4, 4, 24, 24, 1, 1, 0, {4, 4, 8});
+  op.ifm = fm(4, 4, 24, 8, true);
+  const Blocks b(op);
+  EXPECT_EQ(b[1].ifm_bytes, 4u * 4 * 16);
+  EXPECT_EQ(b[1].ifm_run_bytes, 16u);  // a partial brick is one 16-byte run per pixel
+  EXPECT_EQ(b[2].ifm_bytes, 4u * 4 * 16);
+  EXPECT_EQ(b[1].ofm_bytes, 4u * 4 * 8);  // NHWC writes exactly the block
+}
+
+TEST(TimingOfmBlocks, UpscaledIfm) {
+  // Nearest 2x upscale, 1x1 pooling: an 8x8 OFM block reads a 4x4 IFM window.
+  auto op = kernel_op(OpKind::POOL, 16, 16, 8, 8, 1, 1, 0, {8, 8, 8});
+  op.upscale = enums::ifm_upscale_mode::NEAREST;
+  op.ifm = fm(8, 8, 8);
+  op.ifm_upscaled_width = op.ifm_upscaled_height = 16;
+  EXPECT_EQ(Blocks(op)[0].ifm_bytes, 4u * 4 * 8);
+  EXPECT_EQ(Blocks(op)[3].ifm_bytes, 4u * 4 * 8);
+}
+
+TEST(TimingOfmBlocks, WeightBytesShareTheStreamAndRepeatPerXyBlock) {
+  auto op = kernel_op(OpKind::CONV, 16, 8, 40, 16, 1, 1, 0, {8, 8, 16});
+  op.weights[0].length_bytes = 1000;
+  op.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  const Blocks b(op);
+  ASSERT_EQ(b.blocks.count(), 6u);  // 2 x-blocks x 3 depth slices (16, 16, 8 channels)
+  // Decoded weights per slice: 16, 16 and 8 OFM channels x 32 IFM -> shares 2/5, 2/5, 1/5.
+  EXPECT_EQ(b[0].weight_bytes[0], 400u);
+  EXPECT_EQ(b[1].weight_bytes[0], 400u);
+  EXPECT_EQ(b[2].weight_bytes[0], 200u);
+  uint64_t total = 0, scales = 0;
+  for (size_t i = 0; i < b.blocks.count(); ++i) {
+    total += b[i].total_weight_bytes();
+    scales += b[i].total_scale_bytes();
+  }
+  EXPECT_EQ(total, 2u * 1000);  // the whole stream once per (x, y) block
+  EXPECT_EQ(scales, 2u * 40 * 10);
+}
+
+TEST(TimingOfmBlocks, DualCoreFetchesEachCoresStreamAndTheIfmOnce) {
+  auto op = kernel_op(OpKind::CONV, 8, 8, 32, 32, 1, 1, 0, {8, 8, 32});
+  op.weights[0].length_bytes = 512;
+  op.weights[1].length_bytes = 256;
+  const BlockTraffic one = Blocks(op)[0];
+  op.parallel_mode = enums::parallel_mode::DUAL_CORE_DEPTH;
+  const BlockTraffic two = Blocks(op)[0];
+  EXPECT_EQ(two.weight_bytes[0], 512u);
+  EXPECT_EQ(two.weight_bytes[1], 256u);
+  EXPECT_EQ(two.ifm_bytes, one.ifm_bytes);
+}
+
+TEST(TimingOfmBlocks, DmaHasNoBlocks) {
+  isa::Operation op;
+  op.kind = OpKind::DMA;
+  EXPECT_EQ(Blocks(op).blocks.count(), 0u);
+}
+
+}  // namespace
+}  // namespace ethosu::timing

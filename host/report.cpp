@@ -32,8 +32,8 @@ const std::array<Named, isa::kAccessCount>& access_keys() {
   return names;
 }
 
-const std::array<Named, timing::kStallKinds>& stall_names() {
-  static const auto names = by_name<timing::kStallKinds>([](size_t k) { return timing::stall_name(static_cast<timing::Stall>(k)); });
+const std::array<Named, npu::kStallKinds>& stall_names() {
+  static const auto names = by_name<npu::kStallKinds>([](size_t k) { return npu::stall_name(static_cast<npu::Stall>(k)); });
   return names;
 }
 
@@ -50,7 +50,7 @@ void write_nonzero(JsonWriter& w, const std::array<uint64_t, N>& values, const s
 }
 
 // {"axi0": {"read_bytes": {...}, "write_bytes": {...}}, "axi1": ...}
-void write_traffic(JsonWriter& w, const std::array<timing::PortTraffic, 2>& ports) {
+void write_traffic(JsonWriter& w, const std::array<npu::PortTraffic, 2>& ports) {
   w.begin_object();
   for (size_t p = 0; p < ports.size(); ++p) {
     w.key(p == 0 ? "axi0" : "axi1");
@@ -70,7 +70,7 @@ void write_triple(JsonWriter& w, const std::array<uint32_t, 3>& v) {
   w.end_array();
 }
 
-void write_op(JsonWriter& w, size_t index, const timing::OpRecord& op) {
+void write_op(JsonWriter& w, size_t index, const npu::OpRecord& op) {
   const bool kernel = op.kind != "DMA";
   w.begin_object();
   if (kernel) {
@@ -119,10 +119,10 @@ void write_op(JsonWriter& w, size_t index, const timing::OpRecord& op) {
 
 // {"npu.mac": {"active_cycles": {"description", "unit", "value"}, ...}, ...}, as sim::Stats writes it. Sorted by
 // block, then statistic: the paths' own order differs where a block's name continues with a character below '.'.
-void write_stats(JsonWriter& w, const std::map<std::string, timing::StatValue>& stats) {
+void write_stats(JsonWriter& w, const std::map<std::string, npu::StatValue>& stats) {
   struct Entry {
     std::string_view block, name;
-    const timing::StatValue* stat;
+    const npu::StatValue* stat;
   };
   std::vector<Entry> entries;
   entries.reserve(stats.size());
@@ -163,7 +163,7 @@ uint64_t sum(const std::array<uint64_t, isa::kAccessCount>& a) {
 
 }  // namespace
 
-std::string report_json(const timing::JobReport& r, const nlohmann::json& config) {
+std::string report_json(const npu::JobReport& r, const nlohmann::json& config) {
   std::string out;
   out.reserve(4096 + 600 * r.ops.size());  // about what an operation takes
   JsonWriter w(out);
@@ -241,7 +241,7 @@ void append_number(std::string& out, Number v, int base = 10) {
 
 }  // namespace
 
-std::string summary_table(const timing::JobReport& r) {
+std::string summary_table(const npu::JobReport& r) {
   std::string out;
   char line[256];
   std::snprintf(line, sizeof line, "%4s %8s  %-22s %-16s %10s %6s  %s\n", "#", "offset", "operation", "OFM HxWxC",
@@ -290,7 +290,7 @@ std::string summary_table(const timing::JobReport& r) {
     out += "  ";
     const auto worst = std::max_element(op.stall_cycles.begin(), op.stall_cycles.end());
     if (*worst) {
-      out += timing::stall_name(static_cast<timing::Stall>(worst - op.stall_cycles.begin()));
+      out += npu::stall_name(static_cast<npu::Stall>(worst - op.stall_cycles.begin()));
       out += ' ';
       append_number(out, *worst);
     } else {
@@ -310,9 +310,9 @@ std::string summary_table(const timing::JobReport& r) {
                 static_cast<unsigned long long>(r.total_cycles), us, clock, static_cast<unsigned long long>(macs));
   out += line;
   std::string waits;
-  for (size_t k = 0; k < timing::kStallKinds; ++k)
+  for (size_t k = 0; k < npu::kStallKinds; ++k)
     if (r.cc_stall_cycles[k])
-      waits += std::string(" ") + timing::stall_name(static_cast<timing::Stall>(k)) + " " + std::to_string(r.cc_stall_cycles[k]);
+      waits += std::string(" ") + npu::stall_name(static_cast<npu::Stall>(k)) + " " + std::to_string(r.cc_stall_cycles[k]);
   if (!waits.empty()) out += "command controller waits:" + waits + "\n";
   for (unsigned p = 0; p < 2; ++p) {
     std::snprintf(line, sizeof line, "AXI%u: %llu bytes read, %llu bytes written\n", p,

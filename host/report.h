@@ -13,7 +13,7 @@
 namespace ethosu::host {
 
 // The report as JSON text, indented one space per level, with a final newline; config is written as it is.
-std::string report_json(const timing::JobReport& r, const nlohmann::json& config);
-std::string summary_table(const timing::JobReport& r);
+std::string report_json(const npu::JobReport& r, const nlohmann::json& config);
+std::string summary_table(const npu::JobReport& r);
 
 }  // namespace ethosu::host

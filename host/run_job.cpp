@@ -29,7 +29,7 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
   out.status = t.driver.status;
   out.cycle_counter = t.driver.cycle_counter;
   out.event_counters = t.driver.event_counters;
-  const timing::JobReport& rep = t.report;
+  const npu::JobReport& rep = t.report;
   out.summary = job.name + " on " + job.variant + ": " + std::to_string(rep.stat("npu.cc.kernel_operations")) +
                 " kernel operations, " + std::to_string(rep.stat("npu.cc.dma_operations")) + " DMAs, " +
                 std::to_string(rep.stat("npu.mac.macs")) + " MACs, " + std::to_string(rep.total_cycles) + " cycles\n";

@@ -26,7 +26,7 @@ struct RunOutcome {
   std::optional<std::string> fault;  // the NPU's fault (status bit and where), when it faulted
   std::vector<std::string> hazards;  // missing waits observed (functional runs)
   std::string summary;               // a few lines for the user
-  std::optional<timing::JobReport> report;  // timed runs
+  std::optional<npu::JobReport> report;  // timed runs
   // What the driver reads at the end. Timed runs: STATUS in the IRQ handler, PMCCNTR and PMEVCNTR0-3. Functional
   // runs have no registers: status holds the bits their end would set (irq_raised with cmd_end_reached, or with
   // the fault's error bit: cmd_parse_error, bus_status, wd_fault; a simulation limit counts as a parse error, as

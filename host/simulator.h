@@ -24,7 +24,7 @@ namespace ethosu::host {
 
 struct TimedRun {
   DriverResult driver;
-  timing::JobReport report;
+  npu::JobReport report;
   std::optional<std::string> fault;  // the NPU's fault, as the driver would log it
 };
 

@@ -163,11 +163,11 @@ std::optional<VelaFigure> manifest_vela(const fs::path& dir) {
 // This simulator's Vela formulas over the stream as it stands (stripes are not merged back into operators).
 uint64_t own_vela_estimate(const std::vector<uint8_t>& stream) {
   const isa::Stream s = isa::decode(stream);
-  const timing::VelaSystem sys = timing::vela_internal_default_u65();
+  const estimate::VelaSystem sys = estimate::vela_internal_default_u65();
   uint64_t cycles = 0;
   isa::walk(s, [&](const isa::Event& e, const isa::StreamState&) {
     if (e.kind == isa::EventKind::OPERATION && e.operation->is_kernel())
-      cycles += timing::vela_estimate(*e.operation, sys).total_cycles;
+      cycles += estimate::vela_estimate(*e.operation, sys).total_cycles;
   });
   return cycles;
 }

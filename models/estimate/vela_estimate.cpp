@@ -5,10 +5,13 @@
 
 #include "sim/int_math.h"
 
-namespace ethosu::timing {
+namespace ethosu::estimate {
 
 using isa::OpKind;
 namespace enums = isa::enums;
+using npu::AoTiming;
+using npu::MacTiming;
+using npu::sub_kernels;
 
 namespace {
 
@@ -203,4 +206,4 @@ VelaEstimate vela_estimate(const isa::Operation& op, const VelaSystem& sys) {
   return r;
 }
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::estimate

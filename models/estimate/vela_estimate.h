@@ -19,7 +19,7 @@
 #include "models/npu/ao/ao_timing.h"
 #include "models/npu/mac/mac_timing.h"
 
-namespace ethosu::timing {
+namespace ethosu::estimate {
 
 struct MemoryTiming {
   double bytes_per_cycle = 16;
@@ -56,4 +56,4 @@ struct VelaEstimate {
 
 VelaEstimate vela_estimate(const isa::Operation& op, const VelaSystem& sys);
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::estimate

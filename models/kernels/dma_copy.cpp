@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-namespace ethosu::functional {
+namespace ethosu::kernels {
 
 int64_t dma_row_offset(const isa::Dma& d, const isa::DmaEndpoint& e, uint64_t p, uint64_t r) {
   using Mode = isa::enums::dma_stride_mode;
@@ -28,4 +28,4 @@ void copy_dma(const isa::Dma& d, const uint8_t* src_base, uint8_t* dst_base) {
                   snapshot.data() + (src_address + dma_row_offset(d, d.src, p, r) - src.lo), d.length_bytes);
 }
 
-}  // namespace ethosu::functional
+}  // namespace ethosu::kernels

@@ -5,7 +5,7 @@
 
 #include "isa/operation.h"
 
-namespace ethosu::functional {
+namespace ethosu::kernels {
 
 // Byte offset of row r of plane p on one side of d, relative to that side's address: a 1D side is
 // contiguous; a 2D side places rows LEN + SKIP0 apart; a 3D side places planes (LEN + SKIP0) * SIZE0 +
@@ -18,4 +18,4 @@ int64_t dma_row_offset(const isa::Dma& d, const isa::DmaEndpoint& side, uint64_t
 // would see it.
 void copy_dma(const isa::Dma& d, const uint8_t* src_base, uint8_t* dst_base);
 
-}  // namespace ethosu::functional
+}  // namespace ethosu::kernels

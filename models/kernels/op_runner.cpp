@@ -11,7 +11,7 @@
 #include "sim/error.h"
 #include "sim/int_math.h"
 
-namespace ethosu::functional {
+namespace ethosu::kernels {
 
 using isa::Access;
 using isa::OpKind;
@@ -386,4 +386,4 @@ uint64_t OpRunner::execute(const Operation& op) {
   return 0;
 }
 
-}  // namespace ethosu::functional
+}  // namespace ethosu::kernels

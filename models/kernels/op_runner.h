@@ -16,7 +16,7 @@
 #include "sim/host_threads.h"
 #include "sim/host_time.h"
 
-namespace ethosu::functional {
+namespace ethosu::kernels {
 
 struct Region;
 using Regions = std::array<Region, 8>;
@@ -100,4 +100,4 @@ class OpRunner {
   sim::HostSeconds host_seconds_;
 };
 
-}  // namespace ethosu::functional
+}  // namespace ethosu::kernels

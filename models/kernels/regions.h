@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-namespace ethosu::functional {
+namespace ethosu::kernels {
 
 struct Region {
   uint8_t* data = nullptr;
@@ -12,4 +12,4 @@ struct Region {
 };
 using Regions = std::array<Region, 8>;
 
-}  // namespace ethosu::functional
+}  // namespace ethosu::kernels

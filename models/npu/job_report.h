@@ -6,7 +6,7 @@
 #include "ethosu_sim/report.h"
 #include "isa/access.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 using ethosu_sim::JobReport;
 using ethosu_sim::kStallKinds;
@@ -16,4 +16,4 @@ using ethosu_sim::Stall;
 using ethosu_sim::stall_name;
 using ethosu_sim::StatValue;
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

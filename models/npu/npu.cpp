@@ -50,8 +50,8 @@ bool derives_pmu_event(uint16_t hw_id) {
 
 NpuCore::NpuCore(ethosu_sim::Npu& top)
     : apb_("apb_target"),
-      axi0_("axi0_port", mem::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
-      axi1_("axi1_port", mem::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
+      axi0_("axi0_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
+      axi1_("axi1_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
       ctrl_(isa::Variant::U65_256),
       shram_("shram", stats_),
       pmu_("pmu", axi0_, axi1_),
@@ -70,7 +70,7 @@ NpuCore::NpuCore(ethosu_sim::Npu& top)
   configure(NpuConfig{}, {});
 }
 
-void NpuCore::configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>& axi) {
+void NpuCore::configure(const NpuConfig& c, const std::array<axi::AxiPortParams, 2>& axi) {
   const sc_core::sc_time period(1.0 / c.clock_hz, sc_core::SC_SEC);
   axi0_.configure(axi[0], period);
   axi1_.configure(axi[1], period);

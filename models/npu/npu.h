@@ -46,9 +46,9 @@ struct NpuConfig {
   double clock_hz = 1e9;
   CcTiming cc;
   DmaTiming dma;
-  timing::WdTiming wd;
-  timing::MacTiming mac;
-  timing::AoTiming ao;
+  npu::WdTiming wd;
+  npu::MacTiming mac;
+  npu::AoTiming ao;
   uint64_t shram_bytes_per_core = 48 * 1024;
   cc::Limits limits;  // host resources one job may take
 };
@@ -67,10 +67,10 @@ class NpuCore {
   NpuCore& operator=(const NpuCore&) = delete;
 
   // `axi` are the ports' capabilities; the limiters the driver programs in AXI_LIMITn apply within them.
-  void configure(const NpuConfig& c, const std::array<mem::AxiPortParams, 2>& axi);
+  void configure(const NpuConfig& c, const std::array<axi::AxiPortParams, 2>& axi);
   const NpuConfig& config() const { return config_; }
   // What the last stream did (operations, traffic, stalls, the blocks' statistics); reset when a run starts.
-  const timing::JobReport& report() const { return cc_.report(); }
+  const npu::JobReport& report() const { return cc_.report(); }
   uint64_t cycle_now() const;
   sc_core::sc_time clock_period() const { return axi0_.clock_period(); }
   // Records the next runs into `trace` (one track per block: CC, DMA, WD, MAC, AO, SHRAM, AXI0, AXI1);
@@ -92,7 +92,7 @@ class NpuCore {
   void update_irq();
 
   tlm_utils::simple_target_socket<NpuCore> apb_;
-  mem::AxiPort axi0_, axi1_;
+  axi::AxiPort axi0_, axi1_;
   NpuConfig config_;
   ControlRegisters ctrl_;
   isa::RegisterState mirror_;  // the state registers as the CC last parsed them (0x800-0xB5F)

@@ -23,8 +23,8 @@ using isa::PmuEvent;
 using isa::Reg;
 
 struct Blocks {
-  mem::AxiPort axi0{"axi0", {}, sc_core::sc_time(1, sc_core::SC_NS)};
-  mem::AxiPort axi1{"axi1", {}, sc_core::sc_time(1, sc_core::SC_NS)};
+  axi::AxiPort axi0{"axi0", {}, sc_core::sc_time(1, sc_core::SC_NS)};
+  axi::AxiPort axi1{"axi1", {}, sc_core::sc_time(1, sc_core::SC_NS)};
   sim::Stats stats;
   Pmu pmu{"pmu", axi0, axi1};
   Wd wd{"wd", stats, pmu};
@@ -75,7 +75,7 @@ Blocks& blocks() {
 }
 
 isa::Operation conv() {
-  auto op = timing::test::kernel_op(isa::OpKind::CONV, 8, 8, 16, 16, 1, 1, 0, {8, 8, 16});
+  auto op = npu::test::kernel_op(isa::OpKind::CONV, 8, 8, 16, 16, 1, 1, 0, {8, 8, 16});
   op.weights[0].length_bytes = 144;
   return op;
 }
@@ -120,13 +120,13 @@ TEST(NpuBlocks, AoDrainsTheAccumulators) {
 
 TEST(NpuBlocks, EachBlockWorksWithItsOwnConfiguration) {
   Blocks& b = blocks();
-  timing::MacTiming narrow = timing::MacTiming{}.with_macs_per_core(128);
+  npu::MacTiming narrow = npu::MacTiming{}.with_macs_per_core(128);
   b.mac.configure(narrow, 1);
-  timing::WdTiming slow_wd;
+  npu::WdTiming slow_wd;
   slow_wd.weights_per_cycle = 4;
   b.wd.configure(slow_wd);
-  timing::AoTiming slow_ao;
-  slow_ao.output_cycles_per_element[static_cast<size_t>(timing::OutputRate::OTHER)] = 0.5;
+  npu::AoTiming slow_ao;
+  slow_ao.output_cycles_per_element[static_cast<size_t>(npu::OutputRate::OTHER)] = 0.5;
   b.ao.configure(slow_ao);
   b.begin({PmuEvent::MAC_DPU_ACTIVE, PmuEvent::NO_EVENT, PmuEvent::NO_EVENT, PmuEvent::NO_EVENT});
   b.run(conv());
@@ -134,7 +134,7 @@ TEST(NpuBlocks, EachBlockWorksWithItsOwnConfiguration) {
   EXPECT_EQ(b.wd.unit().busy_cycles, 128u);
   EXPECT_EQ(b.ao.unit().busy_cycles, 512u);
   EXPECT_EQ(b.pmu_count(0), 8u * 8 * 16 * 16 / 128);  // the array is half as wide
-  b.mac.configure(timing::MacTiming{}, 1);
+  b.mac.configure(npu::MacTiming{}, 1);
   b.wd.configure({});
   b.ao.configure({});
 }

@@ -9,7 +9,7 @@ namespace ethosu::npu {
 namespace {
 
 using isa::Access;
-using timing::Stall;
+using npu::Stall;
 
 uint64_t wait_for(uint64_t ready, uint64_t free_at) { return ready > free_at ? ready - free_at : 0; }
 
@@ -17,8 +17,8 @@ uint64_t wait_for(uint64_t ready, uint64_t free_at) { return ready > free_at ? r
 
 OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, std::vector<BlockStages>* stages) {
   OpTiming t;
-  const timing::MacWork mac(op, *u.mac_timing);
-  const timing::OfmBlocks blocks(op, mac, *u.wd_timing);
+  const npu::MacWork mac(op, *u.mac_timing);
+  const npu::OfmBlocks blocks(op, mac, *u.wd_timing);
   const size_t n = blocks.count();
   t.start_cycle = ready;
   t.times.blocks = n;
@@ -30,8 +30,8 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
   uint64_t last_done = ready;
 
   for (size_t i = 0; i < n; ++i) {
-    const timing::OfmBox box = blocks.box(i);
-    const timing::BlockTraffic b = blocks.traffic(i);
+    const npu::OfmBox box = blocks.box(i);
+    const npu::BlockTraffic b = blocks.traffic(i);
     const size_t slot = i & 1;
     t.macs += mac.macs(box);
 
@@ -49,7 +49,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
     if (b.total_weight_bytes()) {
       // The WD decodes as the stream arrives: it starts on the first burst and cannot finish before the last.
       uint64_t first_in = UINT64_MAX, fetched = wbuf_free;
-      for (unsigned core = 0; core < timing::kMaxCores; ++core) {
+      for (unsigned core = 0; core < npu::kMaxCores; ++core) {
         if (!b.weight_bytes[core]) continue;
         const auto c = axi.read(op.weight_region, std::max(ready, wbuf_free), b.weight_bytes[core], 0, Access::WEIGHTS);
         first_in = std::min(first_in, c.first_data_done_cycle);
@@ -64,7 +64,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
       t.decoded_weights += weights;
     }
     uint64_t scales_ready = ifm_req;
-    for (unsigned core = 0; core < timing::kMaxCores; ++core)
+    for (unsigned core = 0; core < npu::kMaxCores; ++core)
       if (b.scale_bytes[core])
         scales_ready =
             std::max(scales_ready, axi.read(op.scale_region, ifm_req, b.scale_bytes[core], 0, Access::SCALES).complete_cycle);
@@ -105,7 +105,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
     // OFM write-back from the output buffer.
     uint64_t done = ao_end;
     if (b.ofm_bytes) {
-      const mem::Completion w = axi.write(op.ofm.region, ao_end, b.ofm_bytes, b.ofm_run_bytes, Access::OFM);
+      const axi::Completion w = axi.write(op.ofm.region, ao_end, b.ofm_bytes, b.ofm_run_bytes, Access::OFM);
       done = w.data_done_cycle;
       t.times.writes_acknowledged_cycle = std::max(t.times.writes_acknowledged_cycle, w.complete_cycle);
     }

@@ -1,7 +1,7 @@
 // The per-OFM-block pipeline of a kernel operation: how the WD, MAC and AO hand each block to the next
 // through the NPU's double buffers, with the memory side on the AXI ports. Plain C++ (no SystemC).
 //
-// Contract: schedule() walks the op's blocks in traversal order (timing::OfmBlocks), asks each block's own
+// Contract: schedule() walks the op's blocks in traversal order (npu::OfmBlocks), asks each block's own
 // model for its work (the MAC's MacWork, the WD's and AO's timing), and books each stage on the unit that
 // does it. The coupling between blocks is the hardware's double buffering only: the IFM buffer (IB0/IB1) of
 // block i is free when the MAC (or, for elementwise, the AO) has consumed block i-2; the weight buffer is
@@ -44,25 +44,25 @@ struct Unit {
 // Which AXI port timing and limiter each region's accesses use (REGIONCFG), and the latency the platform
 // adds to them (the DMI grant's, include/ethosu_sim/npu.h).
 struct AxiMap {
-  std::array<mem::AxiPortTiming*, 2> ports{};  // AXI0, AXI1
+  std::array<axi::AxiPortTiming*, 2> ports{};  // AXI0, AXI1
   std::array<unsigned, 8> region_port{};
   std::array<unsigned, 8> region_limiter{};  // within the port: 0 or 1
   std::array<uint32_t, 8> region_read_latency{}, region_write_latency{};  // cycles
-  mem::AxiPortTiming& port_of(unsigned region) const { return *ports[region_port[region & 7]]; }
+  axi::AxiPortTiming& port_of(unsigned region) const { return *ports[region_port[region & 7]]; }
   unsigned limiter_of(unsigned region) const { return region_limiter[region & 7]; }
 
-  // One transfer of `region`'s on its port (mem::AxiPortTiming).
-  mem::Completion read(unsigned region, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
+  // One transfer of `region`'s on its port (axi::AxiPortTiming).
+  axi::Completion read(unsigned region, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                        isa::Access client) const {
     return port_of(region).read(request_cycle, bytes, run_bytes, client, limiter_of(region),
                                 region_read_latency[region & 7]);
   }
-  mem::Completion write(unsigned region, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
+  axi::Completion write(unsigned region, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                         isa::Access client) const {
     return port_of(region).write(request_cycle, bytes, run_bytes, client, limiter_of(region),
                                  region_write_latency[region & 7]);
   }
-  mem::Completion write_behind(unsigned region, const mem::Completion& read, uint64_t bytes, uint32_t run_bytes,
+  axi::Completion write_behind(unsigned region, const axi::Completion& read, uint64_t bytes, uint32_t run_bytes,
                                isa::Access client) const {
     return port_of(region).write_behind(read, bytes, run_bytes, client, limiter_of(region),
                                         region_write_latency[region & 7]);
@@ -71,9 +71,9 @@ struct AxiMap {
 
 // The blocks a kernel operation uses: their timing parameters and their units.
 struct PipelineBlocks {
-  const timing::MacTiming* mac_timing = nullptr;
-  const timing::WdTiming* wd_timing = nullptr;
-  const timing::AoTiming* ao_timing = nullptr;
+  const npu::MacTiming* mac_timing = nullptr;
+  const npu::WdTiming* wd_timing = nullptr;
+  const npu::AoTiming* ao_timing = nullptr;
   Unit* wd = nullptr;
   Unit* mac = nullptr;
   Unit* ao = nullptr;
@@ -86,7 +86,7 @@ struct OpTiming {
   uint64_t macs = 0;
   uint64_t mac_busy = 0, ao_busy = 0, wd_busy = 0;
   uint64_t decoded_weights = 0;
-  std::array<uint64_t, timing::kStallKinds> stalls{};
+  std::array<uint64_t, npu::kStallKinds> stalls{};
 };
 
 // When each stage of one block ran, for traces.

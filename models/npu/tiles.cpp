@@ -5,7 +5,7 @@
 
 #include "sim/int_math.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 using isa::OpKind;
 namespace enums = isa::enums;
@@ -174,4 +174,4 @@ BlockTraffic OfmBlocks::traffic(size_t index) const {
   return t;
 }
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

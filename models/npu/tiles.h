@@ -23,7 +23,7 @@
 #include "models/npu/mac/mac_timing.h"
 #include "models/npu/wd/wd_timing.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 struct BlockTraffic {
   uint64_t ifm_bytes = 0;   // IFM read for this block, all sub-kernels, brick rounding included
@@ -65,4 +65,4 @@ class OfmBlocks {
   std::vector<Span1> cols_, rows_;  // [block x or y][sub-kernel]
 };
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

@@ -7,7 +7,7 @@
 
 #include "tests/unit/timing_ops.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 namespace {
 
 using isa::OpKind;
@@ -158,4 +158,4 @@ TEST(TimingOfmBlocks, DmaHasNoBlocks) {
 }
 
 }  // namespace
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

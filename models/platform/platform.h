@@ -15,7 +15,7 @@ using Platform = ethosu_sim::Platform;
 
 struct PlatformConfig {
   npu::NpuConfig npu;
-  std::array<mem::AxiPortParams, 2> axi{};  // AXI0 (SRAM), AXI1 (DRAM)
+  std::array<axi::AxiPortParams, 2> axi{};  // AXI0 (SRAM), AXI1 (DRAM)
 };
 
 // Applies a configuration between jobs (NPU variant and block timing, each port's timing, clock).

@@ -37,7 +37,7 @@ py::object param_value(const sim::Value& v) {
 // summary figures are read directly; the full report and configuration are rendered as JSON only when
 // Python asks (a sweep usually never does), because that costs more than a small job's simulation.
 struct RunRecord {
-  std::optional<timing::JobReport> report;
+  std::optional<npu::JobReport> report;
   std::shared_ptr<const sim::Config> config;
 };
 
@@ -200,7 +200,7 @@ void bind_run(py::module_& m) {
   m.def("pmu_events", &pmu_events);
   m.def("stall_names", [] {
     std::vector<std::string> names;
-    for (size_t k = 0; k < timing::kStallKinds; ++k) names.emplace_back(timing::stall_name(static_cast<timing::Stall>(k)));
+    for (size_t k = 0; k < npu::kStallKinds; ++k) names.emplace_back(npu::stall_name(static_cast<npu::Stall>(k)));
     return names;
   });
   m.def("traffic_names", [] {

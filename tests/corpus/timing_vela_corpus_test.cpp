@@ -89,7 +89,7 @@ TEST(TimingVelaCorpus, NpuCyclesMatchVelaPerOperator) {
   std::sort(cases.begin(), cases.end());
   ASSERT_FALSE(cases.empty());
 
-  const timing::VelaSystem sys = timing::vela_internal_default_u65();
+  const estimate::VelaSystem sys = estimate::vela_internal_default_u65();
   size_t compared = 0, exact = 0, within5 = 0, unmatched_cases = 0;
   std::printf("%-34s %-22s %10s %10s %8s\n", "case", "vela op", "vela", "ours", "diff%");
   for (const auto& dir : cases) {
@@ -104,7 +104,7 @@ TEST(TimingVelaCorpus, NpuCyclesMatchVelaPerOperator) {
       continue;
     }
     for (size_t i = 0; i < ops.size(); ++i) {
-      const auto est = timing::vela_estimate(ops[i], sys);
+      const auto est = estimate::vela_estimate(ops[i], sys);
       const double vela = static_cast<double>(rows[i].npu_cycles);
       const double diff = vela == 0 ? 0 : 100.0 * (static_cast<double>(est.npu_cycles) - vela) / vela;
       ++compared;

@@ -33,9 +33,9 @@ using test::conv_1x1;
 using test::pool;
 using test::zero_weights;
 
-using timing::JobReport;
-using timing::OpRecord;
-using timing::Stall;
+using npu::JobReport;
+using npu::OpRecord;
+using npu::Stall;
 
 using isa::Reg;
 using sc_core::SC_NS;
@@ -146,7 +146,7 @@ TEST(NpuCycles, OneBlockConv1x1) {
 
   // The CC reaches NPU_OP_CONV after the first 64 stream bytes (AXI1: 100 + 64/8) and one cycle per word.
   const uint64_t ready = r.start + parsed(at(setup), kL1, 8);
-  // Block work (timing::MacWork, AoTiming, WdTiming): MAC 16 micro-blocks (2x2) x 2 depth slices x max(32 refill, 4 x 16) = 128;
+  // Block work (npu::MacWork, AoTiming, WdTiming): MAC 16 micro-blocks (2x2) x 2 depth slices x max(32 refill, 4 x 16) = 128;
   // AO 1024 elements x 0.25 = 256; WD 512 decoded weights / 8 = 64.
   EXPECT_EQ(op.mac_busy_cycles, 128u);
   EXPECT_EQ(op.ao_busy_cycles, 256u);
@@ -307,11 +307,11 @@ isa::Operation operation_of(const std::string& text) {
 }
 
 struct Ports {
-  mem::AxiPortTiming axi0, axi1;
+  axi::AxiPortTiming axi0, axi1;
   Unit wd, mac, ao;
-  timing::MacTiming mac_timing;
-  timing::WdTiming wd_timing;
-  timing::AoTiming ao_timing;
+  npu::MacTiming mac_timing;
+  npu::WdTiming wd_timing;
+  npu::AoTiming ao_timing;
   PipelineBlocks units;
   Ports() : axi0(config().axi[0]), axi1(config().axi[1]) {
     units.mac_timing = &mac_timing;
@@ -357,7 +357,7 @@ TEST(NpuSchedule, DoubleBufferRules) {
           "NPU_OP_CONV\n";
   const isa::Operation op = operation_of(text);
   Ports p;
-  mem::AxiPortParams slow = config().axi[1];
+  axi::AxiPortParams slow = config().axi[1];
   slow.bytes_per_cycle = 0.25;  // 64 B of OFM per block take 256 cycles; MAC and WD 64, AO 16
   p.axi1.configure(slow);
   std::vector<BlockStages> st;

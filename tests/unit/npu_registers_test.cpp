@@ -23,9 +23,9 @@
 namespace ethosu::npu {
 namespace {
 
-using timing::JobReport;
-using timing::OpRecord;
-using timing::Stall;
+using npu::JobReport;
+using npu::OpRecord;
+using npu::Stall;
 
 using isa::Reg;
 using isa::RegField;

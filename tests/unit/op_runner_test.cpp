@@ -7,7 +7,7 @@
 
 #include "models/kernels/regions.h"
 
-namespace ethosu::functional {
+namespace ethosu::kernels {
 namespace {
 
 using isa::OpKind;
@@ -99,4 +99,4 @@ TEST_F(KernelBands, OneBandWhenTheOfmOverlapsIfm2) {
 }
 
 }  // namespace
-}  // namespace ethosu::functional
+}  // namespace ethosu::kernels

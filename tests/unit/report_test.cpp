@@ -13,11 +13,11 @@ namespace ethosu::host {
 namespace {
 
 // A report with every field set: all stall causes, all traffic classes, a DMA next to a kernel operation.
-timing::JobReport full_report() {
-  timing::JobReport r;
+npu::JobReport full_report() {
+  npu::JobReport r;
   r.total_cycles = 5000;
   r.clock_hz = 1e9;
-  timing::OpRecord conv;
+  npu::OpRecord conv;
   conv.offset = 0x40;
   conv.kind = "CONV";
   conv.ofm_shape = {7, 8, 9};
@@ -30,9 +30,9 @@ timing::JobReport full_report() {
   conv.ao_busy_cycles = 800;
   conv.wd_busy_cycles = 700;
   conv.mac_utilisation = 0.4821875;
-  timing::OpRecord dma = conv;
+  npu::OpRecord dma = conv;
   dma.kind = "DMA";
-  for (size_t k = 0; k < timing::kStallKinds; ++k) {
+  for (size_t k = 0; k < npu::kStallKinds; ++k) {
     conv.stall_cycles[k] = 100 + k;
     r.cc_stall_cycles[k] = 200 + k;
   }
@@ -69,8 +69,8 @@ TEST(ReportJson, EveryValueReadsBack) {
   EXPECT_EQ(j["host"]["kernels_seconds"], 0.5);
   EXPECT_EQ(j["pmu"]["MAC_ACTIVE"], 900u);
   EXPECT_EQ(j["hazards"][0], "read of \"dst\" at 0x10");
-  EXPECT_EQ(j["cc_stall_cycles"][timing::stall_name(timing::Stall::CMD_FETCH)], 209u);
-  EXPECT_EQ(j["cc_stall_cycles"].size(), timing::kStallKinds);
+  EXPECT_EQ(j["cc_stall_cycles"][npu::stall_name(npu::Stall::CMD_FETCH)], 209u);
+  EXPECT_EQ(j["cc_stall_cycles"].size(), npu::kStallKinds);
   EXPECT_EQ(j["traffic"]["axi1"]["read_bytes"]["weights"], 3004u);
   EXPECT_EQ(j["traffic"]["axi0"]["write_bytes"].size(), 0u);
   EXPECT_EQ(j["stats"]["npu.a"]["y"]["description"], "line\nbreak");
@@ -98,10 +98,10 @@ TEST(ReportJson, EveryValueReadsBack) {
 // The table's rows are formatted by hand; they must read as this printf format writes them, field for field,
 // including the edges: offset 0 (no 0x), cells wider than their columns, no stall, utilisation not a number.
 TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
-  timing::JobReport r;
+  npu::JobReport r;
   const auto add = [&](uint32_t offset, std::string kind, std::array<uint32_t, 3> shape, uint64_t cycles, double util,
                        size_t stall, uint64_t stall_cycles) {
-    timing::OpRecord op;
+    npu::OpRecord op;
     op.offset = offset;
     op.kind = std::move(kind);
     op.ofm_shape = shape;
@@ -113,7 +113,7 @@ TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
   add(0, "CONV", {1, 1, 1}, 0, 0.0, 0, 0);
   add(0x124, "DMA", {}, 52838, 0.0, 0, 0);
   add(0xFFFFFFFF, "ELEMENTWISE.SHR_WITH_A_VERY_LONG_NAME", {4294967295u, 4294967295u, 4294967295u},
-      std::numeric_limits<uint64_t>::max(), 1.0, timing::kStallKinds - 1, std::numeric_limits<uint64_t>::max());
+      std::numeric_limits<uint64_t>::max(), 1.0, npu::kStallKinds - 1, std::numeric_limits<uint64_t>::max());
   add(0x10bd0, "POOL.AVERAGE", {1, 49, 10}, 274, 0.0049999, 1, 64);
   add(0x40, "DEPTHWISE", {112, 112, 96}, 1234567890123ull, 0.05, 2, 7);
   add(0x48, "CONV", {7, 7, 1280}, 99, 0.12345, 0, 1);
@@ -131,7 +131,7 @@ TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
     }
     const auto worst = std::max_element(op.stall_cycles.begin(), op.stall_cycles.end());
     const std::string stall =
-        *worst ? std::string(timing::stall_name(static_cast<timing::Stall>(worst - op.stall_cycles.begin()))) + " " +
+        *worst ? std::string(npu::stall_name(static_cast<npu::Stall>(worst - op.stall_cycles.begin()))) + " " +
                      std::to_string(*worst)
                : "-";
     std::snprintf(expected, sizeof expected, "%4zu %#8x  %-22s %-16s %10llu %6s  %s", i, op.offset, op.kind.c_str(),

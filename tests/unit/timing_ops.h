@@ -5,7 +5,7 @@
 
 #include "isa/operation.h"
 
-namespace ethosu::timing::test {
+namespace ethosu::npu::test {
 
 inline isa::FeatureMap fm(uint32_t w, uint32_t h, uint32_t d, unsigned bits = 8, bool nhcwb16 = false) {
   namespace enums = isa::enums;
@@ -55,6 +55,6 @@ inline isa::Operation elementwise_add(uint32_t w, uint32_t h, uint32_t d) {
 }
 
 // The block at traversal index 0 of an op whose block config covers the whole OFM.
-inline timing::OfmBox whole(const isa::Operation& op) { return {0, 0, 0, op.ofm.width, op.ofm.height, op.ofm.depth}; }
+inline npu::OfmBox whole(const isa::Operation& op) { return {0, 0, 0, op.ofm.width, op.ofm.height, op.ofm.depth}; }
 
-}  // namespace ethosu::timing::test
+}  // namespace ethosu::npu::test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace ethosu::timing {
+namespace ethosu::estimate {
 namespace {
 
 using isa::OpKind;
@@ -103,4 +103,4 @@ TEST(TimingVelaEstimate, DmaIsNotEstimated) {
 }
 
 }  // namespace
-}  // namespace ethosu::timing
+}  // namespace ethosu::estimate

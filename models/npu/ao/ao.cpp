@@ -3,7 +3,7 @@
 namespace ethosu::npu {
 
 using E = isa::PmuEvent;
-using timing::Stall;
+using npu::Stall;
 
 Ao::Ao(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
     : Block(name, stats, &pmu),

@@ -1,6 +1,6 @@
 // AO, the activation and output unit, as a SystemC module: scales, activates and converts each OFM block's
 // accumulators (or, for elementwise operations, the input buffer) into the output buffer. It owns its
-// timing parameters (timing::AoTiming: cycles per element by operation and activation), its occupancy, its
+// timing parameters (npu::AoTiming: cycles per element by operation and activation), its occupancy, its
 // statistics and PMU events and its trace track.
 //
 // Contract: the pipeline (pipeline.h) books each block's output stage on unit(); account() adds the
@@ -22,8 +22,8 @@ class Ao : public Block {
  public:
   Ao(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu);
 
-  void configure(const timing::AoTiming& t) { timing_ = t; }
-  const timing::AoTiming& timing() const { return timing_; }
+  void configure(const npu::AoTiming& t) { timing_ = t; }
+  const npu::AoTiming& timing() const { return timing_; }
 
   Unit& unit() { return unit_; }
   void begin_stream(uint64_t cycle) { unit_ = Unit{cycle, 0}; }
@@ -31,7 +31,7 @@ class Ao : public Block {
   void trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages);
 
  private:
-  timing::AoTiming timing_;
+  npu::AoTiming timing_;
   Unit unit_;
   sim::Counter &active_, &active_8bit_, &active_16bit_, &stalled_by_acc_, &stalled_by_ob_;
 };

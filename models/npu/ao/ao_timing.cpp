@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 using isa::OpKind;
 namespace enums = isa::enums;
@@ -42,4 +42,4 @@ uint64_t AoTiming::cycles(const isa::Operation& op, uint64_t elements) const {
   return static_cast<uint64_t>(std::ceil(cycles_per_element(op) * static_cast<double>(elements)));
 }
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

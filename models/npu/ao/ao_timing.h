@@ -12,7 +12,7 @@
 
 #include "isa/operation.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 // Indices into AoTiming::output_cycles_per_element.
 enum class OutputRate : uint8_t {
@@ -40,4 +40,4 @@ struct AoTiming {
   uint64_t cycles(const isa::Operation& op, uint64_t elements) const;
 };
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

@@ -7,7 +7,7 @@
 #include "models/npu/mac/mac_timing.h"
 #include "tests/unit/timing_ops.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 namespace {
 
 using isa::OpKind;
@@ -65,4 +65,4 @@ TEST(TimingAo, RatesAreParameters) {
 }
 
 }  // namespace
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

@@ -5,7 +5,7 @@
 
 #include "sim/error.h"
 
-namespace ethosu::mem {
+namespace ethosu::axi {
 namespace {
 
 sc_core::sc_time::value_type period_value(sc_core::sc_time period) {
@@ -191,4 +191,4 @@ void AxiPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) 
   refused_end_ = 0;
 }
 
-}  // namespace ethosu::mem
+}  // namespace ethosu::axi

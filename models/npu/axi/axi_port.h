@@ -26,7 +26,7 @@
 
 #include "models/npu/axi/axi_timing.h"
 
-namespace ethosu::mem {
+namespace ethosu::axi {
 
 struct AxiAccess {
   tlm::tlm_response_status status = tlm::TLM_OK_RESPONSE;
@@ -96,4 +96,4 @@ class AxiPort : public sc_core::sc_module {
   tlm::tlm_generic_payload gp_;  // reused by every call
 };
 
-}  // namespace ethosu::mem
+}  // namespace ethosu::axi

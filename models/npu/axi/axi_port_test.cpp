@@ -21,7 +21,7 @@
 // libsystemc's own main() is unused (GoogleTest's runs the tests) but the library needs the symbol.
 int sc_main(int, char**) { return 0; }
 
-namespace ethosu::mem {
+namespace ethosu::axi {
 namespace {
 
 using isa::Access;
@@ -57,10 +57,10 @@ SC_MODULE(Stimulus) {
 using Bus = test::DelayBus;
 
 struct Platform {
-  Memory mem{"mem"};
+  mem::Memory mem{"mem"};
   AxiPort port{"axi0", AxiPortParams{}, kPeriod};
   Bus bus{"bus"};
-  Memory host_mem{"host_mem"};
+  mem::Memory host_mem{"host_mem"};
   Stimulus stim{"stim"};
 
   Platform() {
@@ -361,4 +361,4 @@ TEST_F(AxiPortTest, PerCallCostWithDmi) {
 }
 
 }  // namespace
-}  // namespace ethosu::mem
+}  // namespace ethosu::axi

@@ -8,7 +8,7 @@
 #include "sim/error.h"
 #include "sim/int_math.h"
 
-namespace ethosu::mem {
+namespace ethosu::axi {
 namespace {
 
 // Denominator bound of the bandwidth fraction: exact for every vela.ini clock scale (k/64) and for
@@ -338,4 +338,4 @@ AxiPortStats AxiPortTiming::stats() const {
   return s;
 }
 
-}  // namespace ethosu::mem
+}  // namespace ethosu::axi

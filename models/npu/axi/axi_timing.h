@@ -40,7 +40,7 @@
 #include "isa/access.h"
 #include "sim/int_math.h"
 
-namespace ethosu::mem {
+namespace ethosu::axi {
 
 constexpr unsigned kLimitersPerPort = 2;
 constexpr uint32_t kMaxOutstandingReads = 64;
@@ -157,4 +157,4 @@ class AxiPortTiming {
   Counters counters_;
 };
 
-}  // namespace ethosu::mem
+}  // namespace ethosu::axi

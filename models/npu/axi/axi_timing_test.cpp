@@ -10,7 +10,7 @@
 
 #include "sim/error.h"
 
-namespace ethosu::mem {
+namespace ethosu::axi {
 namespace {
 
 using isa::Access;
@@ -442,4 +442,4 @@ TEST(AxiTiming, ZeroBytesTakeNoTime) {
 }
 
 }  // namespace
-}  // namespace ethosu::mem
+}  // namespace ethosu::axi

@@ -11,7 +11,7 @@
 namespace ethosu::npu {
 
 using isa::PmuEvent;
-using timing::Stall;
+using npu::Stall;
 
 namespace {
 
@@ -71,7 +71,7 @@ Cc::Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks)
   SC_THREAD(thread);
 }
 
-void Cc::configure(const CcTiming& t, double clock_hz, const std::array<mem::AxiPortParams, 2>& axi,
+void Cc::configure(const CcTiming& t, double clock_hz, const std::array<axi::AxiPortParams, 2>& axi,
                    const cc::Limits& limits) {
   timing_ = t;
   axi_caps_ = axi;
@@ -153,8 +153,8 @@ void Cc::wait_until(uint64_t cycle, Stall why) {
 void Cc::map_regions() {
   // The AXI limiters as the driver programmed them, capped by what the port's memory allows.
   for (unsigned p = 0; p < 2; ++p) {
-    mem::AxiPortParams params = port(p).timing().params();
-    for (unsigned l = 0; l < mem::kLimitersPerPort; ++l) {
+    axi::AxiPortParams params = port(p).timing().params();
+    for (unsigned l = 0; l < axi::kLimitersPerPort; ++l) {
       const uint32_t v = b_.ctrl.axi_limit(2 * p + l);
       auto& lim = params.limiters[l];
       const auto& cap = axi_caps_[p].limiters[l];
@@ -169,7 +169,7 @@ void Cc::map_regions() {
   AxiMap& axi = pipeline_.axi;
   axi.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    const mem::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
+    const axi::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
     regions_[r] = {d.data, d.bytes};
     staged_[r].bytes.clear();
     staged_[r].needed = d.data == nullptr;
@@ -239,13 +239,13 @@ void Cc::write_back_staged() {
   }
 }
 
-std::array<mem::ClassBytes, 2> Cc::port_bytes() const {
+std::array<axi::ClassBytes, 2> Cc::port_bytes() const {
   return {b_.axi0.timing().class_bytes(), b_.axi1.timing().class_bytes()};
 }
 
-std::array<timing::PortTraffic, 2> Cc::traffic_since(const std::array<mem::ClassBytes, 2>& before) const {
+std::array<npu::PortTraffic, 2> Cc::traffic_since(const std::array<axi::ClassBytes, 2>& before) const {
   const auto now = port_bytes();
-  std::array<timing::PortTraffic, 2> t{};
+  std::array<npu::PortTraffic, 2> t{};
   for (unsigned p = 0; p < 2; ++p)
     for (size_t k = 0; k < isa::kAccessCount; ++k) {
       t[p].read_bytes[k] = now[p].read[k] - before[p].read[k];
@@ -256,7 +256,7 @@ std::array<timing::PortTraffic, 2> Cc::traffic_since(const std::array<mem::Class
 
 void Cc::run_stream() {
   const uint64_t host_start = steady_ns();
-  report_ = timing::JobReport{};
+  report_ = npu::JobReport{};
   report_.clock_hz = clock_.hz;
   // The previous job's events are counted before the blocks' statistics start again.
   b_.pmu.account_until(cycle_now());
@@ -321,7 +321,7 @@ void Cc::finish_report(uint64_t host_start_ns) {
 uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
   const auto before = port_bytes();
   const Dma::Times t = b_.dma.issue(offset, op, cc_cycle_, pipeline_.axi);
-  timing::OpRecord rec;
+  npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = "DMA";
   rec.start_cycle = t.start_cycle;
@@ -334,7 +334,7 @@ uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
 }
 
 cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) {
-  timing::OpRecord rec;
+  npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = op_kind(op);
   rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
@@ -350,7 +350,7 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   rec.ao_busy_cycles = t.ao_busy;
   rec.wd_busy_cycles = t.wd_busy;
   rec.mac_utilisation = rec.cycles() ? double(t.macs) / (double(rec.cycles()) * b_.mac.peak_macs_per_cycle()) : 0.0;
-  for (size_t k = 0; k < timing::kStallKinds; ++k) rec.stall_cycles[k] = t.stalls[k] + op_stalls_[k];
+  for (size_t k = 0; k < npu::kStallKinds; ++k) rec.stall_cycles[k] = t.stalls[k] + op_stalls_[k];
   op_stalls_ = {};
   rec.ports = traffic_since(before);
   if (tracing()) {
@@ -368,14 +368,14 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   return t.times;
 }
 
-void Cc::list(timing::OpRecord&& rec) {
-  if (report_.ops.size() < timing::JobReport::kMaxListedOps)
+void Cc::list(npu::OpRecord&& rec) {
+  if (report_.ops.size() < npu::JobReport::kMaxListedOps)
     report_.ops.push_back(std::move(rec));
   else
     ++report_.ops_not_listed;
 }
 
-void Cc::trace_op(const timing::OpRecord& rec) {
+void Cc::trace_op(const npu::OpRecord& rec) {
   if (!tracing()) return;
   if (rec.kind != "DMA")
     span(rec.kind, "operation", rec.start_cycle, rec.end_cycle,

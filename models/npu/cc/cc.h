@@ -48,8 +48,8 @@ struct CcTiming {
 struct CcBlocks {
   ControlRegisters& ctrl;
   isa::RegisterState& mirror;  // the state registers as the CC last parsed them
-  mem::AxiPort& axi0;
-  mem::AxiPort& axi1;
+  axi::AxiPort& axi0;
+  axi::AxiPort& axi1;
   Dma& dma;
   Shram& shram;
   Wd& wd;
@@ -65,14 +65,14 @@ class Cc : public Block, private cc::Timeline {
   SC_HAS_PROCESS(Cc);
 
   // `axi` are the ports' capabilities, within which the limiters the driver programs in AXI_LIMITn apply.
-  void configure(const CcTiming& t, double clock_hz, const std::array<mem::AxiPortParams, 2>& axi,
+  void configure(const CcTiming& t, double clock_hz, const std::array<axi::AxiPortParams, 2>& axi,
                  const cc::Limits& limits);
   const CcTiming& timing() const { return timing_; }
   // `irq_changed` is the NPU's hook, called when an interrupt source may have changed.
   void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }
   void start() { start_.notify(sc_core::SC_ZERO_TIME); }
 
-  const timing::JobReport& report() const { return report_; }
+  const npu::JobReport& report() const { return report_; }
   // Operations on the CC's own track, their traffic on `axi0`/`axi1`; nullptr stops.
   void set_tracks(sim::Trace* trace, sim::Trace::TrackId cc, sim::Trace::TrackId axi0, sim::Trace::TrackId axi1,
                   const CycleClock& clock);
@@ -80,7 +80,7 @@ class Cc : public Block, private cc::Timeline {
  private:
   // cc::Timeline
   uint64_t now() const override { return cc_cycle_; }
-  void wait_until(uint64_t cycle, timing::Stall why) override;
+  void wait_until(uint64_t cycle, npu::Stall why) override;
   void command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) override;
   uint64_t dma(uint32_t offset, const isa::Operation& op) override;
   cc::KernelTimes kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) override;
@@ -100,17 +100,17 @@ class Cc : public Block, private cc::Timeline {
   void finish_report(uint64_t host_start_ns);
   void sync();
   // Bytes by class on both ports since `before`.
-  std::array<timing::PortTraffic, 2> traffic_since(const std::array<mem::ClassBytes, 2>& before) const;
-  std::array<mem::ClassBytes, 2> port_bytes() const;
-  void trace_op(const timing::OpRecord& rec);
+  std::array<npu::PortTraffic, 2> traffic_since(const std::array<axi::ClassBytes, 2>& before) const;
+  std::array<axi::ClassBytes, 2> port_bytes() const;
+  void trace_op(const npu::OpRecord& rec);
   // Adds an operation to the report's list, while it has room.
-  void list(timing::OpRecord&& rec);
-  mem::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
+  void list(npu::OpRecord&& rec);
+  axi::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
   uint64_t cycle_now() const;
 
   CcBlocks b_;
   CcTiming timing_;
-  std::array<mem::AxiPortParams, 2> axi_caps_{};
+  std::array<axi::AxiPortParams, 2> axi_caps_{};
   cc::Limits limits_;
   CycleClock clock_;
   std::function<void()> irq_changed_;
@@ -130,14 +130,14 @@ class Cc : public Block, private cc::Timeline {
   uint64_t run_start_cycle_ = 0;
   std::vector<uint64_t> fetch_done_;  // per fetch request: when its bytes are in
   uint32_t parsed_ = 0;               // stream bytes the CC has parsed
-  std::array<uint64_t, timing::kStallKinds> op_stalls_{};  // the CC's gate waits for the next operation
-  std::array<mem::ClassBytes, 2> job_start_bytes_{};
-  timing::JobReport report_;
+  std::array<uint64_t, npu::kStallKinds> op_stalls_{};  // the CC's gate waits for the next operation
+  std::array<axi::ClassBytes, 2> job_start_bytes_{};
+  npu::JobReport report_;
   std::vector<BlockStages> stages_;  // reused per op while tracing
   sim::Trace::TrackId axi_tracks_[2]{};
   sim::Trace* trace_ = nullptr;
 
-  std::array<sim::Counter*, timing::kStallKinds> waits_{};  // the CC's waits by cause
+  std::array<sim::Counter*, npu::kStallKinds> waits_{};  // the CC's waits by cause
   sim::Counter &kernel_ops_, &dma_ops_, &command_bytes_;
 };
 

@@ -15,7 +15,7 @@ namespace {
 using isa::Access;
 using isa::Operation;
 using isa::Span;
-using timing::Stall;
+using npu::Stall;
 
 bool overlaps(const Span& a, const Span& b) { return !a.empty() && !b.empty() && a.lo < b.hi && b.lo < a.hi; }
 
@@ -111,8 +111,8 @@ class Run {
 
   // Takes the operation's cost from the job's budget, or faults without running it.
   bool admit(uint32_t offset, const char* op, const isa::Operation& operation) {
-    functional::OpCost c = functional::cost(operation);
-    const uint64_t blocks = timing::OfmBlocks::count_of(operation);
+    kernels::OpCost c = kernels::cost(operation);
+    const uint64_t blocks = npu::OfmBlocks::count_of(operation);
     c.work = blocks > (UINT64_MAX - c.work) / Limits::kBlockWork ? UINT64_MAX : c.work + blocks * Limits::kBlockWork;
     std::string why;
     if (c.buffer_elements > config_.limits.buffer_elements)
@@ -158,10 +158,10 @@ class Run {
     const auto& d = dmas_.front().op.dma;
     const uint8_t* src = d.src.internal() ? shram_.front().data() : regions_[d.src.region].data;
     if (!d.dst.internal()) {
-      functional::copy_dma(d, src, regions_[d.dst.region].data);
+      kernels::copy_dma(d, src, regions_[d.dst.region].data);
     } else {
       for (unsigned c = 0; c < shram_.size(); ++c)
-        if (d.dst.region & (1u << c)) functional::copy_dma(d, src, shram_[c].data());
+        if (d.dst.region & (1u << c)) kernels::copy_dma(d, src, shram_[c].data());
     }
     dmas_.pop_front();
   }
@@ -195,11 +195,11 @@ class Run {
 
   bool kernel(uint32_t offset, const Operation& op) {
     const char* name = isa::command_info(op.cmd).name.data();
-    const auto accesses = functional::accesses(op);
+    const auto accesses = kernels::accesses(op);
     for (const auto& a : accesses)
       if (!check_region(offset, name, isa::access_name(a.access), a.access, a.region, a.span)) return false;
     const uint64_t shram_bytes = shram_.empty() ? 0 : shram_.front().size();
-    if (!check_shram(offset, name, "LUT", functional::lut_span(op, shram_bytes), Channel::RD_CMD)) return false;
+    if (!check_shram(offset, name, "LUT", kernels::lut_span(op, shram_bytes), Channel::RD_CMD)) return false;
     if (!admit(offset, name, op)) return false;
 
     // The TSU holds a limited number of operations: the CC waits for the oldest when all banks are busy.
@@ -221,10 +221,10 @@ class Run {
     uint64_t macs = 0;
     try {
       macs = ops_.execute(op);
-    } catch (const functional::WeightFault& e) {
+    } catch (const kernels::WeightFault& e) {
       fault({FaultKind::WD_FAULT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
       return false;
-    } catch (const functional::UnknownBehaviour& e) {
+    } catch (const kernels::UnknownBehaviour& e) {
       fault({FaultKind::LIMIT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
       return false;
     }
@@ -245,7 +245,7 @@ class Run {
 
   // Reading bytes a queued DMA has not delivered yet: the hardware gives no guarantee, the model gives the
   // old bytes and says so.
-  void note_hazards(uint32_t offset, const char* name, const std::vector<functional::AccessRange>& accesses) {
+  void note_hazards(uint32_t offset, const char* name, const std::vector<kernels::AccessRange>& accesses) {
     for (const auto& a : accesses)
       for (const auto& p : dmas_)
         if (!p.op.dma.dst.internal() && p.op.dma.dst.region == a.region &&
@@ -269,7 +269,7 @@ class Run {
   Timeline& timeline_;
   RunResult& result_;
   uint64_t work_left_;
-  functional::OpRunner ops_;
+  kernels::OpRunner ops_;
   std::deque<QueuedDma> dmas_;
   std::deque<InFlight> kernels_;
   KernelTimes previous_;

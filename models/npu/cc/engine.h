@@ -15,7 +15,7 @@
 //  * holds at most `tsu_banks` kernel operations in flight (the TSU), and gates each kernel operation on
 //    BLOCKDEP (at most that many blocks of its predecessor unfinished) and on a SHRAM layout change (the
 //    predecessor's banks released);
-//  * runs each operation's data effect (functional::OpRunner, DMA copies) on the region buffers and the
+//  * runs each operation's data effect (kernels::OpRunner, DMA copies) on the region buffers and the
 //    SHRAM; a weight or scale stream the weight decoder rejects is a weight-decoder fault;
 //  * ends with NPU_OP_STOP once the kernels, DMAs and the last write responses are done, or at the first
 //    fault once the kernels in flight are done; DMAs still queued land.
@@ -38,8 +38,8 @@
 
 namespace ethosu::cc {
 
-using functional::Region;
-using functional::Regions;
+using kernels::Region;
+using kernels::Regions;
 // One buffer per core, all of the same size.
 using ShramBanks = std::vector<std::vector<uint8_t>>;
 

@@ -494,9 +494,9 @@ class Script : public Timeline {
   std::vector<KernelIssue> kernels;
 
   uint64_t now() const override { return now_; }
-  void wait_until(uint64_t cycle, timing::Stall why) override {
+  void wait_until(uint64_t cycle, npu::Stall why) override {
     if (cycle <= now_) return;
-    log.push_back(std::string("wait ") + timing::stall_name(why) + " to " + std::to_string(cycle));
+    log.push_back(std::string("wait ") + npu::stall_name(why) + " to " + std::to_string(cycle));
     now_ = cycle;
   }
   void command(uint32_t, uint32_t, const isa::StreamState&) override {}

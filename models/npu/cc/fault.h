@@ -36,7 +36,7 @@ struct Fault {
 // corrupt stream from taking hours or exhausting host memory, and are far above what a real network layer
 // needs. An operation over a limit is not run: the job ends with a LIMIT fault.
 struct Limits {
-  // Element steps over the whole job: an operation's data effect (functional::OpCost) plus
+  // Element steps over the whole job: an operation's data effect (kernels::OpCost) plus
   // kBlockWork per OFM block for its timing, so that functional and timed runs refuse the same jobs.
   uint64_t work = uint64_t{1} << 36;
   uint64_t buffer_elements = uint64_t{1} << 28;  // any one host buffer; must stay below 2^31 (int indices)

@@ -44,7 +44,7 @@ class Timeline {
 
   virtual uint64_t now() const = 0;
   // The CC waits until `cycle` (nothing when it is not later than now()); `why` attributes the wait.
-  virtual void wait_until(uint64_t cycle, timing::Stall why) = 0;
+  virtual void wait_until(uint64_t cycle, npu::Stall why) = 0;
   // The CC reaches the command at `offset`, whose words end at `end_offset`; `state` holds the state
   // registers as parsed so far.
   virtual void command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) = 0;
@@ -64,7 +64,7 @@ class Timeline {
 class NoTime : public Timeline {
  public:
   uint64_t now() const override { return 0; }
-  void wait_until(uint64_t, timing::Stall) override {}
+  void wait_until(uint64_t, npu::Stall) override {}
   void command(uint32_t, uint32_t, const isa::StreamState&) override {}
   uint64_t dma(uint32_t, const isa::Operation&) override { return kNever; }
   KernelTimes kernel(uint32_t, const isa::Operation&, const KernelIssue&) override { return {}; }

@@ -17,7 +17,7 @@ Dma::Times Dma::issue(uint32_t offset, const isa::Operation& op, uint64_t cycle,
   const uint64_t start = std::max(cycle, free_at_);
   const uint64_t bytes = d.total_bytes();
   const auto run = static_cast<uint32_t>(d.length_bytes);
-  mem::Completion read{start, start, start, start};
+  axi::Completion read{start, start, start, start};
   if (!d.src.internal() && bytes)
     read = axi.read(d.src.region, start, bytes, run, Access::DMA_SRC);
   uint64_t done = read.complete_cycle;

@@ -20,8 +20,8 @@ using isa::Access;
 
 constexpr uint64_t kL0 = 20, kW0 = 30, kL1 = 100, kW1 = 50;
 
-mem::AxiPortParams port(double bpc, uint32_t read_latency, uint32_t write_latency) {
-  mem::AxiPortParams p;
+axi::AxiPortParams port(double bpc, uint32_t read_latency, uint32_t write_latency) {
+  axi::AxiPortParams p;
   p.bytes_per_cycle = bpc;
   p.read_latency_cycles = read_latency;
   p.write_latency_cycles = write_latency;
@@ -31,7 +31,7 @@ mem::AxiPortParams port(double bpc, uint32_t read_latency, uint32_t write_latenc
 struct Bench {
   sim::Stats stats;
   Dma dma{"dma", stats};
-  mem::AxiPortTiming axi0{port(16, kL0, kW0)}, axi1{port(8, kL1, kW1)};
+  axi::AxiPortTiming axi0{port(16, kL0, kW0)}, axi1{port(8, kL1, kW1)};
   AxiMap map;
   Bench() {
     map.ports = {&axi0, &axi1};

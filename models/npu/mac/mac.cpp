@@ -3,7 +3,7 @@
 namespace ethosu::npu {
 
 using E = isa::PmuEvent;
-using timing::Stall;
+using npu::Stall;
 
 Mac::Mac(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
     : Block(name, stats, &pmu),

@@ -1,7 +1,7 @@
 // MAC, the multiply-accumulate array, as a SystemC module: works on one OFM block at a time from the input
-// buffer and the weight buffer into the accumulators. It owns its timing parameters (timing::MacTiming: the
+// buffer and the weight buffer into the accumulators. It owns its timing parameters (npu::MacTiming: the
 // micro-block of its width, kernel steps, the weight-buffer refill floor), its work per block
-// (timing::MacWork), its occupancy, its statistics and PMU events, and its trace track.
+// (npu::MacWork), its occupancy, its statistics and PMU events, and its trace track.
 //
 // Contract: the pipeline (pipeline.h) books the MAC work of each block on unit(); afterwards account() adds
 // the operation's activity to the MAC's counters, from which the PMU counts MAC_ACTIVE (and by IFM
@@ -23,11 +23,11 @@ class Mac : public Block {
  public:
   Mac(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu);
 
-  void configure(const timing::MacTiming& t, unsigned cores) {
+  void configure(const npu::MacTiming& t, unsigned cores) {
     timing_ = t;
     cores_ = cores;
   }
-  const timing::MacTiming& timing() const { return timing_; }
+  const npu::MacTiming& timing() const { return timing_; }
   // MACs per cycle of the whole array.
   double peak_macs_per_cycle() const { return double(timing_.macs_per_core) * cores_; }
 
@@ -37,7 +37,7 @@ class Mac : public Block {
   void trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages);
 
  private:
-  timing::MacTiming timing_;
+  npu::MacTiming timing_;
   unsigned cores_ = 1;
   Unit unit_;
   sim::Counter &active_, &active_8bit_, &active_16bit_, &active_32bit_, &dpu_active_, &macs_;

@@ -5,7 +5,7 @@
 #include "sim/error.h"
 #include "sim/int_math.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 using isa::OpKind;
 namespace enums = isa::enums;
@@ -146,4 +146,4 @@ uint64_t MacWork::ublock_elements(const OfmBox& box) const {
   return round_up(box.width(), ub_w_) * round_up(box.height(), ub_h_) * round_up(channels, t_.ublock_d);
 }
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

@@ -27,7 +27,7 @@
 
 #include "isa/operation.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 inline constexpr unsigned kMaxCores = 2;
 
@@ -100,4 +100,4 @@ class MacWork {
   std::array<uint64_t, kMaxCores> stream_weights_{};
 };
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

@@ -10,7 +10,7 @@
 #include "sim/error.h"
 #include "tests/unit/timing_ops.h"
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 namespace {
 
 using isa::OpKind;
@@ -149,4 +149,4 @@ TEST(TimingMac, ManyBlocksNeedNoTables) {
 }
 
 }  // namespace
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

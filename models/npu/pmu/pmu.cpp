@@ -26,7 +26,7 @@ constexpr AxiEventIds kAxiEvents[2] = {
      PmuEvent::AXI1_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI1_RD_STALL_LIMIT, PmuEvent::AXI1_WR_STALL_LIMIT},
 };
 
-void axi_events(EventCounts& e, unsigned port, const mem::AxiPortStats& now, const mem::AxiPortStats& before) {
+void axi_events(EventCounts& e, unsigned port, const axi::AxiPortStats& now, const axi::AxiPortStats& before) {
   const AxiEventIds& id = kAxiEvents[port];
   const uint64_t rd_tr = now.read.transactions - before.read.transactions;
   const uint64_t wr_tr = now.write.transactions - before.write.transactions;
@@ -43,7 +43,7 @@ void axi_events(EventCounts& e, unsigned port, const mem::AxiPortStats& now, con
 
 }  // namespace
 
-Pmu::Pmu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& axi1)
+Pmu::Pmu(const sc_core::sc_module_name& name, axi::AxiPort& axi0, axi::AxiPort& axi1)
     : sc_module(name), axi0_(axi0), axi1_(axi1) {
   SC_METHOD(idle_overflow);
   sensitive << overflow_due_;

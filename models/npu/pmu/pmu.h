@@ -28,7 +28,7 @@ namespace ethosu::npu {
 
 class Pmu : public sc_core::sc_module {
  public:
-  Pmu(const sc_core::sc_module_name& name, mem::AxiPort& axi0, mem::AxiPort& axi1);
+  Pmu(const sc_core::sc_module_name& name, axi::AxiPort& axi0, axi::AxiPort& axi1);
   SC_HAS_PROCESS(Pmu);
 
   // `running` tells whether the NPU is running (NPU_ACTIVE) or idle; `irq_changed` is the NPU's hook.
@@ -54,8 +54,8 @@ class Pmu : public sc_core::sc_module {
   void idle_overflow();
   uint64_t cycle_now() const;
 
-  mem::AxiPort& axi0_;
-  mem::AxiPort& axi1_;
+  axi::AxiPort& axi0_;
+  axi::AxiPort& axi1_;
   PmuRegisters regs_;
   struct Binding {
     uint16_t event;
@@ -65,7 +65,7 @@ class Pmu : public sc_core::sc_module {
   EventCounts pending_;
   std::vector<Binding> bindings_;
   uint64_t accounted_cycle_ = 0;
-  std::array<mem::AxiPortStats, 2> port_stats_{};
+  std::array<axi::AxiPortStats, 2> port_stats_{};
   std::function<bool()> running_;
   std::function<void()> irq_changed_;
   sc_core::sc_event overflow_due_;

@@ -1,5 +1,5 @@
 // WD, the weight decoder, as a SystemC module: fetches each OFM block's compressed weights (and scales) and
-// decodes them into the MAC's weight buffer. It owns its timing parameters (timing::WdTiming), its
+// decodes them into the MAC's weight buffer. It owns its timing parameters (npu::WdTiming), its
 // occupancy, its statistics and PMU events (WD_ACTIVE) and its trace track.
 //
 // Contract: the pipeline (pipeline.h) books each block's decode on unit(); account() adds the operation's
@@ -19,8 +19,8 @@ class Wd : public Block {
  public:
   Wd(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu);
 
-  void configure(const timing::WdTiming& t) { timing_ = t; }
-  const timing::WdTiming& timing() const { return timing_; }
+  void configure(const npu::WdTiming& t) { timing_ = t; }
+  const npu::WdTiming& timing() const { return timing_; }
 
   Unit& unit() { return unit_; }
   void begin_stream(uint64_t cycle) { unit_ = Unit{cycle, 0}; }
@@ -28,7 +28,7 @@ class Wd : public Block {
   void trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages);
 
  private:
-  timing::WdTiming timing_;
+  npu::WdTiming timing_;
   Unit unit_;
   sim::Counter &active_, &weights_;
 };

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace ethosu::timing {
+namespace ethosu::npu {
 
 struct WdTiming {
   unsigned weights_per_cycle = 8;         // decoded weights per cycle into the weight buffer
@@ -18,4 +18,4 @@ struct WdTiming {
   uint64_t decode_cycles(uint64_t weights) const { return (weights + weights_per_cycle - 1) / weights_per_cycle; }
 };
 
-}  // namespace ethosu::timing
+}  // namespace ethosu::npu

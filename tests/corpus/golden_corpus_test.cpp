@@ -96,7 +96,8 @@ TEST_P(GoldenRecord, TimedRunMatchesTheRecord) {
     return;
   }
   if (!fs::exists(path))
-    GTEST_SKIP() << "no golden record for " << c.label << " (" << path.string() << "); to record it: " << kUpdateCommand;
+    GTEST_SKIP() << "no golden record for " << c.label << " (" << path.string()
+                 << "); to record it: " << kUpdateCommand;
   const nlohmann::json expected = nlohmann::json::parse(read_text(path));
   const auto diffs = test::record_differences(expected, record);
   if (!diffs.empty())

@@ -1,6 +1,8 @@
 #include "corpus/golden_record.h"
 
 #include <cstdio>
+#include <map>
+#include <optional>
 
 #include "host/run_job.h"
 #include "host/sim_config.h"
@@ -29,7 +31,8 @@ json record_of(const GoldenCase& c, const std::vector<std::string>& assignments)
   record["total_cycles"] = report.total_cycles;
   json& ops = record["ops"] = json::array();
   for (const timing::OpRecord& op : report.ops)
-    ops.push_back({{"offset", op.offset}, {"kind", op.kind}, {"start_cycle", op.start_cycle}, {"end_cycle", op.end_cycle}});
+    ops.push_back(
+        {{"offset", op.offset}, {"kind", op.kind}, {"start_cycle", op.start_cycle}, {"end_cycle", op.end_cycle}});
   json& pmu = record["pmu"];
   pmu["PMCCNTR"] = outcome.cycle_counter;
   for (size_t k = 0; k < kRecordedPmuEvents.size(); ++k)
@@ -73,12 +76,24 @@ void write_value(std::string& out, const json& v, const std::string& indent, boo
   out += v.is_object() ? '}' : ']';
 }
 
-// " (offset 0x1a4, CONV)" for an operation, so that a difference names the command it comes from.
-std::string element_label(const json& element) {
-  if (!element.is_object() || !element.contains("offset") || !element.contains("kind")) return "";
-  char offset[32];
-  std::snprintf(offset, sizeof offset, "%#llx", static_cast<unsigned long long>(element["offset"].get<uint64_t>()));
-  return std::string(" (offset ") + offset + ", " + element["kind"].get<std::string>() + ")";
+// The operations by stream offset, when every element is one and no offset repeats (offsets identify the NPU_OP_*
+// commands): an operation added or removed then shows alone rather than shifting every later one.
+std::optional<std::map<uint64_t, const json*>> by_offset(const json& elements) {
+  std::map<uint64_t, const json*> ops;
+  for (const json& e : elements) {
+    if (!e.is_object() || !e.contains("offset") || !e["offset"].is_number_unsigned() || !e.contains("kind") ||
+        !e["kind"].is_string())
+      return {};
+    if (!ops.emplace(e["offset"].get<uint64_t>(), &e).second) return {};
+  }
+  return ops;
+}
+
+// " (offset 0x1a4, CONV)": the operation a difference comes from, as the disassembly and the run table name it.
+std::string op_label(uint64_t offset, const json& op) {
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%#llx", static_cast<unsigned long long>(offset));
+  return std::string(" (offset ") + hex + ", " + op["kind"].get<std::string>() + ")";
 }
 
 void differences(const json& expected, const json& actual, const std::string& path, std::vector<std::string>& out) {
@@ -95,12 +110,22 @@ void differences(const json& expected, const json& actual, const std::string& pa
     }
   } else if (expected.is_array() && actual.is_array()) {
     if (expected.size() != actual.size())
-      out.push_back(path + ": " + std::to_string(expected.size()) + " -> " + std::to_string(actual.size()) + " elements");
-    for (size_t i = 0; i < std::max(expected.size(), actual.size()); ++i) {
-      const json& e = i < expected.size() ? expected[i] : absent;
-      const json& a = i < actual.size() ? actual[i] : absent;
-      differences(e, a, path + "[" + std::to_string(i) + "]" + element_label(e.is_null() ? a : e), out);
+      out.push_back(path + ": " + std::to_string(expected.size()) + " -> " + std::to_string(actual.size()) +
+                    " elements");
+    const auto expected_ops = by_offset(expected), actual_ops = by_offset(actual);
+    if (expected_ops && actual_ops) {
+      std::map<uint64_t, const json*> all = *expected_ops;
+      all.insert(actual_ops->begin(), actual_ops->end());
+      for (const auto& [offset, op] : all) {
+        const auto e = expected_ops->find(offset), a = actual_ops->find(offset);
+        differences(e == expected_ops->end() ? absent : *e->second, a == actual_ops->end() ? absent : *a->second,
+                    path + op_label(offset, *op), out);
+      }
+      return;
     }
+    for (size_t i = 0; i < std::max(expected.size(), actual.size()); ++i)
+      differences(i < expected.size() ? expected[i] : absent, i < actual.size() ? actual[i] : absent,
+                  path + "[" + std::to_string(i) + "]", out);
   } else if (expected != actual) {
     out.push_back(path + ": " + text(expected) + " -> " + text(actual));
   }

@@ -8,8 +8,8 @@
 //   ops           every kernel operation and DMA in stream order: offset (of its NPU_OP_* command), kind,
 //                 start_cycle, end_cycle
 //   pmu           what the driver reads in its IRQ handler: PMCCNTR, and PMEVCNTR0-3 keyed "PMEVCNTRn EVENT"
-//                 (PMCCNTR counts on to that read: 30 cycles of register accesses more than the report's
-//                 pmu.PMCCNTR, taken at the job's end)
+//                 (PMCCNTR counts on to that read: on the corpus 30 cycles of register accesses more than the
+//                 report's pmu.PMCCNTR, taken at the job's end)
 //   stats         every block statistic by path (the counters the PMU events count)
 //   axi_bytes     per port (axi0, axi1), direction (read, write) and traffic class, zeros included
 // record_text() writes a record with sorted keys, one object entry or array element per line, so that a diff of
@@ -36,8 +36,8 @@ nlohmann::json record_of(const GoldenCase& c, const std::vector<std::string>& as
 
 std::string record_text(const nlohmann::json& record);
 
-// One line per value that differs, in key order: "ops[3] (offset 0x1a4, CONV).end_cycle: 1234 -> 1240"; a value
-// present on one side only shows "absent" on the other.
+// One line per value that differs, in key order: "ops (offset 0x1a4, CONV).end_cycle: 1234 -> 1240" (operations
+// matched by offset); a value present on one side only shows "absent" on the other.
 std::vector<std::string> record_differences(const nlohmann::json& expected, const nlohmann::json& actual);
 
 }  // namespace ethosu::test

@@ -33,7 +33,13 @@ namespace {
 // Differences listed in a failure; the count says how many more there are.
 constexpr size_t kShownDifferences = 20;
 
-const char* const kUpdateCommand = "cmake --build " ETHOSU_SIM_BUILD_DIR " --target update-golden";
+// The command that rewrites the records, with the data folder when the environment chose it (the test program
+// then reads that one).
+std::string update_command() {
+  const std::string command = "cmake --build " ETHOSU_SIM_BUILD_DIR " --target update-golden";
+  const char* shared = std::getenv("ETHOSU_SIM_SHARED_DIR");
+  return shared && *shared ? "ETHOSU_SIM_SHARED_DIR=" + std::string(shared) + " " + command : command;
+}
 
 bool updating() {
   const char* v = std::getenv("ETHOSU_SIM_UPDATE_GOLDEN");
@@ -76,10 +82,26 @@ class GoldenRecord : public ::testing::TestWithParam<test::GoldenCase> {
   void SetUp() override {
     if (GetParam().label.empty()) GTEST_SKIP() << test::skip_message();
   }
-  void TearDown() override {
-    kernels::select_simd_target(0);
-    kernels::set_simd_level_limit(kernels::SimdLevel::Avx512Vnni);
+};
+
+// The portable SIMD code (Highway's last target, the generic micro-kernels) while it lives; then the target and
+// level it found again, ETHOSU_SIM_SIMD's when that is set.
+class PortableSimd {
+ public:
+  PortableSimd() : target_(kernels::simd_target()), level_(kernels::best_simd_level()) {
+    kernels::select_simd_target(kernels::available_simd_targets().back());
+    kernels::set_simd_level_limit(kernels::SimdLevel::Generic);
   }
+  ~PortableSimd() {
+    kernels::select_simd_target(target_);
+    kernels::set_simd_level_limit(level_);
+  }
+  PortableSimd(const PortableSimd&) = delete;
+  PortableSimd& operator=(const PortableSimd&) = delete;
+
+ private:
+  int64_t target_;
+  kernels::SimdLevel level_;
 };
 
 TEST_P(GoldenRecord, TimedRunMatchesTheRecord) {
@@ -97,24 +119,22 @@ TEST_P(GoldenRecord, TimedRunMatchesTheRecord) {
   }
   if (!fs::exists(path))
     GTEST_SKIP() << "no golden record for " << c.label << " (" << path.string()
-                 << "); to record it: " << kUpdateCommand;
+                 << "); to record it: " << update_command();
   const nlohmann::json expected = nlohmann::json::parse(read_text(path));
   const auto diffs = test::record_differences(expected, record);
   if (!diffs.empty())
     ADD_FAILURE() << c.label << ": total_cycles " << expected["total_cycles"] << " -> " << record["total_cycles"]
                   << ", " << listing(diffs) << "against " << path.string()
-                  << ". If the change is intended, regenerate with `" << kUpdateCommand
+                  << ". If the change is intended, regenerate with `" << update_command()
                   << "` and explain it in the commit message and models/timing/FIDELITY.md (\"Golden record\").";
 }
 
-// The portable SIMD code (Highway's last target, the generic micro-kernels) and three host threads per operation
-// must give the same record as this host's best code on one thread; the second run also finds the weight cache
-// filled by the first.
+// The portable SIMD code and three host threads per operation must give the same record as this host's best code
+// on one thread; the second run also finds the weight cache filled by the first.
 TEST_P(GoldenRecord, HostThreadsAndSimdTargetChangeNothing) {
   const test::GoldenCase& c = GetParam();
   const nlohmann::json best = test::record_of(c);
-  kernels::select_simd_target(kernels::available_simd_targets().back());
-  kernels::set_simd_level_limit(kernels::SimdLevel::Generic);
+  const PortableSimd portable_simd;
   const nlohmann::json portable = test::record_of(c, {"sim.limits.host_threads=3"});
   const auto diffs = test::record_differences(best, portable);
   EXPECT_TRUE(diffs.empty()) << c.label << " on " << kernels::simd_target_name() << " with 3 host threads: "

@@ -7,7 +7,7 @@
 //   cmake --build build --target update-golden
 // (or some of them: ETHOSU_SIM_UPDATE_GOLDEN=1 build/tests/golden_corpus_test --gtest_filter='*kws*'), then read
 // `git diff tests/golden`. A commit that changes the record explains each change in its message and in the change
-// log of models/timing/FIDELITY.md ("Golden record").
+// log of models/FIDELITY.md ("Golden record").
 //
 // A case of the data with no record skips, naming the command that records it (other people run the suites on
 // other corpora); without the data every test skips with skip_message(). The record must not depend on the host:
@@ -126,7 +126,7 @@ TEST_P(GoldenRecord, TimedRunMatchesTheRecord) {
     ADD_FAILURE() << c.label << ": total_cycles " << expected["total_cycles"] << " -> " << record["total_cycles"]
                   << ", " << listing(diffs) << "against " << path.string()
                   << ". If the change is intended, regenerate with `" << update_command()
-                  << "` and explain it in the commit message and models/timing/FIDELITY.md (\"Golden record\").";
+                  << "` and explain it in the commit message and models/FIDELITY.md (\"Golden record\").";
 }
 
 // The portable SIMD code and three host threads per operation must give the same record as this host's best code

@@ -24,13 +24,13 @@ json record_of(const GoldenCase& c, const std::vector<std::string>& assignments)
   options.regioncfg = host::regioncfg(config);
   options.pmu_events = host::parse_pmu_events({kRecordedPmuEvents.begin(), kRecordedPmuEvents.end()}).events;
   const host::RunOutcome outcome = host::run_job(job, options);
-  const timing::JobReport& report = *outcome.report;
+  const npu::JobReport& report = *outcome.report;
 
   json record = json::object();
   record["status"] = outcome.fault.value_or("ok");
   record["total_cycles"] = report.total_cycles;
   json& ops = record["ops"] = json::array();
-  for (const timing::OpRecord& op : report.ops)
+  for (const npu::OpRecord& op : report.ops)
     ops.push_back(
         {{"offset", op.offset}, {"kind", op.kind}, {"start_cycle", op.start_cycle}, {"end_cycle", op.end_cycle}});
   json& pmu = record["pmu"];

@@ -469,7 +469,7 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   job.regions = c.regions_before;
   RunOptions options;
   options.timed = timed;
-  options.config = platform_config(config);
+  options.config = npu::read_config(config);
   options.regioncfg = c.regioncfg;
   options.pmu_events = c.pmu_events;
   const RunOutcome outcome = run_job(job, options);

@@ -66,8 +66,7 @@ Npu::Npu(const sc_core::sc_module_name& name, const Config& config)
 }
 
 void Npu::configure(const Config& config) {
-  const ethosu::platform::PlatformConfig c = ethosu::host::platform_config(config.impl().params);
-  impl_->configure(c.npu, c.axi);
+  impl_->configure(ethosu::npu::read_config(config.impl().params));
 }
 
 }  // namespace ethosu_sim

@@ -6,6 +6,7 @@
 #include "host/payload.h"
 #include "host/report.h"
 #include "host/run_job.h"
+#include "models/npu/npu_config.h"
 #include "host/sim_config.h"
 #include "sim/error.h"
 #include "sim/trace.h"
@@ -70,7 +71,7 @@ RunResult run(Job& job, const RunOptions& options) {
   host::Job& j = job.impl().job;
   host::RunOptions o;
   o.timed = options.timed;
-  o.config = host::platform_config(options.config.impl().params);
+  o.config = ethosu::npu::read_config(options.config.impl().params);
   o.regioncfg = options.config.regioncfg();
   o.pmu_events = options.pmu_events;
   ethosu::sim::Trace trace;

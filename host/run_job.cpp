@@ -16,10 +16,10 @@ namespace ethosu::host {
 namespace {
 
 RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) {
-  platform::PlatformConfig config = options.config;
-  if (config.npu.variant != variant) {
-    config.npu.variant = variant;
-    config.npu.cores = isa::variant_info(variant).cores;
+  npu::NpuConfig config = options.config;
+  if (config.variant != variant) {
+    config.variant = variant;
+    config.cores = isa::variant_info(variant).cores;
   }
   const TimedRun t = Simulator::instance().run(job, config, options.regioncfg, options.pmu_events, options.trace);
   RunOutcome out;
@@ -46,9 +46,9 @@ RunOutcome run_job(Job& job, const RunOptions& options) {
   cc::Regions regions{};
   for (size_t i = 0; i < kRegions; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};
   // The same engine and machine parameters as the timed NPU, whose SHRAM starts from zero for every job.
-  const npu::NpuConfig& n = options.config.npu;
+  const npu::NpuConfig& n = options.config;
   const unsigned cores = n.variant == *variant ? n.cores : isa::variant_info(*variant).cores;
-  cc::ShramBanks shram(cores, std::vector<uint8_t>(n.shram_bytes_per_core));
+  cc::ShramBanks shram(cores, std::vector<uint8_t>(n.shram.bytes_per_core));
   cc::EngineConfig engine;
   engine.dma_queue_depth = n.dma.queue_depth;
   engine.tsu_banks = n.cc.tsu_banks;

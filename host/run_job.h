@@ -16,7 +16,7 @@ namespace ethosu::host {
 
 struct RunOptions {
   bool timed = true;                   // the SystemC platform driven through registers; else the functional model
-  platform::PlatformConfig config;     // timed runs; the job's variant overrides config.npu.variant
+  npu::NpuConfig config;     // timed runs; the job's variant overrides config.variant
   uint32_t regioncfg = 0xAA8A;         // timed runs: region 2 on AXI0 (SRAM), the rest on AXI1 (DRAM)
   std::array<uint16_t, 4> pmu_events{};  // PMEVTYPER values the driver programs
   sim::Trace* trace = nullptr;            // timed runs: record blocks and operations here

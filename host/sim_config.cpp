@@ -12,67 +12,14 @@ namespace ethosu::host {
 
 sim::Config make_config() {
   sim::Config c;
+  // The NPU's parameters (each block lists its own), with the imx93 preset's clock and memories as defaults.
+  const Machine imx93 = preset("imx93");
+  npu::NpuConfig defaults;
+  defaults.clock_hz = imx93.system.core_clock_hz;
+  for (unsigned p = 0; p < kAxiPorts; ++p) set_port_timing(defaults.axi[p], imx93.system.port_timing(p));
+  npu::declare_parameters(c, defaults);
   declare_parameters(c);
-  const npu::NpuConfig n;
-  c.declare_int("npu.mac.weight_buffer_refill_cycles", n.mac.weight_buffer_refill_cycles, "cycles",
-                "minimum cycles per weight-buffer load of 8 OFM channels", 1, 4096);
-  c.declare_int("npu.wd.weights_per_cycle", n.wd.weights_per_cycle, "weights/cycle",
-                "weights the weight decoder delivers per cycle", 1, 1024);
-  c.declare_int("npu.cc.cycles_per_word", n.cc.cycles_per_word, "cycles",
-                "command controller cycles per command-stream word", 0, 1024);
-  c.declare_int("npu.cc.fetch_bytes", n.cc.fetch_bytes, "bytes",
-                "command-stream fetch request size; a command is parsed once its request is in", 4, 4096);
-  c.declare_int("npu.cc.tsu_banks", n.cc.tsu_banks, "operations", "kernel operations in flight", 1, 4);
-  c.declare_int("npu.cc.quantum_cycles", static_cast<int64_t>(n.cc.quantum_cycles), "cycles",
-                "longest run-ahead of the command controller before it synchronises with SystemC", 1,
-                int64_t{1} << 40);
-  c.declare_int("sim.limits.work_steps", static_cast<int64_t>(n.limits.work), "steps",
-                "host work one job may take: element steps of its operations, 256 per OFM block (a job over it ends "
-                "with a simulation-limit fault)",
-                1, int64_t{1} << 50);
-  c.declare_int("sim.limits.buffer_elements", static_cast<int64_t>(n.limits.buffer_elements), "elements",
-                "largest host buffer one operation may need (gathered IFM, weights, DMA source)", 1,
-                int64_t{1} << 30);
-  c.declare_int("sim.limits.host_threads", n.limits.host_threads, "threads",
-                "host threads one operation's kernels may use, each on a band of OFM rows (outputs, cycles and "
-                "reports do not depend on it)",
-                1, 64);
-  c.declare_int("npu.dma.queue_depth", n.dma.queue_depth, "DMAs", "DMAs queued before the command controller stalls",
-                1, 16);
   return c;
-}
-
-platform::PlatformConfig platform_config(const sim::Config& c) {
-  platform::PlatformConfig p;
-  const std::string& variant = c.param("npu.variant").as_string();
-  p.npu = npu::npu_config(variant == "ethos-u65-512" ? isa::Variant::U65_512 : isa::Variant::U65_256);
-  p.npu.clock_hz = static_cast<double>(c.param("system.clock_hz").as_int());
-  p.npu.cores = static_cast<unsigned>(c.param("npu.cores").as_int());
-  p.npu.mac = p.npu.mac.with_macs_per_core(static_cast<unsigned>(c.param("npu.mac.per_core").as_int()));
-  p.npu.mac.weight_buffer_refill_cycles = static_cast<unsigned>(c.param("npu.mac.weight_buffer_refill_cycles").as_int());
-  p.npu.wd.weights_per_cycle = static_cast<unsigned>(c.param("npu.wd.weights_per_cycle").as_int());
-  p.npu.shram_bytes_per_core = static_cast<uint64_t>(c.param("npu.shram.bytes_per_core").as_int());
-  p.npu.limits.work = static_cast<uint64_t>(c.param("sim.limits.work_steps").as_int());
-  p.npu.limits.buffer_elements = static_cast<uint64_t>(c.param("sim.limits.buffer_elements").as_int());
-  p.npu.limits.host_threads = static_cast<unsigned>(c.param("sim.limits.host_threads").as_int());
-  p.npu.cc.cycles_per_word = static_cast<uint32_t>(c.param("npu.cc.cycles_per_word").as_int());
-  p.npu.cc.fetch_bytes = static_cast<uint32_t>(c.param("npu.cc.fetch_bytes").as_int());
-  p.npu.cc.tsu_banks = static_cast<uint32_t>(c.param("npu.cc.tsu_banks").as_int());
-  p.npu.cc.quantum_cycles = static_cast<uint64_t>(c.param("npu.cc.quantum_cycles").as_int());
-  p.npu.dma.queue_depth = static_cast<uint32_t>(c.param("npu.dma.queue_depth").as_int());
-  for (unsigned port = 0; port < 2; ++port) {
-    const std::string pre = "mem.axi" + std::to_string(port) + ".";
-    auto& a = p.axi[port];
-    a.bytes_per_cycle = c.param(pre + "bytes_per_cycle").as_double();
-    a.burst_bytes = static_cast<uint32_t>(c.param(pre + "burst_bytes").as_int());
-    a.read_latency_cycles = static_cast<uint32_t>(c.param(pre + "read_latency_cycles").as_int());
-    a.write_latency_cycles = static_cast<uint32_t>(c.param(pre + "write_latency_cycles").as_int());
-    for (auto& l : a.limiters) {
-      l.max_outstanding_reads = static_cast<uint32_t>(c.param(pre + "max_outstanding_reads").as_int());
-      l.max_outstanding_writes = static_cast<uint32_t>(c.param(pre + "max_outstanding_writes").as_int());
-    }
-  }
-  return p;
 }
 
 uint32_t regioncfg(const sim::Config& c) {

@@ -1,9 +1,8 @@
-// The simulator's configuration as one parameter registry: the system (host/system_config: variant,
-// clock, AXI ports, region mapping) plus the timing parameters of the NPU's blocks, and their
-// translation into what the platform and the driver need.
+// The simulator's configuration as one parameter registry: the NPU's parameters (each block declares its
+// own, models/npu/npu_config.h) and the system's (host/system_config.h: presets, region mapping).
 //
 // Contract: make_config() declares every parameter with its default (the imx93 system); callers layer
-// presets, files and --set on top; platform_config() and regioncfg() read the resolved values.
+// presets, files and --set on top; npu::read_config() and regioncfg() read the resolved values.
 #pragma once
 
 #include <array>
@@ -14,13 +13,11 @@
 #include <vector>
 
 #include "ethosu_sim/config.h"
-#include "models/platform/platform.h"
 #include "sim/config.h"
 
 namespace ethosu::host {
 
 sim::Config make_config();
-platform::PlatformConfig platform_config(const sim::Config& c);
 // REGIONCFG for regions.N.port: port 0 through limiter 0, port 1 through limiter 2 (the Linux driver's
 // convention).
 uint32_t regioncfg(const sim::Config& c);

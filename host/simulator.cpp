@@ -31,7 +31,7 @@ Simulator::Simulator() : platform_("platform"), host_("host") {
   sim::restore_stack_after_systemc();
 }
 
-TimedRun Simulator::run(Job& job, const platform::PlatformConfig& config, uint32_t regioncfg,
+TimedRun Simulator::run(Job& job, const npu::NpuConfig& config, uint32_t regioncfg,
                         const std::array<uint16_t, 4>& pmu_events, sim::Trace* trace) {
   platform::configure(platform_, config);
   platform_.npu.impl().set_trace(trace);

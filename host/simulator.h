@@ -35,7 +35,7 @@ class Simulator {
 
   // regioncfg: the driver's REGIONCFG (which AXI port each region is on).
   // trace: when non-null and open, the run is recorded into it.
-  TimedRun run(Job& job, const platform::PlatformConfig& config, uint32_t regioncfg,
+  TimedRun run(Job& job, const npu::NpuConfig& config, uint32_t regioncfg,
                const std::array<uint16_t, 4>& pmu_events = {}, sim::Trace* trace = nullptr);
 
  private:

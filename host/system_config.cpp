@@ -397,38 +397,21 @@ std::array<unsigned, kRegions> region_ports(const MemoryMode& mode) {
   return ports;
 }
 
+void set_port_timing(axi::AxiPortParams& port, const MemTiming& t) {
+  port.bytes_per_cycle = kAxiBytesPerBeat * t.clock_scale;
+  port.burst_bytes = static_cast<uint32_t>(t.burst_bytes);
+  port.read_latency_cycles = static_cast<uint32_t>(t.read_latency_cycles);
+  port.write_latency_cycles = static_cast<uint32_t>(t.write_latency_cycles);
+}
+
 void declare_parameters(sim::Config& c) {
   const Machine d = preset("imx93");
   const std::vector<std::string> areas = {"sram", "dram", "on_chip_flash", "off_chip_flash"};
-
-  c.declare_string("npu.variant", "ethos-u65-256", "NPU configuration (the i.MX 93 has the 256-MAC U65)",
-                   {"ethos-u65-256", "ethos-u65-512"});
-  c.declare_int("npu.cores", 1, "cores", "NPU cores; the U65-512 is two 256-MAC cores", 1, 2);
-  c.declare_int_choice("npu.mac.per_core", 256, "MACs/cycle",
-                       "8x8-bit MACs per cycle per core: the MAC array's OFM micro-block (256: 2x2x8, 128: 2x1x8, "
-                       "64: 1x1x8, 32: 1x1x4 elements); the NPU still identifies as its variant",
-                       {32, 64, 128, 256});
-  c.declare_int("npu.shram.bytes_per_core", 48 * 1024, "bytes",
-                "SHRAM per core in 1 KiB banks, the LUT in the top two; changes where LUTs and internal DMAs may go "
-                "(a stream laid out for 48 KiB faults on less)",
-                16 * 1024, 96 * 1024, 1024);
-
   c.declare_label("system.config", d.system.name, "system config or preset the system parameters came from");
   c.declare_label("system.memory_mode", d.memory_mode.name, "Vela memory mode the region mapping came from");
-  c.declare_int("system.clock_hz", std::llround(d.system.core_clock_hz), "Hz", "NPU core clock", 1, 100000000000);
-  for (unsigned p = 0; p < kAxiPorts; ++p) {
-    const std::string pre = "mem.axi" + std::to_string(p) + ".";
-    const MemTiming& t = d.system.port_timing(p);
-    c.declare_label(pre + "memory", to_string(d.system.axi_port[p]), "memory this AXI port reaches", areas);
-    c.declare_double(pre + "bytes_per_cycle", kAxiBytesPerBeat * t.clock_scale, "bytes/cycle",
-                     "peak bandwidth in NPU cycles (16 x Vela clock scale)", 1.0 / 4096, 256.0);
-    c.declare_int(pre + "burst_bytes", t.burst_bytes, "bytes", "memory burst length (Vela burst_length)", 1, 4096);
-    c.declare_int(pre + "read_latency_cycles", t.read_latency_cycles, "cycles", "read latency", 0, 1000000);
-    c.declare_int(pre + "write_latency_cycles", t.write_latency_cycles, "cycles", "write latency", 0, 1000000);
-    // Spec 05 section 1: up to 64 outstanding reads and 32 writes per U65 AXI limiter.
-    c.declare_int(pre + "max_outstanding_reads", 64, "transactions", "outstanding read limit", 1, 64);
-    c.declare_int(pre + "max_outstanding_writes", 32, "transactions", "outstanding write limit", 1, 32);
-  }
+  for (unsigned p = 0; p < kAxiPorts; ++p)
+    c.declare_label("mem.axi" + std::to_string(p) + ".memory", to_string(d.system.axi_port[p]),
+                    "memory this AXI port reaches", areas);
   c.declare_int("mem.sram.size_bytes", static_cast<int64_t>(d.memory_mode.arena_cache_size_bytes), "bytes",
                 "on-chip SRAM for the NPU (Vela arena_cache_size); 0 = unbounded", 0, int64_t{1} << 40);
   const std::array<unsigned, kRegions> ports = region_ports(d.memory_mode);

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "host/regions.h"
+#include "models/npu/axi/axi_timing.h"
 #include "sim/config.h"
 
 namespace ethosu::host {
@@ -124,7 +125,11 @@ Machine preset(std::string_view name);
 // accel driver programs REGIONCFG (0xAA8A).
 std::array<unsigned, kRegions> region_ports(const MemoryMode& mode);
 
+// The system's own parameters: where the values came from (system.config, system.memory_mode, mem.axiN.memory),
+// the SRAM's size and the region mapping (regions.N.port); the NPU declares the rest (models/npu/npu_config.h).
 void declare_parameters(sim::Config& config);
+// A port's timing as Vela's memory timing gives it.
+void set_port_timing(axi::AxiPortParams& port, const MemTiming& t);
 void apply_machine(sim::Config& config, const Machine& machine, sim::Source source, std::string_view origin);
 // "ethos-u65-256" or "ethos-u65-512": npu.variant, and npu.cores, npu.mac.per_core and npu.shram.bytes_per_core
 // where no layer at `source` or above has set them.

@@ -1,9 +1,9 @@
 // Run-time parameters with hierarchical names (`npu.mac.per_core`, `mem.axi1.read_latency_cycles`).
 //
-// Contract: components declare their parameters once, at elaboration, and keep the returned Param
-// reference; they read its value at job start, so one elaborated simulation can run many jobs with
-// different values. Declaring is a programming step: a bad name, a duplicate or a default outside its
-// own range throws std::logic_error. Setting is user input: an unknown name (the message lists close
+// Contract: a model lists its parameters once, beside itself, as the fields of its parameter struct
+// (sim/params.h), which declares them into a Config and reads them back into the struct at job start, so one
+// elaborated simulation can run many jobs with different values. Declaring is a programming step: a bad
+// name, a duplicate or a default outside its own range throws std::logic_error. Setting is user input: an unknown name (the message lists close
 // names), a value of the wrong type, out of range or not among the allowed choices throws
 // ethosu::InputError naming the parameter and where the value came from.
 //

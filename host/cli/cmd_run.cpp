@@ -229,7 +229,7 @@ int run_run(const std::vector<std::string>& argv) {
   job.variant = config.param("npu.variant").as_string();
   if (const auto warning = host::check_payload_header(job, config))
     std::cerr << "ethosu-sim run: warning: " << *warning << "\n";
-  options.config = host::platform_config(config);
+  options.config = npu::read_config(config);
   options.regioncfg = host::regioncfg(config);
   if (auto pmu = a.value("--pmu")) {
     if (!options.timed) throw UsageError("--pmu needs the timed platform (drop --functional)");

@@ -90,12 +90,12 @@ class Objective {
     ConfigRequest request = base_;
     for (size_t i = 0; i < axes_.size(); ++i) request.assignments.push_back(axes_[i].param->name() + "=" + key[i]);
     request.origin = "calibrate";
-    std::map<std::string, platform::PlatformConfig> by_variant;
+    std::map<std::string, npu::NpuConfig> by_variant;
     Evaluation e;
     for (const RecordedJob& job : jobs_) {
       auto it = by_variant.find(job.variant());
       if (it == by_variant.end())
-        it = by_variant.emplace(job.variant(), platform_config(resolve_config(request, job.variant()))).first;
+        it = by_variant.emplace(job.variant(), npu::read_config(resolve_config(request, job.variant()))).first;
       const uint64_t cycles = job.simulate(it->second);
       e.cycles.push_back(cycles);
       const double r = std::log(std::max<double>(static_cast<double>(cycles), 1) /

@@ -248,7 +248,7 @@ RecordedJob::RecordedJob(const Capture& c, std::string name) : name_(std::move(n
   options_.regioncfg = res.capture->regioncfg;
 }
 
-uint64_t RecordedJob::simulate(const platform::PlatformConfig& config) const {
+uint64_t RecordedJob::simulate(const npu::NpuConfig& config) const {
   Job job = job_;
   RunOptions options = options_;
   options.config = config;

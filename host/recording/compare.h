@@ -74,7 +74,7 @@ class RecordedJob {
   std::optional<uint64_t> recorded_cycles() const { return recorded_cycles_; }
   std::optional<uint64_t> wall_ns() const { return wall_ns_; }
   // The simulated cycle count on `config` (resolved for variant()).
-  uint64_t simulate(const platform::PlatformConfig& config) const;
+  uint64_t simulate(const npu::NpuConfig& config) const;
 
  private:
   std::string name_;

@@ -90,8 +90,8 @@ VelaEstimate vela_estimate(const isa::Operation& op, const VelaSystem& sys) {
     auto extent = [&](uint64_t o, uint32_t stride, uint32_t dilated, unsigned ub) {
       return round_up(ceil_div((o - 1) * stride + std::min<uint64_t>(mac.subkernel, dilated) + nearest, up), ub);
     };
-    ifm_blk.w = extent(ofm_blk.w, op.kernel.stride_x, op.kernel.dilated_width, mac.ublock_w);
-    ifm_blk.h = extent(ofm_blk.h, op.kernel.stride_y, op.kernel.dilated_height, mac.ublock_h);
+    ifm_blk.w = extent(ofm_blk.w, op.kernel.stride_x, op.kernel.dilated_width, mac.ublock().w);
+    ifm_blk.h = extent(ofm_blk.h, op.kernel.stride_y, op.kernel.dilated_height, mac.ublock().h);
     if (conv_like) {
       const uint64_t d = (pk || b16) ? 16 : 32;
       ifm_blk.d = std::min(d, round_up(ifm.d, 8));
@@ -119,8 +119,8 @@ VelaEstimate vela_estimate(const isa::Operation& op, const VelaSystem& sys) {
     r.output_cycles_per_block = rate * blk_elems;
     r.npu_cycles = static_cast<uint64_t>(std::ceil(rate * static_cast<double>(elems)));  // Vela rounds up here
   } else {
-    const uint64_t ublk_x = ceil_div(ofm_blk.w, mac.ublock_w), ublk_y = ceil_div(ofm_blk.h, mac.ublock_h);
-    const uint64_t ublk_xy = ublk_x * ublk_y, ublk_z = ceil_div(ofm_blk.d, mac.ublock_d);
+    const uint64_t ublk_x = ceil_div(ofm_blk.w, mac.ublock().w), ublk_y = ceil_div(ofm_blk.h, mac.ublock().h);
+    const uint64_t ublk_xy = ublk_x * ublk_y, ublk_z = ceil_div(ofm_blk.d, mac.ublock().d);
     const double wb = mac.weight_buffer_refill_cycles;
     const auto xy = static_cast<double>(ublk_xy), z = static_cast<double>(ublk_z);
     const auto ifm_groups = static_cast<double>(ceil_div(ifm_blk.d, 8));

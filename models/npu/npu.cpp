@@ -33,15 +33,6 @@ constexpr PmuEvent kDerivedEvents[] = {
 
 }  // namespace
 
-NpuConfig npu_config(isa::Variant v) {
-  NpuConfig c;
-  c.variant = v;
-  const isa::VariantInfo vi = isa::variant_info(v);
-  c.cores = vi.cores;
-  c.shram_bytes_per_core = vi.shram_bytes();
-  return c;
-}
-
 bool derives_pmu_event(uint16_t hw_id) {
   for (PmuEvent e : kDerivedEvents)
     if (static_cast<uint16_t>(e) == hw_id) return true;
@@ -67,21 +58,21 @@ NpuCore::NpuCore(ethosu_sim::Npu& top)
   axi1_.socket.bind(top.axi1);
   pmu_.connect([this] { return ctrl_.running(); }, [this] { update_irq(); });
   cc_.connect([this] { update_irq(); });
-  configure(NpuConfig{}, {});
+  configure(NpuConfig{});
 }
 
-void NpuCore::configure(const NpuConfig& c, const std::array<axi::AxiPortParams, 2>& axi) {
+void NpuCore::configure(const NpuConfig& c) {
   const sc_core::sc_time period(1.0 / c.clock_hz, sc_core::SC_SEC);
-  axi0_.configure(axi[0], period);
-  axi1_.configure(axi[1], period);
+  axi0_.configure(c.axi[0], period);
+  axi1_.configure(c.axi[1], period);
   config_ = c;
   ctrl_.set_variant(c.variant);
-  shram_.configure(c.cores, c.shram_bytes_per_core);
+  shram_.configure(c.cores, c.shram.bytes_per_core);
   wd_.configure(c.wd);
   mac_.configure(c.mac, c.cores);
   ao_.configure(c.ao);
   dma_.configure(c.dma);
-  cc_.configure(c.cc, c.clock_hz, axi, c.limits);
+  cc_.configure(c.cc, c.clock_hz, c.axi, c.limits);
 }
 
 void NpuCore::set_trace(sim::Trace* trace) {

@@ -27,6 +27,7 @@
 #include "models/npu/control.h"
 #include "models/npu/dma/dma.h"
 #include "models/npu/mac/mac.h"
+#include "models/npu/npu_config.h"
 #include "models/npu/pmu/pmu.h"
 #include "models/npu/shram/shram.h"
 #include "models/npu/wd/wd.h"
@@ -38,21 +39,6 @@
 #include "sim/trace.h"
 
 namespace ethosu::npu {
-
-// Everything configure() sets, block by block. The defaults are the U65-256's; npu_config() gives a variant's.
-struct NpuConfig {
-  isa::Variant variant = isa::Variant::U65_256;  // what ID and CONFIG report
-  unsigned cores = 1;
-  double clock_hz = 1e9;
-  CcTiming cc;
-  DmaTiming dma;
-  npu::WdTiming wd;
-  npu::MacTiming mac;
-  npu::AoTiming ao;
-  uint64_t shram_bytes_per_core = 48 * 1024;
-  cc::Limits limits;  // host resources one job may take
-};
-NpuConfig npu_config(isa::Variant v);
 
 // True for the PMU events the model derives; the other event ids count nothing.
 bool derives_pmu_event(uint16_t hw_id);
@@ -66,8 +52,8 @@ class NpuCore {
   NpuCore(const NpuCore&) = delete;
   NpuCore& operator=(const NpuCore&) = delete;
 
-  // `axi` are the ports' capabilities; the limiters the driver programs in AXI_LIMITn apply within them.
-  void configure(const NpuConfig& c, const std::array<axi::AxiPortParams, 2>& axi);
+  // c.axi are the ports' capabilities; the limiters the driver programs in AXI_LIMITn apply within them.
+  void configure(const NpuConfig& c);
   const NpuConfig& config() const { return config_; }
   // What the last stream did (operations, traffic, stalls, the blocks' statistics); reset when a run starts.
   const npu::JobReport& report() const { return cc_.report(); }

@@ -94,7 +94,7 @@ py::dict run(const NativeJob& native, const host::ConfigRequest& request, const 
   job.variant = config.param("npu.variant").as_string();
   host::RunOptions options;
   options.timed = !functional;
-  options.config = host::platform_config(config);
+  options.config = npu::read_config(config);
   options.regioncfg = host::regioncfg(config);
   host::PmuSelection pmu_selection;
   if (!pmu.empty()) {

@@ -20,7 +20,7 @@ json record_of(const GoldenCase& c, const std::vector<std::string>& assignments)
   const sim::Config config = host::resolve_config(request, job.variant);
   job.variant = config.param("npu.variant").as_string();
   host::RunOptions options;
-  options.config = host::platform_config(config);
+  options.config = npu::read_config(config);
   options.regioncfg = host::regioncfg(config);
   options.pmu_events = host::parse_pmu_events({kRecordedPmuEvents.begin(), kRecordedPmuEvents.end()}).events;
   const host::RunOutcome outcome = host::run_job(job, options);

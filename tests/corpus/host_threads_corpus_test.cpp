@@ -20,7 +20,7 @@ class HostThreadsCorpus : public ::testing::TestWithParam<fs::path> {
 
 std::vector<std::vector<uint8_t>> outputs(const fs::path& dir, unsigned threads) {
   host::RunOptions options;
-  options.config.npu.limits.host_threads = threads;
+  options.config.limits.host_threads = threads;
   return test::functional_outputs(dir, options);
 }
 

@@ -31,10 +31,10 @@ Capture dma_job(uint32_t bytes) {
   return c;
 }
 
-platform::PlatformConfig machine(const std::vector<std::string>& assignments) {
+npu::NpuConfig machine(const std::vector<std::string>& assignments) {
   ConfigRequest r;
   r.assignments = assignments;
-  return platform_config(resolve_config(r, "ethos-u65-256"));
+  return npu::read_config(resolve_config(r, "ethos-u65-256"));
 }
 
 const std::vector<std::string> kSecret = {"mem.axi1.read_latency_cycles=800", "mem.axi1.bytes_per_cycle=2.0"};

@@ -527,7 +527,7 @@ Capture captured_run(bool timed, const std::vector<std::string>& assignments = {
   const sim::Config config = resolve_config(request, job.variant);
   RunOptions options;
   options.timed = timed;
-  options.config = platform_config(config);
+  options.config = npu::read_config(config);
   options.regioncfg = regioncfg(config);
   if (timed) options.pmu_events = parse_pmu_events({"CYCLE", "MAC_ACTIVE", "AXI1_WR_DATA_BEAT_WRITTEN"}).events;
   const auto before = job.regions;

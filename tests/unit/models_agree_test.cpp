@@ -77,7 +77,7 @@ TEST(ModelsAgree, LutBeyondTheShram) {
 
 TEST(ModelsAgree, WorkLimit) {
   RunOptions options;
-  options.config.npu.limits.work = 64;  // one 2x4x16 pool needs more
+  options.config.limits.work = 64;  // one 2x4x16 pool needs more
   const std::string fault =
       expect_same(make_job(pool(2, 4, 2, 2, 0x1000, 2, 0x1800) + "NPU_OP_POOL\n" + kStop), options);
   EXPECT_TRUE(has(fault, "simulation limit at") && has(fault, "NPU_OP_POOL: needs up to")) << fault;

@@ -49,8 +49,8 @@ constexpr uint32_t kLimits = 0x1F3F0000;     // AXI_LIMITn: 64 B split, 64 reads
 constexpr uint64_t kL0 = 20, kW0 = 30;   // AXI0 read/write latency; 16 B/cycle
 constexpr uint64_t kL1 = 100, kW1 = 50;  // AXI1 read/write latency; 8 B/cycle
 
-platform::PlatformConfig config() {
-  platform::PlatformConfig c;
+npu::NpuConfig config() {
+  npu::NpuConfig c;
   c.axi[0].bytes_per_cycle = 16;
   c.axi[0].read_latency_cycles = kL0;
   c.axi[0].write_latency_cycles = kW0;

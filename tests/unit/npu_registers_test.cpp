@@ -69,7 +69,7 @@ Env& env() {
 // Buffers of one job mapped into the memories for the length of a test.
 struct Mapping {
   std::vector<uint8_t> stream, sram = std::vector<uint8_t>(4096), dram = std::vector<uint8_t>(4096);
-  explicit Mapping(const std::string& text, platform::PlatformConfig cfg = {}) : stream(isa::assemble(text)) {
+  explicit Mapping(const std::string& text, npu::NpuConfig cfg = {}) : stream(isa::assemble(text)) {
     auto& p = env().platform;
     platform::configure(p, cfg);
     p.sram.unmap_all();
@@ -131,9 +131,7 @@ TEST(NpuRegisters, ResetValues) {
 }
 
 TEST(NpuRegisters, ConfigFollowsTheVariant) {
-  platform::PlatformConfig dual;
-  dual.npu.variant = isa::Variant::U65_512;
-  dual.npu = npu_config(isa::Variant::U65_512);
+  const npu::NpuConfig dual = npu::npu_config(isa::Variant::U65_512);
   platform::configure(env().platform, dual);
   uint32_t config = 0;
   env().run([&](Stimulus& s) { config = s.rd(off(Reg::CONFIG)); });

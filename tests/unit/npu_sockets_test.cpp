@@ -107,7 +107,7 @@ uint64_t ready_platform_cycles(const Config& config, std::vector<uint8_t>& regio
   user();  // elaborated first: modules cannot be added once the simulator has started SystemC
   ethosu::host::Job j = job();
   ethosu::host::RunOptions o;
-  o.config = ethosu::host::platform_config(config.impl().params);
+  o.config = ethosu::npu::read_config(config.impl().params);
   o.regioncfg = config.regioncfg();
   const ethosu::host::RunOutcome r = ethosu::host::run_job(j, o);
   EXPECT_FALSE(r.fault) << *r.fault;

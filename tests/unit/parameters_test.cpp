@@ -73,7 +73,7 @@ std::string fingerprint(const std::string& kind, const std::vector<std::string>&
   const sim::Config config = resolve_config(request, job.variant);
   job.variant = config.param("npu.variant").as_string();
   RunOptions options;
-  options.config = platform_config(config);
+  options.config = npu::read_config(config);
   options.regioncfg = regioncfg(config);
   options.pmu_events = parse_pmu_events({"MAC_DPU_ACTIVE", "WD_ACTIVE", "AXI0_RD_DATA_BEAT_RECEIVED",
                                          "AXI1_WR_DATA_BEAT_WRITTEN"}).events;

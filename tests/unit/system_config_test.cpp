@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "host/sim_config.h"
 #include "sim/error.h"
 #include "tests/unit/input_errors.h"
 
@@ -15,11 +16,8 @@ using ethosu::testing::input_error_of;
 
 using sim::Source;
 
-sim::Config declared() {
-  sim::Config c;
-  declare_parameters(c);
-  return c;
-}
+// Every parameter, the NPU's and the system's.
+sim::Config declared() { return make_config(); }
 
 TEST(SystemConfigTest, Imx93PresetFigures) {
   const Machine m = preset("imx93");

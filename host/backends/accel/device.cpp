@@ -126,7 +126,7 @@ Device::Device(const host::ShimSettings& settings)
       config_(host::resolve_config(settings.request, variant_name_)),
       next_mmap_offset_(kFirstMmapOffset) {
   variant_ = isa::parse_variant(variant_name_).value_or(isa::Variant::U65_256);
-  platform_config_ = host::platform_config(config_);
+  npu_config_ = npu::read_config(config_);
   sram_size_bytes_ = static_cast<uint32_t>(std::min<uint64_t>(settings.sram_size_bytes, 0xFFFFFFFFu));
 }
 
@@ -236,7 +236,7 @@ void Device::run(const ValidatedStream& stream, const std::array<BufferPtr, 8>& 
 
   host::RunOptions options;
   options.timed = !settings_.functional;
-  options.config = platform_config_;
+  options.config = npu_config_;
   options.regioncfg = kLinuxRegioncfg;
   if (perfmon) std::copy(perfmon->events.begin(), perfmon->events.end(), options.pmu_events.begin());
 

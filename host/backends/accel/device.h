@@ -100,7 +100,7 @@ class Device {
   isa::Variant variant_;
   std::string variant_name_;
   sim::Config config_;
-  platform::PlatformConfig platform_config_;
+  npu::NpuConfig npu_config_;
   uint32_t sram_size_bytes_ = 0;
   std::atomic<uint64_t> next_mmap_offset_;
   std::mutex npu_mutex_;  // one job at a time, as on the NPU; held only by a running job

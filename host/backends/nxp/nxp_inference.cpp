@@ -248,7 +248,7 @@ Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array
   ran.regioncfg = host::regioncfg(config);
   host::RunOptions options;
   options.timed = ran.timed = !settings.functional;
-  options.config = host::platform_config(config);
+  options.config = npu::read_config(config);
   options.regioncfg = ran.regioncfg;
   if (options.timed) options.pmu_events = hw_events;
   const host::RunOutcome out = host::run_job(job, options);

@@ -60,7 +60,23 @@ struct AxiPortParams {
   uint32_t burst_bytes = 32;  // the memory's efficient burst (vela.ini burst_length)
   uint32_t bus_bytes = 16;    // data width: 16 on U65 (128-bit), 8 on U55
   bool shared_data_bus = false;
+  // As a configuration (mem.axiN.*), both limiters hold the port's capability; at job start the driver's
+  // AXI_LIMITn narrow each within it (AxiPort::apply_limits).
   std::array<LimiterParams, kLimitersPerPort> limiters{};
+
+  template <typename Fields>
+  void fields(Fields& f) {
+    f.field("bytes_per_cycle", bytes_per_cycle, "bytes/cycle",
+            "peak bandwidth in NPU cycles (Vela: the AXI width x the memory's clock scale)", {1.0 / 4096, 256.0});
+    f.field("burst_bytes", burst_bytes, "bytes", "memory burst length (Vela burst_length)", {1, 4096});
+    f.field("read_latency_cycles", read_latency_cycles, "cycles", "read latency", {0, 1000000});
+    f.field("write_latency_cycles", write_latency_cycles, "cycles", "write latency", {0, 1000000});
+    f.field("max_outstanding_reads", limiters[0].max_outstanding_reads, "transactions", "outstanding read limit",
+            {1, kMaxOutstandingReads});
+    f.field("max_outstanding_writes", limiters[0].max_outstanding_writes, "transactions", "outstanding write limit",
+            {1, kMaxOutstandingWrites});
+    limiters[1] = limiters[0];
+  }
 };
 
 struct Completion {

@@ -25,6 +25,7 @@
 #include "models/npu/axi/axi_port.h"
 #include "models/npu/ao/ao.h"
 #include "models/npu/block.h"
+#include "models/npu/cc/cc_timing.h"
 #include "models/npu/control.h"
 #include "models/npu/dma/dma.h"
 #include "models/npu/mac/mac.h"
@@ -35,14 +36,6 @@
 #include "models/npu/job_report.h"
 
 namespace ethosu::npu {
-
-// The command controller's own timing [I: not documented].
-struct CcTiming {
-  uint32_t cycles_per_word = 1;      // one 32-bit command word parsed per cycle
-  uint32_t tsu_banks = 4;            // kernel operations in flight (spec 01 section 3)
-  uint32_t fetch_bytes = 64;         // command fetch request size (one AXI burst at the default split)
-  uint64_t quantum_cycles = 100000;  // longest run-ahead before synchronising with SystemC
-};
 
 // The blocks the CC drives.
 struct CcBlocks {

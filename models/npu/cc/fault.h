@@ -43,6 +43,20 @@ struct Limits {
   unsigned host_threads = 1;  // host threads one operation's kernels may use (results do not depend on it)
   static constexpr uint64_t kBlockWork = 256;    // host time of one OFM block's schedule, in element steps
   static constexpr size_t kMaxHazards = 1000;    // hazard notes kept per job; the count goes on
+
+  template <typename Fields>
+  void fields(Fields& f) {
+    f.field("work_steps", work, "steps",
+            "host work one job may take: element steps of its operations, 256 per OFM block (a job over it ends "
+            "with a simulation-limit fault)",
+            {1, int64_t{1} << 50});
+    f.field("buffer_elements", buffer_elements, "elements",
+            "largest host buffer one operation may need (gathered IFM, weights, DMA source)", {1, int64_t{1} << 30});
+    f.field("host_threads", host_threads, "threads",
+            "host threads one operation's kernels may use, each on a band of OFM rows (outputs, cycles and reports "
+            "do not depend on it)",
+            {1, 64});
+  }
 };
 
 }  // namespace ethosu::cc

@@ -14,13 +14,10 @@
 
 #include "isa/operation.h"
 #include "models/npu/block.h"
+#include "models/npu/dma/dma_timing.h"
 #include "models/npu/pipeline.h"
 
 namespace ethosu::npu {
-
-struct DmaTiming {
-  uint32_t queue_depth = 2;  // outstanding NPU_OP_DMA_START before the CC stalls [I: Vela assumes 2 on U65]
-};
 
 class Dma : public Block {
  public:

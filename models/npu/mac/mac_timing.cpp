@@ -18,22 +18,24 @@ bool is_16bit(const isa::ElementType& e) { return e.bits() == 16; }
 
 }  // namespace
 
-MacTiming MacTiming::with_macs_per_core(unsigned macs) const {
+MacTiming::MicroBlock MacTiming::ublock() const {
   struct Shape {
-    unsigned macs, w, h, d;
+    unsigned macs;
+    MicroBlock ublock;
   };
   // Arm's configurations of the array (Vela's accelerator table), each element taking 8 IFM channels.
-  constexpr Shape kShapes[] = {{256, 2, 2, 8}, {128, 2, 1, 8}, {64, 1, 1, 8}, {32, 1, 1, 4}};
+  constexpr Shape kShapes[] = {{256, {2, 2, 8}}, {128, {2, 1, 8}}, {64, {1, 1, 8}}, {32, {1, 1, 4}}};
   for (const Shape& s : kShapes)
-    if (s.macs == macs) {
-      MacTiming t = *this;
-      t.macs_per_core = macs;
-      t.ublock_w = s.w;
-      t.ublock_h = s.h;
-      t.ublock_d = s.d;
-      return t;
-    }
-  throw InputError("MAC array: " + std::to_string(macs) + " MACs per core has no micro-block (32, 64, 128 or 256)");
+    if (s.macs == macs_per_core) return s.ublock;
+  throw InputError("MAC array: " + std::to_string(macs_per_core) +
+                   " MACs per core has no micro-block (32, 64, 128 or 256)");
+}
+
+MacTiming MacTiming::with_macs_per_core(unsigned macs) const {
+  MacTiming t = *this;
+  t.macs_per_core = macs;
+  t.ublock();
+  return t;
 }
 
 uint32_t core_channels(unsigned core, unsigned cores, uint32_t c0, uint32_t c1) {
@@ -54,8 +56,10 @@ std::vector<SubKernel> sub_kernels(const isa::Kernel& k, unsigned footprint) {
 MacWork::MacWork(const isa::Operation& op, const MacTiming& t) : op_(op), t_(t) {
   cores_ = std::min(op.cores(), kMaxCores);
   const bool conv1d = op.uses_kernel() && op.ofm.height == 1 && op.kernel.height == 1;
-  ub_w_ = conv1d ? t.ublock_w * t.ublock_h : t.ublock_w;
-  ub_h_ = conv1d ? 1 : t.ublock_h;
+  const MacTiming::MicroBlock ub = t.ublock();
+  ub_w_ = conv1d ? ub.w * ub.h : ub.w;
+  ub_h_ = conv1d ? 1 : ub.h;
+  ub_d_ = ub.d;
   isa::Kernel k = op.kernel;
   if (!op.uses_kernel()) k = isa::Kernel{};  // elementwise: stale kernel registers are ignored
   subkernels_ = sub_kernels(k, t.subkernel);
@@ -78,7 +82,7 @@ uint64_t MacWork::slice_weights(unsigned core, uint32_t z) const {
   const uint64_t o = core_channels(core, cores_, 0, op_.ofm.depth);
   const uint64_t obd = core_channels(core, cores_, 0, op_.block.depth);
   if (obd == 0 || uint64_t{z} * obd >= o) return 0;
-  const uint64_t ofm = round_up(std::min(obd, o - uint64_t{z} * obd), t_.ublock_d);
+  const uint64_t ofm = round_up(std::min(obd, o - uint64_t{z} * obd), ub_d_);
   uint64_t per_ofm = 0;
   const bool b16 = is_16bit(op_.ifm.element);
   if (op_.kind == OpKind::DEPTHWISE) {
@@ -99,7 +103,7 @@ uint64_t MacWork::cycles(const OfmBox& box) const {
   const uint32_t channels = core_channels(0, cores_, box.c0, box.c1);
   if (channels == 0) return 0;
   const uint64_t ublk_xy = ceil_div(box.width(), ub_w_) * ceil_div(box.height(), ub_h_);
-  const uint64_t ublk_z = ceil_div(channels, t_.ublock_d);
+  const uint64_t ublk_z = ceil_div(channels, ub_d_);
   const uint64_t bf = is_16bit(op_.ifm.element) ? 2 : 1;
   const uint64_t refill = t_.weight_buffer_refill_cycles;
   uint64_t per_slice = 0;
@@ -143,7 +147,7 @@ uint64_t MacWork::macs(const OfmBox& box) const {
 
 uint64_t MacWork::ublock_elements(const OfmBox& box) const {
   const uint32_t channels = core_channels(0, cores_, box.c0, box.c1);
-  return round_up(box.width(), ub_w_) * round_up(box.height(), ub_h_) * round_up(channels, t_.ublock_d);
+  return round_up(box.width(), ub_w_) * round_up(box.height(), ub_h_) * round_up(channels, ub_d_);
 }
 
 }  // namespace ethosu::npu

@@ -32,8 +32,7 @@ namespace ethosu::npu {
 inline constexpr unsigned kMaxCores = 2;
 
 struct MacTiming {
-  unsigned macs_per_core = 256;                      // 32, 64, 128 or 256 (with_macs_per_core())
-  unsigned ublock_w = 2, ublock_h = 2, ublock_d = 8;  // OFM micro-block (elements, channels)
+  unsigned macs_per_core = 256;                      // 32, 64, 128 or 256: sets the micro-block (ublock())
   unsigned ifm_ublock_d = 8;                         // IFM channels per MAC dot-product lane group
   unsigned depth_first_ibd = 32;                     // IFM depth job, depth-first 8-bit (16-bit: half)
   unsigned part_kernel_ibd = 16;                     // IFM depth job, part-kernel-first
@@ -45,9 +44,24 @@ struct MacTiming {
   unsigned subkernel = 8;                            // dilated sub-kernel footprint (8x8)
   unsigned weight_buffer_refill_cycles = 32;         // minimum cycles per weight-buffer load
 
-  // This array with `macs` MACs per core: the micro-block of that configuration. Throws
-  // ethosu::InputError for a width the model has no micro-block for.
+  // The OFM micro-block of an array of macs_per_core MACs (elements, channels), as Arm's configurations lay it
+  // out. Throws ethosu::InputError for a width the model has no micro-block for.
+  struct MicroBlock {
+    unsigned w, h, d;
+  };
+  MicroBlock ublock() const;
+  // This array with `macs` MACs per core; throws as ublock() does.
   MacTiming with_macs_per_core(unsigned macs) const;
+
+  template <typename Fields>
+  void fields(Fields& f) {
+    f.choice("per_core", macs_per_core, "MACs/cycle",
+             "8x8-bit MACs per cycle per core: the MAC array's OFM micro-block (256: 2x2x8, 128: 2x1x8, 64: 1x1x8, "
+             "32: 1x1x4 elements); the NPU still identifies as its variant",
+             {32, 64, 128, 256});
+    f.field("weight_buffer_refill_cycles", weight_buffer_refill_cycles, "cycles",
+            "minimum cycles per weight-buffer load of 8 OFM channels", {1, 4096});
+  }
 };
 
 // Channels c in [c0, c1) with c % cores == core: the interleave of PARALLEL_MODE = DUAL_CORE_DEPTH.
@@ -95,7 +109,7 @@ class MacWork {
   std::vector<SubKernel> subkernels_;
   uint32_t ibd_ = 0;
   unsigned cores_ = 1;
-  uint32_t ub_w_ = 2, ub_h_ = 1;
+  uint32_t ub_w_ = 2, ub_h_ = 1, ub_d_ = 8;
   uint64_t total_macs_ = 0;
   std::array<uint64_t, kMaxCores> stream_weights_{};
 };

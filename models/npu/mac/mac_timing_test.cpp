@@ -133,7 +133,7 @@ TEST(TimingMac, ArrayWidthSetsTheMicroBlock) {
     const MacWork w(op, t);
     EXPECT_EQ(w.cycles(whole(op)), cycles);
     EXPECT_EQ(w.peak_macs_per_cycle(), double(macs));
-    EXPECT_EQ(uint64_t{t.ublock_w} * t.ublock_h * t.ublock_d * t.ifm_ublock_d, macs);
+    EXPECT_EQ(uint64_t{t.ublock().w} * t.ublock().h * t.ublock().d * t.ifm_ublock_d, macs);
   }
   EXPECT_THROW(kU65.with_macs_per_core(96), InputError);
 }

@@ -16,6 +16,12 @@ struct WdTiming {
   unsigned scale_bytes_per_channel = 10;  // bias/scale record the WD's scale channel reads
 
   uint64_t decode_cycles(uint64_t weights) const { return (weights + weights_per_cycle - 1) / weights_per_cycle; }
+
+  template <typename Fields>
+  void fields(Fields& f) {
+    f.field("weights_per_cycle", weights_per_cycle, "weights/cycle", "weights the weight decoder delivers per cycle",
+            {1, 1024});
+  }
 };
 
 }  // namespace ethosu::npu

@@ -75,9 +75,7 @@ void write_op(JsonWriter& w, size_t index, const npu::OpRecord& op) {
   w.begin_object();
   if (kernel) {
     w.key("block_config");
-    write_triple(w, op.block);
-    w.key("blocks");
-    w.value(op.blocks);
+    write_triple(w, op.block_config);
     w.key("busy_cycles");
     w.begin_object();
     w.key("ao");
@@ -112,6 +110,10 @@ void write_op(JsonWriter& w, size_t index, const npu::OpRecord& op) {
   write_nonzero(w, op.stall_cycles, stall_names());
   w.key("start_cycle");
   w.value(op.start_cycle);
+  if (kernel) {
+    w.key("tiles");
+    w.value(op.tiles);
+  }
   w.key("traffic");
   write_traffic(w, op.ports);
   w.end_object();

@@ -157,7 +157,7 @@ struct ShramConfig {
 };
 
 struct BlockConfig {
-  uint32_t width = 1, height = 1, depth = 1;  // OFM block, *_M1 + 1
+  uint32_t width = 1, height = 1, depth = 1;  // OFM tile, *_M1 + 1
 };
 
 struct Operation {

@@ -337,7 +337,7 @@ class Checker {
     const unsigned acc_banks = 2 * div_up(acc_bytes, 1024);
     if (s.ab_start + acc_banks > usable)
       add(Severity::ERROR, Category::SHRAM,
-          "accumulators for OFM block " + std::to_string(acc_w) + "x" + std::to_string(acc_h) + "x" +
+          "accumulators for OFM tile " + std::to_string(acc_w) + "x" + std::to_string(acc_h) + "x" +
               std::to_string(acc_d) + " (clipped to the OFM) need " + std::to_string(acc_banks) +
               " banks from AB_START " + std::to_string(s.ab_start) + ", beyond bank " + std::to_string(usable));
   }

@@ -34,7 +34,7 @@ struct ValidatorOptions {
 enum class Category : uint8_t {
   DECODE,         // decoder diagnostic
   OUT_OF_REGION,  // an access outside [0, region size) or beyond the 40-bit offset space
-  SHRAM,          // IB_END/AB_START/IFM2_IB_START/OFM block against SHRAM capacity, internal DMA bounds
+  SHRAM,          // IB_END/AB_START/IFM2_IB_START/OFM tile against SHRAM capacity, internal DMA bounds
   UNSUPPORTED,    // values the U65 cannot run or that the spec marks unused/undefined
   GEOMETRY,       // inconsistent extents (depths, kernel registers)
   ALIGNMENT,      // spec 01 section 6 alignment rules

@@ -40,8 +40,10 @@ struct OpRecord {
   uint32_t offset = 0;                   // stream offset of the NPU_OP_* command
   std::string kind;                      // "CONV", "DEPTHWISE", "POOL.MAX", "ELEMENTWISE.ADD", "DMA"
   std::array<uint32_t, 3> ofm_shape{};   // H, W, C
-  std::array<uint32_t, 3> block{};       // OFM block H, W, C
-  uint64_t blocks = 0;
+  // The OFM in tiles of block_config (H, W, C: the OFM block the stream sets, Vela's "block config"), `tiles` of
+  // them.
+  std::array<uint32_t, 3> block_config{};
+  uint64_t tiles = 0;
   uint64_t start_cycle = 0, end_cycle = 0;  // from the job's start (the CMD write that started it)
   uint64_t cycles() const { return end_cycle - start_cycle; }
   uint64_t macs = 0;

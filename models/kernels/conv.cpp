@@ -164,8 +164,8 @@ struct Window {
   int sx, sy;
 };
 
-Window conv_window(const ConvParams& p, const OfmBlock& b, int c0, int channels, int channel_stride) {
-  return {block_window(p.kernel, p.ofm_width, p.ofm_height, b, c0, channels, channel_stride), p.kernel.stride_x,
+Window conv_window(const ConvParams& p, const OfmTile& b, int c0, int channels, int channel_stride) {
+  return {tile_window(p.kernel, p.ofm_width, p.ofm_height, b, c0, channels, channel_stride), p.kernel.stride_x,
           p.kernel.stride_y};
 }
 
@@ -263,7 +263,7 @@ struct Writer {
 }  // namespace
 
 struct ConvKernels {
-  static void conv(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+  static void conv(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
     if (w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point))
       conv_fast(p, w, b, s, ifm_bound);
@@ -276,7 +276,7 @@ struct ConvKernels {
   // whole runs of the kernel's pixels in one call and then the rest, then the tile's output stage. kernel(oy, g, nb,
   // x, pixels, runs, dst) runs `runs` x `pixels` pixels from block column x into rows of dst 32 apart.
   template <class Set, class Kernel>
-  static void tiles(const OfmBlock& b, const Set& mk, const Writer& out, KernelScratch& s, const Kernel& kernel) {
+  static void tiles(const OfmTile& b, const Set& mk, const Writer& out, KernelScratch& s, const Kernel& kernel) {
     const int max_p = std::max(mk.max_pixels[0], mk.max_pixels[1]);
     // A tile of pixels shares one output-stage pass; rows 32 apart, padded for its vector tail (lanes past a row's
     // channels are read, not used).
@@ -304,7 +304,7 @@ struct ConvKernels {
   // byte u is the value plus an offset (128 for int8, so that it is unsigned), and the kernels subtract
   // (offset + zero point) * (the channel's weight sum): padding, whose value minus the zero point is 0, holds
   // offset + zero point. False when the case is not one for them.
-  static bool conv_8bit(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s,
+  static bool conv_8bit(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s,
                         int64_t ifm_bound) {
     const MicroKernel8Set* mk = micro_kernels_8bit(s.simd);
     const DataType type = p.ifm.layout.type;
@@ -341,7 +341,7 @@ struct ConvKernels {
   }
 
   // Convolution on int16 buffers with the SIMD micro-kernels.
-  static void conv_fast(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s,
+  static void conv_fast(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s,
                         int64_t ifm_bound) {
     if (conv_8bit(p, w, b, s, ifm_bound)) return;
     const int ic_stride = 2 * w.pairs_;
@@ -409,7 +409,7 @@ struct ConvKernels {
   }
 
   // Exact int64 convolution for 16/32-bit IFMs with arbitrary zero points and wide weights.
-  static void conv_exact(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+  static void conv_exact(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
     const Window win = conv_window(p, b, 0, p.ifm_depth, p.ifm_depth);
     gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm32);
     tap_offsets(p.kernel, win.w.cols, p.ifm_depth, s.taps);
@@ -430,7 +430,7 @@ struct ConvKernels {
       }
   }
 
-  static void depthwise(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+  static void depthwise(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
     const int nc = b.c1 - b.c0;
     const int ntaps = w.height_ * w.width_;
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
@@ -473,24 +473,24 @@ struct ConvKernels {
   }
 };
 
-void conv_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+void conv_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
   if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
   ConvKernels::conv(p, w, b, s);
 }
 
-void depthwise_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s) {
+void depthwise_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
   if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
   ConvKernels::depthwise(p, w, b, s);
 }
 
 void conv(const ConvParams& p, const ConvWeights& w) {
   KernelScratch s;
-  conv_block(p, w, OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
+  conv_tile(p, w, OfmTile{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
 }
 
 void depthwise(const ConvParams& p, const ConvWeights& w) {
   KernelScratch s;
-  depthwise_block(p, w, OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
+  depthwise_tile(p, w, OfmTile{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
 }
 
 }  // namespace ethosu::kernels

@@ -1,9 +1,9 @@
 // Convolution, depthwise convolution and fully connected (= 1x1 convolution) kernels
-// (03-data-semantics.md §3), bit-exact, computed per OFM block.
+// (03-data-semantics.md §3), bit-exact, computed per OFM tile.
 //
 // Contract: the caller decodes the weights once per operation into dense [ofm_c][ky][kx][ifm_c]
-// arrays (ifm_c = 1 for depthwise), packs them once with ConvWeights, then calls conv_block() /
-// depthwise_block() for any set of OFM blocks (or conv() / depthwise() for the whole OFM). IFM/OFM
+// arrays (ifm_c = 1 for depthwise), packs them once with ConvWeights, then calls conv_tile() /
+// depthwise_tile() for any set of OFM tiles (or conv() / depthwise() for the whole OFM). IFM/OFM
 // bounds are guaranteed by the caller; output.ofm_type must equal ofm.layout.type. 8-bit IFMs (and int16 with zero point 0) run on int16 SIMD
 // micro-kernels with int32 partial sums, or, with int8 weights on a host with 8-bit dot products, on 8-bit ones;
 // other cases use an exact int64 loop.
@@ -102,8 +102,8 @@ struct KernelScratch {
   std::vector<int32_t> correction;      // the 8-bit micro-kernels' per-channel zero-point correction
 };
 
-void conv_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s);
-void depthwise_block(const ConvParams& p, const ConvWeights& w, const OfmBlock& b, KernelScratch& s);
+void conv_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s);
+void depthwise_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s);
 void conv(const ConvParams& p, const ConvWeights& w);
 void depthwise(const ConvParams& p, const ConvWeights& w);
 

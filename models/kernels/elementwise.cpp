@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/kernels/block_bytes.h"
+#include "models/kernels/tile_bytes.h"
 #include "models/kernels/simd_loops.h"
 #include "models/kernels/tile_scales.h"
 #include "models/kernels/weights/raw_vector.h"
@@ -111,7 +111,7 @@ void read_pixel(const FeatureMap& f, int x, int y, int c0, int n, int32_t zp, in
 // One pixel at a time: operands read by runs, the operation over the pixel's channels in plain loops,
 // the output scale in SIMD (requantize_tile), then the zero point, activation or LUT. The whole pixel is
 // read before it is written, so an OFM may still alias its IFM exactly.
-void elementwise_vector(const ElementwiseParams& p, const OfmBlock& blk) {
+void elementwise_vector(const ElementwiseParams& p, const OfmTile& blk) {
   const OutputStage& os = p.output;
   const int n = blk.c1 - blk.c0;
   const size_t padded = (static_cast<size_t>(n) + kRequantizeLanes - 1) / kRequantizeLanes * kRequantizeLanes;
@@ -214,7 +214,7 @@ void read_bytes(const FeatureMap& f, int x0, int y, int count, int c0, int n, bo
   }
 }
 
-int64_t block_elements(const OfmBlock& b) { return int64_t{b.x1 - b.x0} * (b.y1 - b.y0) * (b.c1 - b.c0); }
+int64_t tile_elements(const OfmTile& b) { return int64_t{b.x1 - b.x0} * (b.y1 - b.y0) * (b.c1 - b.c0); }
 
 // The block sizes from which the tables pay for themselves (measured on the KWS LSTM's small operations): the
 // results of 256 bytes cost about as much as 256 elements of the other paths, the operand terms much less.
@@ -224,9 +224,9 @@ constexpr int64_t kTwoOperandTablesMin = 512;
 // Every result a function of one 8-bit IFM byte (a unary operation, a scalar IFM2 or an IFM2 of one element):
 // the 256 results computed once with the per-element definition, the block a table lookup (each row, or with an
 // 8-bit OFM the whole block, read before it is written).
-bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
+bool one_operand_table(const ElementwiseParams& p, const OfmTile& blk) {
   const bool single_ifm2 = p.ifm2_is_scalar || (p.broadcast_h && p.broadcast_w && p.broadcast_c);
-  if (!is_8bit(p.ifm) || !(is_unary(p.op) || single_ifm2) || block_elements(blk) < kOneOperandTableMin) return false;
+  if (!is_8bit(p.ifm) || !(is_unary(p.op) || single_ifm2) || tile_elements(blk) < kOneOperandTableMin) return false;
   int64_t b = int64_t{p.ifm2_scalar} - p.ifm2_zero_point;
   if (!is_unary(p.op) && !p.ifm2_is_scalar)
     b = int64_t{load_element(p.ifm2.region + p.ifm2.layout.pixel_offset(0, 0), p.ifm2.layout.type)} - p.ifm2_zero_point;
@@ -237,7 +237,7 @@ bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
     // Byte to byte: the whole block read, then written through the table.
     uint8_t bytes_table[256];
     for (int raw = 0; raw < 256; ++raw) bytes_table[raw] = static_cast<uint8_t>(table[raw]);
-    const BlockBytes block(blk, p.ifm.layout.layout == Layout::NHCWB16 || p.ofm.layout.layout == Layout::NHCWB16);
+    const TileBytes block(blk, p.ifm.layout.layout == Layout::NHCWB16 || p.ofm.layout.layout == Layout::NHCWB16);
     weights::RawVector<uint8_t> values(block.size());  // no zero-fill: the spans below write every byte
     block.spans(p.ifm, 1, 1, 0, [&](const uint8_t* map, size_t at, size_t n) { std::memcpy(values.data() + at, map, n); });
     block.spans(p.ofm, 1, 1, 0, [&](uint8_t* map, size_t at, size_t n) { lookup_bytes(bytes_table, values.data() + at, map, n); });
@@ -259,10 +259,10 @@ bool one_operand_table(const ElementwiseParams& p, const OfmBlock& blk) {
 // term (its value minus the zero point, for ADD/SUB scaled as elementwise_value() scales it, SUB's negated) from
 // a 256-entry table, exact in int64; when the terms' combination provably fits int32, the rows are combined from
 // the tables and requantised in SIMD (requantize_tile), each row read before it is written.
-bool two_operand_tables(const ElementwiseParams& p, const OfmBlock& blk) {
+bool two_operand_tables(const ElementwiseParams& p, const OfmTile& blk) {
   const OutputStage& os = p.output;
   if (!is_8bit(p.ifm) || p.ifm2_is_scalar || !is_8bit(p.ifm2) || is_unary(p.op) ||
-      block_elements(blk) < kTwoOperandTablesMin ||
+      tile_elements(blk) < kTwoOperandTablesMin ||
       p.op == ElementwiseOp::Shr || p.op == ElementwiseOp::Shl || os.function != ActivationFunction::None ||
       os.ofm_type == DataType::Int32)
     return false;
@@ -322,7 +322,7 @@ bool two_operand_tables(const ElementwiseParams& p, const OfmBlock& blk) {
 
 }  // namespace
 
-void elementwise_block(const ElementwiseParams& p, const OfmBlock& blk) {
+void elementwise_tile(const ElementwiseParams& p, const OfmTile& blk) {
   if (blk.x0 >= blk.x1 || blk.y0 >= blk.y1 || blk.c0 >= blk.c1) return;
   if (one_operand_table(p, blk) || two_operand_tables(p, blk)) return;
   if (vector_path_applies(p)) {
@@ -353,7 +353,7 @@ void elementwise_block(const ElementwiseParams& p, const OfmBlock& blk) {
 }
 
 void elementwise(const ElementwiseParams& p) {
-  elementwise_block(p, OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth});
+  elementwise_tile(p, OfmTile{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth});
 }
 
 }  // namespace ethosu::kernels

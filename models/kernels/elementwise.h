@@ -1,6 +1,6 @@
 // Elementwise kernels (03-data-semantics.md §8): binary MUL/ADD/SUB/MIN/MAX/SHR/SHL and unary
 // LRELU/ABS/CLZ, with IFM2 broadcast in H/W/C or a scalar, operand order and the ADD/SUB operand
-// scaling modes, bit-exact, per OFM block.
+// scaling modes, bit-exact, per OFM tile.
 //
 // Contract: a = IFM - IFM_ZP and b = IFM2 (or the scalar) - IFM2_ZP are formed first; with
 // reverse_operands (operand_order = 1) they swap, so operand A is IFM2 and the scale modes refer to
@@ -46,7 +46,7 @@ struct ElementwiseParams {
 // negative branch is already scaled.
 int64_t elementwise_value(const ElementwiseParams& p, int64_t a, int64_t b);
 
-void elementwise_block(const ElementwiseParams& p, const OfmBlock& blk);
+void elementwise_tile(const ElementwiseParams& p, const OfmTile& blk);
 void elementwise(const ElementwiseParams& p);
 
 }  // namespace ethosu::kernels

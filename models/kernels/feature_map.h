@@ -155,8 +155,8 @@ inline void store_channels(const FeatureMap& f, int x, int y, int c0, int n, con
   store_pixels(f, x, y, 1, c0, n, v, n);
 }
 
-// An OFM block: half-open ranges in OFM coordinates.
-struct OfmBlock {
+// An OFM tile: half-open ranges in OFM coordinates.
+struct OfmTile {
   int x0 = 0, x1 = 0, y0 = 0, y1 = 0, c0 = 0, c1 = 0;
 };
 

@@ -1,4 +1,4 @@
-// Kernel geometry (§3.1, §3.4) and the gather that copies the IFM window an OFM block needs into a
+// Kernel geometry (§3.1, §3.4) and the gather that copies the IFM window an OFM tile needs into a
 // dense local buffer, once per block.
 //
 // Contract of gather_ifm(): the buffer is [rows][cols][channel_stride] of T, in upscaled IFM space starting at
@@ -39,8 +39,8 @@ struct IfmWindow {
   Upscale upscale = Upscale::None;
 };
 
-// The window of the IFM that OFM block b reads, for channels [c0, c0 + channels).
-inline IfmWindow block_window(const KernelGeometry& k, int ofm_width, int ofm_height, const OfmBlock& b, int c0,
+// The window of the IFM that OFM tile b reads, for channels [c0, c0 + channels).
+inline IfmWindow tile_window(const KernelGeometry& k, int ofm_width, int ofm_height, const OfmTile& b, int c0,
                               int channels, int channel_stride) {
   IfmWindow w;
   w.ux0 = b.x0 * k.stride_x - k.pad_left;

@@ -98,7 +98,7 @@ OpCost cost(const Operation& op) {
   c.buffer_elements = window;
   if (op.reads_weights()) {
     // Packed weights (16-channel groups, even IFM depth), and the decoded stream: its padding adds at
-    // most 7 channels per OFM block, IFM blocks of 32 and 3 taps per 8x8 sub-kernel (spec 04 section 3).
+    // most 7 channels per OFM tile, IFM blocks of 32 and 3 taps per 8x8 sub-kernel (spec 04 section 3).
     const bool dw = op.kind == OpKind::DEPTHWISE;
     const uint64_t depth = dw ? 1 : id;
     const uint64_t packed = mul(mul(round_up(od, 16), taps), round_up(depth, 2));
@@ -178,14 +178,14 @@ unsigned kernel_bands(const Operation& op, const Regions& regions, unsigned thre
 template <typename Kernel>
 void OpRunner::in_bands(const Operation& op, const Kernel& kernel) {
   const int ofm_height = static_cast<int>(op.ofm.height);
-  const kernels::OfmBlock whole{0, static_cast<int>(op.ofm.width), 0, ofm_height, 0, static_cast<int>(op.ofm.depth)};
+  const kernels::OfmTile whole{0, static_cast<int>(op.ofm.width), 0, ofm_height, 0, static_cast<int>(op.ofm.depth)};
   const unsigned n = kernel_bands(op, regions_, threads_.threads());
   if (n == 1) {
     kernel(whole, scratch_[0]);
     return;
   }
   threads_.run(n, [&](unsigned band) {
-    kernels::OfmBlock b = whole;
+    kernels::OfmTile b = whole;
     b.y0 = static_cast<int>(int64_t{ofm_height} * band / n);
     b.y1 = static_cast<int>(int64_t{ofm_height} * (band + 1) / n);
     kernel(b, scratch_[band]);
@@ -324,9 +324,9 @@ uint64_t OpRunner::conv(const Operation& op) {
   const bool dw = op.kind == OpKind::DEPTHWISE;
   {
     const sim::HostTimer timer(host_seconds_.kernels);
-    in_bands(op, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) {
-      if (dw) kernels::depthwise_block(p, *w, b, s);
-      else kernels::conv_block(p, *w, b, s);
+    in_bands(op, [&](const kernels::OfmTile& b, kernels::KernelScratch& s) {
+      if (dw) kernels::depthwise_tile(p, *w, b, s);
+      else kernels::conv_tile(p, *w, b, s);
     });
   }
   return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.kernel.width * op.kernel.height *
@@ -340,7 +340,7 @@ uint64_t OpRunner::pool(const Operation& op) {
   windowed(op, p);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  in_bands(op, [&](const kernels::OfmBlock& b, kernels::KernelScratch& s) { kernels::pool_block(p, b, s); });
+  in_bands(op, [&](const kernels::OfmTile& b, kernels::KernelScratch& s) { kernels::pool_tile(p, b, s); });
   return 0;
 }
 
@@ -370,7 +370,7 @@ uint64_t OpRunner::elementwise(const Operation& op) {
   p.ifm_round_mode = static_cast<kernels::RoundMode>(op.ifm.round_mode);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  in_bands(op, [&](const kernels::OfmBlock& b, kernels::KernelScratch&) { kernels::elementwise_block(p, b); });
+  in_bands(op, [&](const kernels::OfmTile& b, kernels::KernelScratch&) { kernels::elementwise_tile(p, b); });
   return 0;
 }
 

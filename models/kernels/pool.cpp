@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "models/kernels/block_bytes.h"
+#include "models/kernels/tile_bytes.h"
 #include "models/kernels/simd_loops.h"
 
 namespace ethosu::kernels {
@@ -34,7 +34,7 @@ namespace {
 
 // MAX and AVERAGE on 8/16-bit IFMs: int32 window accumulators, the global scale in SIMD, stores by runs.
 // Same results as the general path.
-void pool_narrow(const PoolParams& p, const OfmBlock& b, KernelScratch& s, const IfmWindow& win) {
+void pool_narrow(const PoolParams& p, const OfmTile& b, KernelScratch& s, const IfmWindow& win) {
   const KernelGeometry& k = p.kernel;
   const OutputStage& os = p.output;
   const int nc = b.c1 - b.c0;
@@ -123,7 +123,7 @@ bool pointwise_8bit(const PoolParams& p) {
          element_size_bytes(p.ifm.layout.type) == 1 && element_size_bytes(p.output.ofm_type) == 1;
 }
 
-void pool_by_table(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
+void pool_by_table(const PoolParams& p, const OfmTile& b, KernelScratch& s) {
   const OutputStage& os = p.output;
   const FastFinish fin(os);
   const bool is_signed = p.ifm.layout.type == DataType::Int8;
@@ -137,7 +137,7 @@ void pool_by_table(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
   }
   // The whole block is read before any of it is written, as on the general path, so an OFM overlapping the
   // IFM gets the same bytes.
-  const BlockBytes block(b, p.ifm.layout.layout == Layout::NHCWB16 || p.ofm.layout.layout == Layout::NHCWB16);
+  const TileBytes block(b, p.ifm.layout.layout == Layout::NHCWB16 || p.ofm.layout.layout == Layout::NHCWB16);
   s.bytes.resize(block.size());
   uint8_t* values = s.bytes.data();
   const int shift = p.kernel.upscale == Upscale::Nearest ? 1 : 0;
@@ -154,7 +154,7 @@ void pool_by_table(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
 
 }  // namespace
 
-void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
+void pool_tile(const PoolParams& p, const OfmTile& b, KernelScratch& s) {
   if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
   const KernelGeometry& k = p.kernel;
   const bool reduce = p.mode == PoolMode::ReduceSum;
@@ -169,7 +169,7 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
     pool_by_table(p, b, s);
     return;
   }
-  const IfmWindow win = block_window(k, p.ofm_width, p.ofm_height, b, c0, nc, nc);
+  const IfmWindow win = tile_window(k, p.ofm_width, p.ofm_height, b, c0, nc, nc);
   // Padding never wins a max; for sums it adds nothing.
   const int32_t fill = p.mode == PoolMode::Max ? INT32_MIN : 0;
   gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win, fill, s.ifm32);
@@ -221,7 +221,7 @@ void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s) {
 
 void pool(const PoolParams& p) {
   KernelScratch s;
-  pool_block(p, OfmBlock{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
+  pool_tile(p, OfmTile{0, p.ofm_width, 0, p.ofm_height, 0, p.ofm_depth}, s);
 }
 
 }  // namespace ethosu::kernels

@@ -1,4 +1,4 @@
-// Pooling kernels (03-data-semantics.md §7): MAX, AVERAGE and REDUCE_SUM, bit-exact, per OFM block.
+// Pooling kernels (03-data-semantics.md §7): MAX, AVERAGE and REDUCE_SUM, bit-exact, per OFM tile.
 //
 // Contract: MAX and AVERAGE map IFM channel c to OFM channel c; REDUCE_SUM sums the window over all
 // ifm_depth channels into OFM channel 0 and writes no other channel. Scaling (§4.1, §7):
@@ -41,7 +41,7 @@ struct Reciprocal {
 };
 Reciprocal average_reciprocal(int taps);
 
-void pool_block(const PoolParams& p, const OfmBlock& b, KernelScratch& s);
+void pool_tile(const PoolParams& p, const OfmTile& b, KernelScratch& s);
 void pool(const PoolParams& p);
 
 }  // namespace ethosu::kernels

@@ -430,7 +430,7 @@ HWY_INLINE void DepthwiseChannels(D16 d16, const int16_t* a, ptrdiff_t pix_strid
   }
 }
 
-// Whole vectors first, then the channels left (an OFM block of 16 or 8 channels under AVX-512's 32 lanes) in
+// Whole vectors first, then the channels left (an OFM tile of 16 or 8 channels under AVX-512's 32 lanes) in
 // vectors of 16 and 8 lanes rather than in scalar code.
 void DepthwiseSums(const int16_t* a, ptrdiff_t pix_stride, const int32_t* taps, int ntaps, const int16_t* w,
                    ptrdiff_t w_tap_stride, int channels, int pixels, int32_t* acc, ptrdiff_t acc_stride) {

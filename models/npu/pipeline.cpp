@@ -15,23 +15,23 @@ uint64_t wait_for(uint64_t ready, uint64_t free_at) { return ready > free_at ? r
 
 }  // namespace
 
-OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, std::vector<BlockStages>* stages) {
+OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, std::vector<TileStages>* stages) {
   OpTiming t;
   const npu::MacWork mac(op, *u.mac_timing);
-  const npu::OfmBlocks blocks(op, mac, *u.wd_timing);
-  const size_t n = blocks.count();
+  const npu::OfmTiles tiles(op, mac, *u.wd_timing);
+  const size_t n = tiles.count();
   t.start_cycle = ready;
-  t.times.blocks = n;
+  t.times.tiles = n;
   const bool uses_mac = op.kind != isa::OpKind::ELEMENTWISE;
   const AxiMap& axi = u.axi;
-  // Times of blocks i-1 and i-2 for the double buffers.
+  // Times of tiles i-1 and i-2 for the double buffers.
   std::array<uint64_t, 2> ib_free{ready, ready}, acc_free{ready, ready}, ob_free{ready, ready};
   uint64_t wbuf_free = ready;  // weight buffer: refilled for block i while the MAC works on i-1
   uint64_t last_done = ready;
 
   for (size_t i = 0; i < n; ++i) {
-    const npu::OfmBox box = blocks.box(i);
-    const npu::BlockTraffic b = blocks.traffic(i);
+    const npu::OfmBox box = tiles.box(i);
+    const npu::TileTraffic b = tiles.traffic(i);
     const size_t slot = i & 1;
     t.macs += mac.macs(box);
 
@@ -55,7 +55,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
         first_in = std::min(first_in, c.first_data_done_cycle);
         fetched = std::max(fetched, c.complete_cycle);
       }
-      const uint64_t weights = mac.slice_weights(0, blocks.depth_slice(i));
+      const uint64_t weights = mac.slice_weights(0, tiles.depth_slice(i));
       const uint64_t wd_cycles = u.wd_timing->decode_cycles(weights);
       first_in = std::max(first_in, wbuf_free);
       wd_start = std::max(first_in, u.wd->free_at);
@@ -110,8 +110,8 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
       t.times.writes_acknowledged_cycle = std::max(t.times.writes_acknowledged_cycle, w.complete_cycle);
     }
     ob_free[slot] = done;
-    // The last blocks' done cycles, oldest first, for the next operation's BLOCKDEP.
-    auto& tail = t.times.last_blocks_done;
+    // The last tiles' done cycles, oldest first, for the next operation's BLOCKDEP.
+    auto& tail = t.times.last_tiles_done;
     std::rotate(tail.begin(), tail.begin() + 1, tail.end());
     tail.back() = done;
     if (stages)

@@ -1,7 +1,7 @@
 // The per-OFM-block pipeline of a kernel operation: how the WD, MAC and AO hand each block to the next
 // through the NPU's double buffers, with the memory side on the AXI ports. Plain C++ (no SystemC).
 //
-// Contract: schedule() walks the op's blocks in traversal order (npu::OfmBlocks), asks each block's own
+// Contract: schedule() walks the op's blocks in traversal order (npu::OfmTiles), asks each block's own
 // model for its work (the MAC's MacWork, the WD's and AO's timing), and books each stage on the unit that
 // does it. The coupling between blocks is the hardware's double buffering only: the IFM buffer (IB0/IB1) of
 // block i is free when the MAC (or, for elementwise, the AO) has consumed block i-2; the weight buffer is
@@ -90,7 +90,7 @@ struct OpTiming {
 };
 
 // When each stage of one block ran, for traces.
-struct BlockStages {
+struct TileStages {
   uint64_t ifm_start, ifm_done;  // IFM (and IFM2) fetch into the input buffer
   uint64_t wd_start, wd_end;     // weight decode (equal when the op has no weights)
   uint64_t mac_start, mac_end;   // equal for elementwise (no MAC work)
@@ -101,6 +101,6 @@ struct BlockStages {
 // Schedules op, whose first block may start reading its IFM at `ready`. With `stages`, also records
 // every block's stage times (tracing only: it costs a vector entry per block).
 OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& blocks,
-                  std::vector<BlockStages>* stages = nullptr);
+                  std::vector<TileStages>* stages = nullptr);
 
 }  // namespace ethosu::npu

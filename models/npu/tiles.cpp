@@ -66,14 +66,14 @@ Range ifm_range(uint32_t o0, uint32_t o1, uint32_t stride, uint32_t pad, uint32_
 
 }  // namespace
 
-uint64_t OfmBlocks::count_of(const isa::Operation& op) {
+uint64_t OfmTiles::count_of(const isa::Operation& op) {
   if (!op.is_kernel()) return 0;
   const auto& b = op.block;
   return ceil_div(op.ofm.width, std::max(1u, b.width)) * ceil_div(op.ofm.height, std::max(1u, b.height)) *
          ceil_div(op.ofm.depth, std::max(1u, b.depth));
 }
 
-OfmBlocks::OfmBlocks(const isa::Operation& op, const MacWork& mac, const WdTiming& wd) : op_(op), mac_(mac), wd_(wd) {
+OfmTiles::OfmTiles(const isa::Operation& op, const MacWork& mac, const WdTiming& wd) : op_(op), mac_(mac), wd_(wd) {
   if (!op.is_kernel() || op.ofm.width == 0 || op.ofm.height == 0 || op.ofm.depth == 0) return;
   const auto& b = op.block;
   nx_ = static_cast<uint32_t>(ceil_div(op.ofm.width, std::max(1u, b.width)));
@@ -109,7 +109,7 @@ OfmBlocks::OfmBlocks(const isa::Operation& op, const MacWork& mac, const WdTimin
         false);
 }
 
-uint64_t OfmBlocks::slice_weight_bytes(unsigned core, uint32_t z) const {
+uint64_t OfmTiles::slice_weight_bytes(unsigned core, uint32_t z) const {
   const uint64_t total = mac_.stream_weights(core), length = op_.weights[core].length_bytes;
   if (total == 0 || length == 0) return 0;
   // Every slice before the last is full, so the weights before slice z are z full slices.
@@ -124,7 +124,7 @@ uint64_t OfmBlocks::slice_weight_bytes(unsigned core, uint32_t z) const {
   return share(before + mac_.slice_weights(core, z)) - share(before);
 }
 
-OfmBox OfmBlocks::box(size_t index) const {
+OfmBox OfmTiles::box(size_t index) const {
   const uint32_t z = static_cast<uint32_t>(index % nz_);
   const uint32_t x = static_cast<uint32_t>((index / nz_) % nx_);
   const uint32_t y = static_cast<uint32_t>(index / (size_t{nz_} * nx_));
@@ -139,8 +139,8 @@ OfmBox OfmBlocks::box(size_t index) const {
   return box;
 }
 
-BlockTraffic OfmBlocks::traffic(size_t index) const {
-  BlockTraffic t;
+TileTraffic OfmTiles::traffic(size_t index) const {
+  TileTraffic t;
   const OfmBox o = box(index);
   const uint32_t bz = static_cast<uint32_t>(index % nz_);
   const uint32_t bx = static_cast<uint32_t>((index / nz_) % nx_);

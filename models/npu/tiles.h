@@ -1,8 +1,8 @@
-// The OFM blocks of a kernel operation and the bytes each moves: the memory side of the per-block work,
+// The OFM tiles of a kernel operation and the bytes each moves: the memory side of the per-block work,
 // plain C++ (no SystemC). The units' cycles come from their own models (mac.h, wd.h, ao.h).
 //
-// Contract: OfmBlocks(op, mac, wd) describes a kernel operation (CONV, DEPTHWISE, POOL, ELEMENTWISE; a DMA
-// has no blocks) as its grid of OFM blocks in hardware traversal order: depth fastest, then x, then y
+// Contract: OfmTiles(op, mac, wd) describes a kernel operation (CONV, DEPTHWISE, POOL, ELEMENTWISE; a DMA
+// has no blocks) as its grid of OFM tiles in hardware traversal order: depth fastest, then x, then y
 // (spec 05 section 4). traffic(i) computes block i's bytes on demand in O(sub-kernels) time from per-column,
 // per-row tables built once by the constructor, so an op with tens of thousands of blocks costs no vector.
 //
@@ -25,7 +25,7 @@
 
 namespace ethosu::npu {
 
-struct BlockTraffic {
+struct TileTraffic {
   uint64_t ifm_bytes = 0;   // IFM read for this block, all sub-kernels, brick rounding included
   uint64_t ifm2_bytes = 0;
   std::array<uint64_t, kMaxCores> weight_bytes{};  // compressed weight bytes fetched, per core
@@ -38,19 +38,19 @@ struct BlockTraffic {
   uint64_t total_scale_bytes() const { return scale_bytes[0] + scale_bytes[1]; }
 };
 
-class OfmBlocks {
+class OfmTiles {
  public:
-  OfmBlocks(const isa::Operation& op, const MacWork& mac, const WdTiming& wd);
+  OfmTiles(const isa::Operation& op, const MacWork& mac, const WdTiming& wd);
 
   size_t count() const { return size_t{nx_} * ny_ * nz_; }
   // The number of blocks of op, without building anything (0 for a DMA).
   static uint64_t count_of(const isa::Operation& op);
-  uint32_t blocks_x() const { return nx_; }
-  uint32_t blocks_y() const { return ny_; }
-  uint32_t blocks_z() const { return nz_; }
+  uint32_t tiles_x() const { return nx_; }
+  uint32_t tiles_y() const { return ny_; }
+  uint32_t tiles_z() const { return nz_; }
   OfmBox box(size_t index) const;  // traversal order: depth fastest, then x, then y
   uint32_t depth_slice(size_t index) const { return static_cast<uint32_t>(index % nz_); }
-  BlockTraffic traffic(size_t index) const;  // index < count()
+  TileTraffic traffic(size_t index) const;  // index < count()
 
  private:
   struct Span1 {  // source IFM range for one OFM column/row range, per sub-kernel

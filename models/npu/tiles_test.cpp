@@ -1,4 +1,4 @@
-// The OFM blocks of an operation and the bytes each moves (models/npu/tiles.h), worked out by
+// The OFM tiles of an operation and the bytes each moves (models/npu/tiles.h), worked out by
 // hand: traversal order, IFM windows with halos, sub-kernels, padding, upscaling and bricks, IFM2
 // broadcasts, and the weight stream's share per block.
 #include "models/npu/tiles.h"
@@ -18,12 +18,12 @@ namespace enums = isa::enums;
 // The op's blocks with the U65's MAC and WD.
 struct Blocks {
   MacWork mac;
-  OfmBlocks blocks;
+  OfmTiles blocks;
   explicit Blocks(const isa::Operation& op) : mac(op, MacTiming{}), blocks(op, mac, WdTiming{}) {}
-  BlockTraffic operator[](size_t i) const { return blocks.traffic(i); }
+  TileTraffic operator[](size_t i) const { return blocks.traffic(i); }
 };
 
-TEST(TimingOfmBlocks, Conv1x1ReadsAndWritesTheBlock) {
+TEST(OfmTiles, Conv1x1ReadsAndWritesTheBlock) {
   const auto op = kernel_op(OpKind::CONV, 8, 8, 16, 16, 1, 1, 0, {8, 8, 16});
   const Blocks b(op);
   ASSERT_EQ(b.blocks.count(), 1u);
@@ -32,7 +32,7 @@ TEST(TimingOfmBlocks, Conv1x1ReadsAndWritesTheBlock) {
   EXPECT_EQ(b[0].ofm_bytes, 8u * 8 * 16);
 }
 
-TEST(TimingOfmBlocks, PaddingIsNotRead) {
+TEST(OfmTiles, PaddingIsNotRead) {
   // 3x3 depthwise with padding 1: the 10x10 window clips to the 8x8 map.
   const auto op = kernel_op(OpKind::DEPTHWISE, 8, 8, 16, 16, 3, 1, 1, {8, 8, 16});
   EXPECT_EQ(Blocks(op)[0].ifm_bytes, 8u * 8 * 16);
@@ -42,13 +42,13 @@ TEST(TimingOfmBlocks, PaddingIsNotRead) {
   EXPECT_EQ(p[0].total_weight_bytes(), 0u);
 }
 
-TEST(TimingOfmBlocks, SixteenBitIfmDoublesItsBytes) {
+TEST(OfmTiles, SixteenBitIfmDoublesItsBytes) {
   const auto dw8 = kernel_op(OpKind::DEPTHWISE, 8, 8, 8, 8, 3, 1, 1, {8, 8, 8}, 8);
   const auto dw16 = kernel_op(OpKind::DEPTHWISE, 8, 8, 8, 8, 3, 1, 1, {8, 8, 8}, 16);
   EXPECT_EQ(Blocks(dw16)[0].ifm_bytes, 2 * Blocks(dw8)[0].ifm_bytes);
 }
 
-TEST(TimingOfmBlocks, ElementwiseOperandsAndBroadcasts) {
+TEST(OfmTiles, ElementwiseOperandsAndBroadcasts) {
   auto op = test::elementwise_add(8, 8, 16);
   EXPECT_EQ(Blocks(op)[0].ifm_bytes, 1024u);
   EXPECT_EQ(Blocks(op)[0].ifm2_bytes, 1024u);
@@ -59,7 +59,7 @@ TEST(TimingOfmBlocks, ElementwiseOperandsAndBroadcasts) {
   EXPECT_EQ(Blocks(op)[0].ifm2_bytes, 0u);
 }
 
-TEST(TimingOfmBlocks, EdgeBlocksAndTraversalOrder) {
+TEST(OfmTiles, EdgeTilesAndTraversalOrder) {
   // OFM 10x10x24 in 8x8x16 blocks: 2 x 2 x 2 blocks, depth fastest, then x, then y.
   const auto op = kernel_op(OpKind::CONV, 10, 10, 24, 16, 1, 1, 0, {8, 8, 16});
   const Blocks b(op);
@@ -79,7 +79,7 @@ TEST(TimingOfmBlocks, EdgeBlocksAndTraversalOrder) {
   EXPECT_EQ(b[7].ofm_bytes, 2u * 2 * 8);
 }
 
-TEST(TimingOfmBlocks, IfmHaloStride1And2) {
+TEST(OfmTiles, IfmHaloStride1And2) {
   // 3x3 stride 1 pad 1 on 16x16: the block at (8, 8) reads rows/cols 7..15 (halo 1, bottom padding unread).
   const auto s1 = kernel_op(OpKind::DEPTHWISE, 16, 16, 8, 8, 3, 1, 1, {8, 8, 8});
   EXPECT_EQ(Blocks(s1)[0].ifm_bytes, 9u * 9 * 8);
@@ -91,14 +91,14 @@ TEST(TimingOfmBlocks, IfmHaloStride1And2) {
   EXPECT_EQ(Blocks(s2)[3].ifm_bytes, 9u * 9 * 8);  // starts at 8, ends at 17
 }
 
-TEST(TimingOfmBlocks, SubKernelsReReadTheIfm) {
+TEST(OfmTiles, SubKernelsReReadTheIfm) {
   // 9x9 kernel: 2x2 sub-kernels (8+1 taps per axis), each re-reading its own window: 8+7 = 15 wide for the
   // 8-tap part, 8 wide for the 1-tap part.
   const auto op = kernel_op(OpKind::POOL, 8, 8, 8, 8, 9, 1, 0, {8, 8, 8});
   EXPECT_EQ(Blocks(op)[0].ifm_bytes, (15u * 15 + 15 * 8 + 8 * 15 + 8 * 8) * 8);
 }
 
-TEST(TimingOfmBlocks, Nhcwb16BrickRounding) {
+TEST(OfmTiles, Nhcwb16BrickRounding) {
   // Depthwise over 24 channels in blocks of depth 8: the slice [8, 16) still reads the whole first brick,
   // and [16, 24) the whole second one.
   auto op = kernel_op(OpKind::DEPTHWISE, 4, 4, 24, 24, 1, 1, 0, {4, 4, 8});
@@ -110,8 +110,8 @@ TEST(TimingOfmBlocks, Nhcwb16BrickRounding) {
   EXPECT_EQ(b[1].ofm_bytes, 4u * 4 * 8);  // NHWC writes exactly the block
 }
 
-TEST(TimingOfmBlocks, UpscaledIfm) {
-  // Nearest 2x upscale, 1x1 pooling: an 8x8 OFM block reads a 4x4 IFM window.
+TEST(OfmTiles, UpscaledIfm) {
+  // Nearest 2x upscale, 1x1 pooling: an 8x8 OFM tile reads a 4x4 IFM window.
   auto op = kernel_op(OpKind::POOL, 16, 16, 8, 8, 1, 1, 0, {8, 8, 8});
   op.upscale = enums::ifm_upscale_mode::NEAREST;
   op.ifm = fm(8, 8, 8);
@@ -120,7 +120,7 @@ TEST(TimingOfmBlocks, UpscaledIfm) {
   EXPECT_EQ(Blocks(op)[3].ifm_bytes, 4u * 4 * 8);
 }
 
-TEST(TimingOfmBlocks, WeightBytesShareTheStreamAndRepeatPerXyBlock) {
+TEST(OfmTiles, WeightBytesShareTheStreamAndRepeatPerXyTile) {
   auto op = kernel_op(OpKind::CONV, 16, 8, 40, 16, 1, 1, 0, {8, 8, 16});
   op.weights[0].length_bytes = 1000;
   op.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
@@ -139,19 +139,19 @@ TEST(TimingOfmBlocks, WeightBytesShareTheStreamAndRepeatPerXyBlock) {
   EXPECT_EQ(scales, 2u * 40 * 10);
 }
 
-TEST(TimingOfmBlocks, DualCoreFetchesEachCoresStreamAndTheIfmOnce) {
+TEST(OfmTiles, DualCoreFetchesEachCoresStreamAndTheIfmOnce) {
   auto op = kernel_op(OpKind::CONV, 8, 8, 32, 32, 1, 1, 0, {8, 8, 32});
   op.weights[0].length_bytes = 512;
   op.weights[1].length_bytes = 256;
-  const BlockTraffic one = Blocks(op)[0];
+  const TileTraffic one = Blocks(op)[0];
   op.parallel_mode = enums::parallel_mode::DUAL_CORE_DEPTH;
-  const BlockTraffic two = Blocks(op)[0];
+  const TileTraffic two = Blocks(op)[0];
   EXPECT_EQ(two.weight_bytes[0], 512u);
   EXPECT_EQ(two.weight_bytes[1], 256u);
   EXPECT_EQ(two.ifm_bytes, one.ifm_bytes);
 }
 
-TEST(TimingOfmBlocks, DmaHasNoBlocks) {
+TEST(OfmTiles, DmaHasNoTiles) {
   isa::Operation op;
   op.kind = OpKind::DMA;
   EXPECT_EQ(Blocks(op).blocks.count(), 0u);

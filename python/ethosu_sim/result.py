@@ -37,7 +37,7 @@ def flatten_op(op):
         "cycles": op["cycles"],
         "ofm_h": shape[0], "ofm_w": shape[1], "ofm_c": shape[2],
         "block_h": block[0], "block_w": block[1], "block_c": block[2],
-        "blocks": op.get("blocks", 0),
+        "tiles": op.get("tiles", 0),
         "macs": op.get("macs", 0),
         "mac_utilisation": float(op.get("mac_utilisation", 0.0)),
         "mac_busy_cycles": busy.get("mac", 0),

@@ -71,12 +71,12 @@ void run_conv(benchmark::State& state, Shape sh) {
   p.output.channels = sb.data();
   const ConvWeights cw(w.data(), sh.oc, sh.k, sh.k, wic);
   KernelScratch s;
-  const OfmBlock whole{0, ow, 0, oh, 0, sh.oc};
+  const OfmTile whole{0, ow, 0, oh, 0, sh.oc};
   for (auto _ : state) {
     if (sh.depthwise)
-      depthwise_block(p, cw, whole, s);
+      depthwise_tile(p, cw, whole, s);
     else
-      conv_block(p, cw, whole, s);
+      conv_tile(p, cw, whole, s);
     benchmark::DoNotOptimize(ofm.bytes.data());
   }
   const double macs = double(ow) * oh * sh.oc * sh.k * sh.k * wic;
@@ -224,7 +224,7 @@ void run_pool(benchmark::State& state, PoolMode mode, int w, int h, int c, int k
   p.output.multiplier = 1518500250u, p.output.shift = 36;
   KernelScratch s;
   for (auto _ : state) {
-    pool_block(p, OfmBlock{0, ow, 0, oh, 0, c}, s);
+    pool_tile(p, OfmTile{0, ow, 0, oh, 0, c}, s);
     benchmark::DoNotOptimize(ofm.bytes.data());
   }
   state.counters["bytes/s"] = benchmark::Counter(double(ow) * oh * c, benchmark::Counter::kIsIterationInvariantRate);
@@ -248,7 +248,7 @@ void pool_1x1(benchmark::State& state, uint32_t multiplier, uint8_t shift) {
   p.output.multiplier = multiplier, p.output.shift = shift;
   KernelScratch s;
   for (auto _ : state) {
-    pool_block(p, OfmBlock{0, w, 0, h, 0, c}, s);
+    pool_tile(p, OfmTile{0, w, 0, h, 0, c}, s);
     benchmark::DoNotOptimize(ofm.bytes.data());
   }
   state.counters["bytes/s"] = benchmark::Counter(double(w) * h * c, benchmark::Counter::kIsIterationInvariantRate);

@@ -3,7 +3,7 @@
 // and decode the same bytes to the same weights again.
 //
 // Input: byte 0 chooses the use. Even: the rest is one stream for decode_stream (capped at 2^16 weights). Odd:
-// bytes 1..4 give a layout (kind, OFM depth, IFM depth, kernel size, OFM block depth, weight order, IFM
+// bytes 1..4 give a layout (kind, OFM depth, IFM depth, kernel size, OFM tile depth, weight order, IFM
 // precision, U65-512 core) and the rest is that core's stream for decode_weights, as an operation would use it;
 // decode_weights decodes a slice at a time as it scatters, and must agree with decoding the whole stream first and
 // reordering it: the same weights, or an error with the same message.

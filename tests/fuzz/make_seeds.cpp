@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   rice.palbits = 4;
   for (uint32_t i = 0; i < 64; ++i) rice.indices.push_back((i * 37) % 90);
   weight_seed("weights_rice.bin", {rice}, {0});
-  // CONV 1x1, 8 -> 4 channels, OFM block 8, depth-first 8-bit: 8 x 32 weights (channels padded).
+  // CONV 1x1, 8 -> 4 channels, OFM tile 8, depth-first 8-bit: 8 x 32 weights (channels padded).
   wt::SliceSpec conv = rice;
   conv.indices.resize(256, 7);
   weight_seed("weights_conv_1x1.bin", {conv}, {1, 12, 7, 0, 0});

@@ -291,11 +291,11 @@ void run_random(bool depthwise, int iterations, uint32_t seed) {
       for (int y0 = 0; y0 < cs.oh; y0 += by)
         for (int x0 = 0; x0 < cs.ow; x0 += bx)
           for (int c0 = 0; c0 < cs.oc; c0 += bc) {
-            const OfmBlock b{x0, std::min(cs.ow, x0 + bx), y0, std::min(cs.oh, y0 + by), c0, std::min(cs.oc, c0 + bc)};
+            const OfmTile b{x0, std::min(cs.ow, x0 + bx), y0, std::min(cs.oh, y0 + by), c0, std::min(cs.oc, c0 + bc)};
             if (depthwise)
-              depthwise_block(p, cw, b, s);
+              depthwise_tile(p, cw, b, s);
             else
-              conv_block(p, cw, b, s);
+              conv_tile(p, cw, b, s);
           }
       // Compare element by element, then the whole region (nothing written outside the OFM).
       TestMap want = ofm;

@@ -226,12 +226,12 @@ TEST(Elementwise, MinWithZeroPointsAndInPlaceOutput) {
   EXPECT_EQ(a.get(2, 0, 0), 63);
 }
 
-TEST(Elementwise, BlocksCoverOnlyTheirRange) {
+TEST(Elementwise, TilesCoverOnlyTheirRange) {
   TestMap a(4, 3, 5, DataType::Int8, Layout::NHWC), o(4, 3, 5, DataType::Int8, Layout::NHWC, true);
   for (int i = 0; i < 60; ++i) a.set(i % 4, (i / 4) % 3, i / 12, i - 30);
   ElementwiseParams p = params(ElementwiseOp::Abs, a, nullptr, o);
   const TestMap before = o;
-  elementwise_block(p, OfmBlock{1, 3, 1, 2, 2, 4});
+  elementwise_tile(p, OfmTile{1, 3, 1, 2, 2, 4});
   for (int y = 0; y < 3; ++y)
     for (int x = 0; x < 4; ++x)
       for (int c = 0; c < 5; ++c) {

@@ -240,7 +240,7 @@ void check_random_pools(unsigned seed, int iterations, int max_k) {
     for (int y0 = 0; y0 < oh; y0 += by)
       for (int x0 = 0; x0 < ow; x0 += bx)
         for (int c0 = 0; c0 < c; c0 += bc)
-          pool_block(p, OfmBlock{x0, std::min(ow, x0 + bx), y0, std::min(oh, y0 + by), c0, std::min(c, c0 + bc)}, scratch);
+          pool_tile(p, OfmTile{x0, std::min(ow, x0 + bx), y0, std::min(oh, y0 + by), c0, std::min(c, c0 + bc)}, scratch);
     ASSERT_EQ(ofm.bytes, want.bytes) << "iteration " << it << ": " << kw << "x" << kh << " window, stride " << sx
                                      << "x" << sy;
   }

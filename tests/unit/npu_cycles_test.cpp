@@ -1,5 +1,5 @@
 // Exact cycle counts of the NPU model, worked out by hand from the mechanism (command fetch, CC parse
-// rate, AXI port timing, each block's work per OFM block, the pipeline's double buffering), through the
+// rate, AXI port timing, each block's work per OFM tile, the pipeline's double buffering), through the
 // platform with a stimulus module, plus a plain-C++ check of npu::schedule()'s buffer rules.
 //
 // Hand arithmetic, used throughout (axi_timing.h): a read of B bytes in one run on an idle port with
@@ -162,7 +162,7 @@ TEST(NpuCycles, OneBlockConv1x1) {
   EXPECT_EQ(op.stall_cycles[static_cast<size_t>(Stall::MAC_WAIT_WEIGHTS)], 0u);
 }
 
-TEST(NpuCycles, OneBlockConvWaitsForSlowWeights) {
+TEST(NpuCycles, OneTileConvWaitsForSlowWeights) {
   // The same conv with its weight stream padded to 4096 bytes: the weight fetch (4096/16 = 256 cycles
   // behind the IFM) ends at +340. The WD decodes as the bytes arrive (+88 .. +152) but cannot be done
   // before the last of them, so the MAC (ending +212 on its own) waits 128 cycles.
@@ -263,7 +263,7 @@ TEST(NpuCycles, DmaAndIfmContendOnAxi1) {
 //   block 1: IFM 36..52, MAC 68..100, AO 100..132, OFM 132..148
 //   block 2: IFM buffer 0 free at 68 (MAC of block 0): IFM 88..104, MAC 104..136, AO 136..168, OFM 168..184
 //   block 3: IFM buffer 1 free at 100: IFM 120..136, MAC 136..168, AO 168..200, OFM 200..216
-constexpr uint64_t kFourBlockDone[4] = {116, 148, 184, 216};
+constexpr uint64_t kFourTileDone[4] = {116, 148, 184, 216};
 
 TEST(NpuCycles, BlockdepOverlapsConsecutiveOps) {
   const std::string first = pool(4, 16, 4, 1, 0x0, 1, 0x1000);
@@ -278,12 +278,12 @@ TEST(NpuCycles, BlockdepOverlapsConsecutiveOps) {
     ASSERT_EQ(r.report.status, "ok");
     ASSERT_EQ(r.report.ops.size(), 2u);
     const OpRecord& a = r.report.ops[0];
-    EXPECT_EQ(a.blocks, 4u);
+    EXPECT_EQ(a.tiles, 4u);
     const uint64_t ready = r.start + parsed(at(first + "NPU_SET_BLOCKDEP blockdep=0\n"), kL1, 8);
     EXPECT_EQ(a.start_cycle, ready);
-    EXPECT_EQ(a.end_cycle, ready + kFourBlockDone[3]);
+    EXPECT_EQ(a.end_cycle, ready + kFourTileDone[3]);
     // The second op starts when at most BLOCKDEP blocks of the first are unfinished.
-    EXPECT_EQ(r.report.ops[1].start_cycle, ready + kFourBlockDone[3 - blockdep]);
+    EXPECT_EQ(r.report.ops[1].start_cycle, ready + kFourTileDone[3 - blockdep]);
     EXPECT_EQ(r.report.ops[1].stall_cycles[static_cast<size_t>(Stall::BLOCKDEP)],
               r.report.ops[1].start_cycle - (ready + at(text.substr(0, text.rfind("NPU_OP_POOL"))) / 4 -
                                              at(first + "NPU_SET_BLOCKDEP blockdep=0\n") / 4));
@@ -325,25 +325,25 @@ struct Ports {
   }
 };
 
-TEST(NpuSchedule, FourBlockPoolByHand) {
+TEST(NpuSchedule, FourTilePoolByHand) {
   const isa::Operation op = operation_of(pool(4, 16, 4, 1, 0, 1, 0x1000) + "NPU_OP_POOL pooling_mode=MAX\n");
   Ports p;
   constexpr uint64_t R = 1000;
   p.wd = p.mac = p.ao = Unit{R, 0};
-  std::vector<BlockStages> st;
+  std::vector<TileStages> st;
   const OpTiming t = schedule(op, R, p.units, &st);
   ASSERT_EQ(st.size(), 4u);
   const uint64_t ifm_start[4] = {0, 0, 68, 100}, mac_start[4] = {36, 68, 104, 136}, ao_start[4] = {68, 100, 136, 168};
   for (size_t i = 0; i < 4; ++i) {
-    SCOPED_TRACE("block " + std::to_string(i));
+    SCOPED_TRACE("tile " + std::to_string(i));
     EXPECT_EQ(st[i].ifm_start, R + ifm_start[i]);
     EXPECT_EQ(st[i].mac_start, R + mac_start[i]);
     EXPECT_EQ(st[i].ao_start, R + ao_start[i]);
-    EXPECT_EQ(st[i].ofm_done, R + kFourBlockDone[i]);
-    EXPECT_EQ(t.times.last_blocks_done[i], R + kFourBlockDone[i]);  // the last four blocks, oldest first
+    EXPECT_EQ(st[i].ofm_done, R + kFourTileDone[i]);
+    EXPECT_EQ(t.times.last_tiles_done[i], R + kFourTileDone[i]);  // the last four blocks, oldest first
   }
-  EXPECT_EQ(t.times.blocks, 4u);
-  EXPECT_EQ(t.times.end_cycle, R + kFourBlockDone[3]);
+  EXPECT_EQ(t.times.tiles, 4u);
+  EXPECT_EQ(t.times.end_cycle, R + kFourTileDone[3]);
   EXPECT_EQ(t.mac_busy, 4u * 32);
   EXPECT_EQ(t.ao_busy, 4u * 32);
 }
@@ -360,14 +360,14 @@ TEST(NpuSchedule, DoubleBufferRules) {
   axi::AxiPortParams slow = config().axi[1];
   slow.bytes_per_cycle = 0.25;  // 64 B of OFM per block take 256 cycles; MAC and WD 64, AO 16
   p.axi1.configure(slow);
-  std::vector<BlockStages> st;
+  std::vector<TileStages> st;
   const OpTiming t = schedule(op, 0, p.units, &st);
   ASSERT_EQ(st.size(), 16u);
-  ASSERT_EQ(t.times.blocks, 16u);
+  ASSERT_EQ(t.times.tiles, 16u);
   bool ob_bound = false;
   for (size_t i = 0; i < st.size(); ++i) {
-    SCOPED_TRACE("block " + std::to_string(i));
-    const BlockStages& b = st[i];
+    SCOPED_TRACE("tile " + std::to_string(i));
+    const TileStages& b = st[i];
     EXPECT_LE(b.ifm_start, b.ifm_done);
     EXPECT_LE(b.ifm_done, b.mac_start);   // the MAC needs its IFM
     EXPECT_LE(b.wd_end, b.mac_end);       // and its decoded weights
@@ -380,14 +380,14 @@ TEST(NpuSchedule, DoubleBufferRules) {
       EXPECT_GE(b.wd_start, st[i - 1].mac_start);
     }
     if (i >= 2) {
-      const BlockStages& a = st[i - 2];
+      const TileStages& a = st[i - 2];
       EXPECT_GE(b.ifm_start, a.mac_end);  // IB of block i-2 consumed
       EXPECT_GE(b.mac_start, a.ao_end);   // ACC of block i-2 drained
       EXPECT_GE(b.ao_start, a.ofm_done);  // OB of block i-2 written
       if (b.ao_start == a.ofm_done && b.ao_start > b.mac_end) ob_bound = true;
     }
     if (i >= 12) {
-      EXPECT_EQ(t.times.last_blocks_done[i - 12], b.ofm_done);
+      EXPECT_EQ(t.times.last_tiles_done[i - 12], b.ofm_done);
     }
   }
   // The slow OFM port makes the output buffers bind: the rule is exercised, not just satisfied.

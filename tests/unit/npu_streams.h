@@ -40,7 +40,7 @@ inline std::vector<uint8_t> zero_weights(unsigned n) {
   return out;
 }
 
-// A 1x1 CONV, 8x8x16 -> 8x8x16 int8 NHWC, one 8x8x16 OFM block, everything in region 1 (SRAM/AXI0):
+// A 1x1 CONV, 8x8x16 -> 8x8x16 int8 NHWC, one 8x8x16 OFM tile, everything in region 1 (SRAM/AXI0):
 // IFM at 0, OFM at 0x800, scales (16 x 10 B) at 0x1000, weights at 0x1100.
 inline std::string conv_1x1(uint32_t weight_length) {
   return "NPU_SET_IFM_REGION region=1\nNPU_SET_IFM_HEIGHT0_M1 height_m1=7\nNPU_SET_IFM_HEIGHT1_M1 height_m1=7\n"
@@ -60,7 +60,7 @@ inline std::string conv_1x1(uint32_t weight_length) {
          "NPU_SET_ACTIVATION_MIN clip_boundary=-128\nNPU_SET_ACTIVATION_MAX clip_boundary=127\n";
 }
 
-// A MAX pool, 1x1 kernel, H x W x 16 int8 with W-wide rows, OFM blocks of block_w columns: IFM at
+// A MAX pool, 1x1 kernel, H x W x 16 int8 with W-wide rows, OFM tiles of block_w columns: IFM at
 // `ifm` of region `in`, OFM at `ofm` of region `out`.
 inline std::string pool(unsigned h, unsigned w, unsigned block_w, unsigned in, uint32_t ifm, unsigned out, uint32_t ofm) {
   const std::string row = std::to_string(16 * w), hm1 = std::to_string(h - 1), wm1 = std::to_string(w - 1);

@@ -21,8 +21,8 @@ npu::JobReport full_report() {
   conv.offset = 0x40;
   conv.kind = "CONV";
   conv.ofm_shape = {7, 8, 9};
-  conv.block = {2, 4, 16};
-  conv.blocks = 12;
+  conv.block_config = {2, 4, 16};
+  conv.tiles = 12;
   conv.start_cycle = 10;
   conv.end_cycle = 1010;
   conv.macs = 123456;
@@ -90,7 +90,7 @@ TEST(ReportJson, EveryValueReadsBack) {
   const auto& dma = j["ops"][1];
   EXPECT_EQ(dma["index"], 1u);
   EXPECT_EQ(dma["kind"], "DMA");
-  for (const char* kernel_only : {"ofm_shape", "block_config", "blocks", "macs", "mac_utilisation", "busy_cycles"})
+  for (const char* kernel_only : {"ofm_shape", "block_config", "tiles", "macs", "mac_utilisation", "busy_cycles"})
     EXPECT_FALSE(dma.contains(kernel_only)) << kernel_only;
   EXPECT_EQ(dma["stall_cycles"].size(), 0u);
 }

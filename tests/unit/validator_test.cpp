@@ -477,7 +477,7 @@ Report validate_text(const std::string& text) {
   return validate(decode(bytes.data(), bytes.size()));
 }
 
-TEST(Validator, AccumulatorsHoldTheBlockClippedToTheOfm) {
+TEST(Validator, AccumulatorsHoldTheTileClippedToTheOfm) {
   // 8x1x64 int32 accumulators (the 8x2x64 block clipped to the one-row OFM): 2 KiB, 2 x 2 banks.
   const Report fits = validate_text(one_row_conv(42));  // banks 42..45 below the LUT at 46
   EXPECT_EQ(count(fits, Category::SHRAM, Severity::ERROR), 0u) << render(fits);

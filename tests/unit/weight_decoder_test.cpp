@@ -471,7 +471,7 @@ std::vector<int16_t> reference_stream(const WeightLayout& l, const std::vector<i
   return out;
 }
 
-// A random layout: depths up to max_depth, kernels up to max_kernel, OFM blocks of up to max_blocks x 8 channels.
+// A random layout: depths up to max_depth, kernels up to max_kernel, OFM tiles of up to max_blocks x 8 channels.
 WeightLayout random_layout(std::mt19937& rng, int max_depth, int max_kernel, int max_blocks) {
   WeightLayout l;
   l.kind = OpKind(rng() % 3);

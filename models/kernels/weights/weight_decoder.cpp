@@ -536,7 +536,7 @@ void validate(const WeightLayout& l) {
   if (l.ifm_bits != 8 && l.ifm_bits != 16) bad("IFM precision must be 8 or 16 bits");
   if (l.cores < 1 || l.cores > 2 || l.core < 0 || l.core >= l.cores) bad("core must be 0 or 1 of 1 or 2 cores");
   if (core_share(l.ofm_block_depth, l) < 1) {
-    bad("OFM block depth " + std::to_string(l.ofm_block_depth) + " leaves core " + std::to_string(l.core) + " no channels");
+    bad("OFM tile depth " + std::to_string(l.ofm_block_depth) + " leaves core " + std::to_string(l.core) + " no channels");
   }
 }
 

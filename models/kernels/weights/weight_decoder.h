@@ -8,7 +8,7 @@
 //    values, a slice without the palette it needs, an index whose code exceeds 9 bits, a stream that ends
 //    inside a slice or without an end-of-stream marker, or more weights than `max_weights`.
 //  * reorder() maps that sequence back to the dense OHWI layout, using the hardware consumption order
-//    (OFM block depth, part-kernel-first or depth-first, 8/16-bit IFM, dilation, U65-512 channel split).
+//    (OFM tile depth, part-kernel-first or depth-first, 8/16-bit IFM, dilation, U65-512 channel split).
 //    It throws InputError when the stream length differs from what the layout consumes.
 //  * decode_weights() does both for one core's stream; decode_packed() does both straight into any layout
 //    whose element (o, tap, i) sits at a separable offset (the kernels' packed layouts, see PackedLayout).
@@ -88,7 +88,7 @@ size_t stream_weight_count(const WeightLayout& layout);
 void prepare(const WeightLayout& layout, DenseWeights& dense);
 
 // Scatters one core's decoded stream into `dense` (prepared for the same layout). Padding positions and
-// channels the hardware ignores (beyond the current OFM block) are skipped.
+// channels the hardware ignores (beyond the current OFM tile) are skipped.
 void reorder(const WeightLayout& layout, const int16_t* stream, size_t count, DenseWeights& dense);
 
 // decode_stream + reorder for one core's stream, with the decoded length capped at the layout's count.

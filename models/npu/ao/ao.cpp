@@ -23,7 +23,7 @@ void Ao::account(const isa::Operation& op, const OpTiming& t) {
   stalled_by_ob_ += t.stalls[static_cast<size_t>(Stall::AO_WAIT_OB)];
 }
 
-void Ao::trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages) {
+void Ao::trace_tiles(const std::string& kind, uint32_t offset, const std::vector<TileStages>& stages) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
     span(kind + " block", "block", stages[i].ao_start, stages[i].ao_end, {{"op_offset", offset}, {"block", i}});

@@ -1,11 +1,11 @@
-// AO, the activation and output unit, as a SystemC module: scales, activates and converts each OFM block's
+// AO, the activation and output unit, as a SystemC module: scales, activates and converts each OFM tile's
 // accumulators (or, for elementwise operations, the input buffer) into the output buffer. It owns its
 // timing parameters (npu::AoTiming: cycles per element by operation and activation), its occupancy, its
 // statistics and PMU events and its trace track.
 //
 // Contract: the pipeline (pipeline.h) books each block's output stage on unit(); account() adds the
 // operation's activity, from which the PMU counts AO_ACTIVE (and by OFM precision) and the AO's stalls;
-// trace_blocks() draws each block's output stage.
+// trace_tiles() draws each block's output stage.
 #pragma once
 
 #include <string>
@@ -28,7 +28,7 @@ class Ao : public Block {
   Unit& unit() { return unit_; }
   void begin_stream(uint64_t cycle) { unit_ = Unit{cycle, 0}; }
   void account(const isa::Operation& op, const OpTiming& t);
-  void trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages);
+  void trace_tiles(const std::string& kind, uint32_t offset, const std::vector<TileStages>& stages);
 
  private:
   npu::AoTiming timing_;

@@ -1,4 +1,4 @@
-// AO, the activation and output unit: its timing parameters and its work per OFM block, plain C++ (no
+// AO, the activation and output unit: its timing parameters and its work per OFM tile, plain C++ (no
 // SystemC). The AO module (models/npu/ao/ao.h) owns one AoTiming and books this work on its unit.
 //
 // Mechanism (spec 05 section 7.2): cycles per output element = max(output rate, activation rate), over the

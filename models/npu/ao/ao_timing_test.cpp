@@ -1,4 +1,4 @@
-// The AO's work per OFM block (models/npu/ao/ao_timing.h): cycles per element by operation and activation, over
+// The AO's work per OFM tile (models/npu/ao/ao_timing.h): cycles per element by operation and activation, over
 // the accumulator elements the MAC hands over, worked out by hand from spec 05 section 7.2's table.
 #include "models/npu/ao/ao_timing.h"
 
@@ -44,7 +44,7 @@ TEST(TimingAo, ElementwiseAddAndActivations) {
   EXPECT_EQ(block_cycles(op, whole(op)), 1024u);
 }
 
-TEST(TimingAo, EdgeBlocksRoundToMicroBlocks) {
+TEST(TimingAo, EdgeTilesRoundToMicroBlocks) {
   // A 1x1x3 corner of a conv still drains a whole 2x2x8 micro-block: 32 elements x 0.25.
   const auto op = kernel_op(OpKind::CONV, 9, 9, 19, 16, 1, 1, 0, {8, 8, 16});
   EXPECT_EQ(block_cycles(op, {8, 8, 16, 9, 9, 19}), 8u);

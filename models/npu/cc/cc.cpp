@@ -338,13 +338,13 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   rec.offset = offset;
   rec.kind = op_kind(op);
   rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
-  rec.block = {op.block.height, op.block.width, op.block.depth};
+  rec.block_config = {op.block.height, op.block.width, op.block.depth};
   const auto before = port_bytes();
   stages_.clear();
   const OpTiming t = schedule(op, cc_cycle_, pipeline_, tracing() ? &stages_ : nullptr);
   rec.start_cycle = t.start_cycle;
   rec.end_cycle = t.times.end_cycle;
-  rec.blocks = t.times.blocks;
+  rec.tiles = t.times.tiles;
   rec.macs = t.macs;
   rec.mac_busy_cycles = t.mac_busy;
   rec.ao_busy_cycles = t.ao_busy;
@@ -355,9 +355,9 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   rec.ports = traffic_since(before);
   if (tracing()) {
     trace_op(rec);
-    b_.wd.trace_blocks(rec.kind, offset, stages_);
-    b_.mac.trace_blocks(rec.kind, offset, stages_);
-    b_.ao.trace_blocks(rec.kind, offset, stages_);
+    b_.wd.trace_tiles(rec.kind, offset, stages_);
+    b_.mac.trace_tiles(rec.kind, offset, stages_);
+    b_.ao.trace_tiles(rec.kind, offset, stages_);
   }
   b_.shram.occupy(op, offset, t.start_cycle, t.times.end_cycle, issue.shram_layout_changed);
   b_.wd.account(t);
@@ -379,7 +379,7 @@ void Cc::trace_op(const npu::OpRecord& rec) {
   if (!tracing()) return;
   if (rec.kind != "DMA")
     span(rec.kind, "operation", rec.start_cycle, rec.end_cycle,
-         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.blocks}, {"macs", rec.macs},
+         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.tiles}, {"macs", rec.macs},
           {"mac_utilisation", rec.mac_utilisation}});
   for (unsigned p = 0; p < 2; ++p) {
     uint64_t rd = 0, wr = 0;

@@ -126,7 +126,7 @@ class Cc : public Block, private cc::Timeline {
   std::array<uint64_t, npu::kStallKinds> op_stalls_{};  // the CC's gate waits for the next operation
   std::array<axi::ClassBytes, 2> job_start_bytes_{};
   npu::JobReport report_;
-  std::vector<BlockStages> stages_;  // reused per op while tracing
+  std::vector<TileStages> stages_;  // reused per op while tracing
   sim::Trace::TrackId axi_tracks_[2]{};
   sim::Trace* trace_ = nullptr;
 

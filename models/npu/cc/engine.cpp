@@ -112,8 +112,8 @@ class Run {
   // Takes the operation's cost from the job's budget, or faults without running it.
   bool admit(uint32_t offset, const char* op, const isa::Operation& operation) {
     kernels::OpCost c = kernels::cost(operation);
-    const uint64_t blocks = npu::OfmBlocks::count_of(operation);
-    c.work = blocks > (UINT64_MAX - c.work) / Limits::kBlockWork ? UINT64_MAX : c.work + blocks * Limits::kBlockWork;
+    const uint64_t blocks = npu::OfmTiles::count_of(operation);
+    c.work = blocks > (UINT64_MAX - c.work) / Limits::kTileWork ? UINT64_MAX : c.work + blocks * Limits::kTileWork;
     std::string why;
     if (c.buffer_elements > config_.limits.buffer_elements)
       why = "a host buffer of " + std::to_string(c.buffer_elements) + " elements, over the limit of " +
@@ -207,12 +207,12 @@ class Run {
     if (kernels_.size() >= config_.tsu_banks) wait_kernels(config_.tsu_banks - 1);
     const ShramLayout layout{op.shram, op.acc_format};
     const bool new_layout = result_.stats.kernel_ops == 0 || layout != layout_;
-    if (previous_.blocks) {
+    if (previous_.tiles) {
       // BLOCKDEP: the op may start once at most BLOCKDEP blocks of the previous op are unfinished.
-      const uint64_t kept = std::min<uint64_t>(previous_.blocks, kMaxBlockdep + 1);
-      if (op.blockdep < kept) timeline_.wait_until(previous_.last_blocks_done[kMaxBlockdep - op.blockdep], Stall::BLOCKDEP);
+      const uint64_t kept = std::min<uint64_t>(previous_.tiles, kMaxBlockdep + 1);
+      if (op.blockdep < kept) timeline_.wait_until(previous_.last_tiles_done[kMaxBlockdep - op.blockdep], Stall::BLOCKDEP);
       // A different SHRAM layout waits until the previous op has released its banks.
-      if (new_layout) timeline_.wait_until(previous_.last_blocks_done[kMaxBlockdep], Stall::SHRAM_RECONFIG);
+      if (new_layout) timeline_.wait_until(previous_.last_tiles_done[kMaxBlockdep], Stall::SHRAM_RECONFIG);
     }
     // DMAs done by now are visible to the op; later ones are not (the stream should have waited).
     land_done_by(timeline_.now());

@@ -483,12 +483,12 @@ TEST(CcEngine, OperationsOfUnknownBehaviourAreRefusedNamingTheFields) {
 // ---- With a scripted timeline -------------------------------------------------------------------------
 
 // A timeline whose answers the test sets: each DMA is done `dma_cycles` after it is issued, each kernel
-// operation's blocks finish at the cycles in `blocks` (relative to its start, oldest first) and its
+// operation's tiles finish at the cycles in `tiles` (relative to its start, oldest first) and its
 // last write response `ack_cycles` after its end. It records every wait and event as text.
 class Script : public Timeline {
  public:
   uint64_t dma_cycles = 100;
-  std::vector<uint64_t> blocks{10, 20, 30, 40};
+  std::vector<uint64_t> tiles{10, 20, 30, 40};
   uint64_t ack_cycles = 5;
   std::vector<std::string> log;
   std::vector<KernelIssue> kernels;
@@ -508,10 +508,10 @@ class Script : public Timeline {
     log.push_back(std::string(isa::op_kind_name(op.kind)) + " at " + std::to_string(now_));
     kernels.push_back(issue);
     KernelTimes t;
-    t.blocks = blocks.size();
-    for (size_t i = 0; i < blocks.size() && i <= kMaxBlockdep; ++i)
-      t.last_blocks_done[kMaxBlockdep - i] = now_ + blocks[blocks.size() - 1 - i];
-    t.end_cycle = now_ + blocks.back();
+    t.tiles = tiles.size();
+    for (size_t i = 0; i < tiles.size() && i <= kMaxBlockdep; ++i)
+      t.last_tiles_done[kMaxBlockdep - i] = now_ + tiles[tiles.size() - 1 - i];
+    t.end_cycle = now_ + tiles.back();
     t.writes_acknowledged_cycle = t.end_cycle + ack_cycles;
     return t;
   }
@@ -539,7 +539,7 @@ TEST(CcEngineTimed, DmaDataLandsWhenItIsDoneByTheOperationsIssue) {
   Memory m;
   const auto old_bytes = m.at(1, 0, 16), new_bytes = m.at(2, 0, 16);
   Script t;
-  t.blocks = {150};
+  t.tiles = {150};
   const RunResult r = run(dma(2, 0, 1, 0, 16) + pool_copy(0, 0x200) + "NPU_OP_KERNEL_WAIT n=0\n" + pool_copy(0, 0x300) +
                               kStop,
                           m, nullptr, &t);
@@ -575,7 +575,7 @@ TEST(CcEngineTimed, TheTsuHoldsTsuBanksOperations) {
                           "wait write_response to 85\nstop 65535 at 85\n");
 }
 
-TEST(CcEngineTimed, BlockdepGatesOnThePredecessorsLastBlocks) {
+TEST(CcEngineTimed, BlockdepGatesOnThePredecessorsLastTiles) {
   for (uint32_t dep = 0; dep <= 3; ++dep) {
     SCOPED_TRACE(dep);
     Memory m;

@@ -37,17 +37,17 @@ struct Fault {
 // needs. An operation over a limit is not run: the job ends with a LIMIT fault.
 struct Limits {
   // Element steps over the whole job: an operation's data effect (kernels::OpCost) plus
-  // kBlockWork per OFM block for its timing, so that functional and timed runs refuse the same jobs.
+  // kTileWork per OFM tile for its timing, so that functional and timed runs refuse the same jobs.
   uint64_t work = uint64_t{1} << 36;
   uint64_t buffer_elements = uint64_t{1} << 28;  // any one host buffer; must stay below 2^31 (int indices)
   unsigned host_threads = 1;  // host threads one operation's kernels may use (results do not depend on it)
-  static constexpr uint64_t kBlockWork = 256;    // host time of one OFM block's schedule, in element steps
+  static constexpr uint64_t kTileWork = 256;    // host time of one OFM tile's schedule, in element steps
   static constexpr size_t kMaxHazards = 1000;    // hazard notes kept per job; the count goes on
 
   template <typename Fields>
   void fields(Fields& f) {
     f.field("work_steps", work, "steps",
-            "host work one job may take: element steps of its operations, 256 per OFM block (a job over it ends "
+            "host work one job may take: element steps of its operations, 256 per OFM tile (a job over it ends "
             "with a simulation-limit fault)",
             {1, int64_t{1} << 50});
     f.field("buffer_elements", buffer_elements, "elements",

@@ -20,16 +20,17 @@
 namespace ethosu::cc {
 
 inline constexpr uint64_t kNever = UINT64_MAX;
-// BLOCKDEP is a 2-bit field: an operation may depend on at most the last 4 blocks of its predecessor.
+// BLOCKDEP is a 2-bit field: an operation may depend on at most the last 4 OFM tiles (the hardware's OFM blocks)
+// of its predecessor.
 inline constexpr size_t kMaxBlockdep = 3;
 
 // When a kernel operation's work ends, as the engine needs it for the next operations.
 struct KernelTimes {
   uint64_t end_cycle = 0;                // its last OFM write done: the TSU bank frees
   uint64_t writes_acknowledged_cycle = 0;  // its last OFM write response (NPU_OP_STOP waits for it)
-  // When each of its last blocks finished writing, oldest first; `blocks` counts all of them.
-  std::array<uint64_t, kMaxBlockdep + 1> last_blocks_done{};
-  uint64_t blocks = 0;
+  // When each of its last tiles finished writing, oldest first; `tiles` counts all of them.
+  std::array<uint64_t, kMaxBlockdep + 1> last_tiles_done{};
+  uint64_t tiles = 0;
 };
 
 // What the engine knows of a kernel operation it issues.

@@ -7,7 +7,7 @@ using npu::Stall;
 
 Mac::Mac(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
     : Block(name, stats, &pmu),
-      active_(counter("active_cycles", "cycles", "the array working on an OFM block", {E::MAC_ACTIVE})),
+      active_(counter("active_cycles", "cycles", "the array working on an OFM tile", {E::MAC_ACTIVE})),
       active_8bit_(counter("active_8bit_cycles", "cycles", "working on 8-bit IFM data", {E::MAC_ACTIVE_8BIT})),
       active_16bit_(counter("active_16bit_cycles", "cycles", "working on 16-bit IFM data", {E::MAC_ACTIVE_16BIT})),
       active_32bit_(counter("active_32bit_cycles", "cycles", "working on 32-bit IFM data", {E::MAC_ACTIVE_32BIT})),
@@ -34,7 +34,7 @@ void Mac::account(const isa::Operation& op, const OpTiming& t) {
   stalled_by_wd_acc_ += stall(Stall::MAC_WAIT_WEIGHTS) + stall(Stall::MAC_WAIT_ACC);
 }
 
-void Mac::trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages) {
+void Mac::trace_tiles(const std::string& kind, uint32_t offset, const std::vector<TileStages>& stages) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
     span(kind + " block", "block", stages[i].mac_start, stages[i].mac_end, {{"op_offset", offset}, {"block", i}});

@@ -1,4 +1,4 @@
-// MAC, the multiply-accumulate array, as a SystemC module: works on one OFM block at a time from the input
+// MAC, the multiply-accumulate array, as a SystemC module: works on one OFM tile at a time from the input
 // buffer and the weight buffer into the accumulators. It owns its timing parameters (npu::MacTiming: the
 // micro-block of its width, kernel steps, the weight-buffer refill floor), its work per block
 // (npu::MacWork), its occupancy, its statistics and PMU events, and its trace track.
@@ -6,7 +6,7 @@
 // Contract: the pipeline (pipeline.h) books the MAC work of each block on unit(); afterwards account() adds
 // the operation's activity to the MAC's counters, from which the PMU counts MAC_ACTIVE (and by IFM
 // precision), MAC_DPU_ACTIVE (useful MACs / array width) and the stalls on IFM, weights and accumulators;
-// trace_blocks() draws each block's MAC work.
+// trace_tiles() draws each block's MAC work.
 #pragma once
 
 #include <string>
@@ -34,7 +34,7 @@ class Mac : public Block {
   Unit& unit() { return unit_; }
   void begin_stream(uint64_t cycle) { unit_ = Unit{cycle, 0}; }
   void account(const isa::Operation& op, const OpTiming& t);
-  void trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages);
+  void trace_tiles(const std::string& kind, uint32_t offset, const std::vector<TileStages>& stages);
 
  private:
   npu::MacTiming timing_;

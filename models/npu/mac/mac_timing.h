@@ -1,4 +1,4 @@
-// MAC, the multiply-accumulate array: its timing parameters and its work per OFM block, plain C++ (no
+// MAC, the multiply-accumulate array: its timing parameters and its work per OFM tile, plain C++ (no
 // SystemC). The MAC module (models/npu/mac/mac.h) owns one MacTiming and books this work on its unit.
 //
 // Mechanism (spec 05 sections 1, 4, 8 and the weight order of spec 04 section 3), per core:

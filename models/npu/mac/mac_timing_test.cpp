@@ -1,4 +1,4 @@
-// The MAC array's work per OFM block (models/npu/mac/mac_timing.h) on hand-built operations: cycle counts worked
+// The MAC array's work per OFM tile (models/npu/mac/mac_timing.h) on hand-built operations: cycle counts worked
 // out by hand from the mechanism the header describes, the micro-block of each array width, and the
 // decoded weights per depth slice the WD works on (with its decode cycles).
 #include "models/npu/mac/mac_timing.h"
@@ -21,7 +21,7 @@ namespace enums = isa::enums;
 const MacTiming kU65;
 
 TEST(TimingMac, Conv1x1DepthFirstBlock) {
-  // 8x8x16 OFM block, 16 IFM channels: 16 ublocks x 2 depth slices; the depth-first job is 32 channels
+  // 8x8x16 OFM tile, 16 IFM channels: 16 ublocks x 2 depth slices; the depth-first job is 32 channels
   // wide (zero-padded), so one tap costs 16 ublocks x 4 cycles = 64 > 32-cycle refill.
   const auto op = kernel_op(OpKind::CONV, 8, 8, 16, 16, 1, 1, 0, {8, 8, 16});
   const MacWork w(op, kU65);
@@ -31,7 +31,7 @@ TEST(TimingMac, Conv1x1DepthFirstBlock) {
   EXPECT_EQ(WdTiming{}.decode_cycles(w.slice_weights(0, 0)), 512u / 8);
 }
 
-TEST(TimingMac, RefillFloorForSmallBlocks) {
+TEST(TimingMac, RefillFloorForSmallTiles) {
   // A 2x2 block is one ublock: 4 cycles of compute per tap, but the weight buffer needs 32.
   const auto op = kernel_op(OpKind::CONV, 2, 2, 8, 32, 1, 1, 0, {2, 2, 8});
   EXPECT_EQ(MacWork(op, kU65).cycles(whole(op)), 32u);
@@ -82,11 +82,11 @@ TEST(TimingMac, ElementwiseHasNoMacWork) {
   EXPECT_EQ(w.ublock_elements(whole(op)), 1024u);
 }
 
-TEST(TimingMac, EdgeBlocksAndTotals) {
+TEST(TimingMac, EdgeTilesAndTotals) {
   // OFM 10x10x24 in 8x8x16 blocks; the last block is 2x2x8: one ublock, one slice, the refill floor.
   const auto op = kernel_op(OpKind::CONV, 10, 10, 24, 16, 1, 1, 0, {8, 8, 16});
   const MacWork w(op, kU65);
-  const OfmBlocks blocks(op, w, WdTiming{});
+  const OfmTiles blocks(op, w, WdTiming{});
   EXPECT_EQ(w.cycles(blocks.box(7)), 32u);
   EXPECT_EQ(w.ublock_elements(blocks.box(7)), 32u);  // 2x2x8
   EXPECT_EQ(w.cycles(blocks.box(2)), 2u * 32u);      // 2x8 columns: 4 ublocks x 4 < 32, two slices
@@ -138,11 +138,11 @@ TEST(TimingMac, ArrayWidthSetsTheMicroBlock) {
   EXPECT_THROW(kU65.with_macs_per_core(96), InputError);
 }
 
-TEST(TimingMac, ManyBlocksNeedNoTables) {
+TEST(TimingMac, ManyTilesNeedNoTables) {
   // A MobileNetV2-sized layer: 112x112x96 in 8x8x16 blocks = 1176 blocks, 3x3 depthwise.
   const auto op = kernel_op(OpKind::DEPTHWISE, 112, 112, 96, 96, 3, 1, 1, {8, 8, 16});
   const MacWork w(op, kU65);
-  const OfmBlocks blocks(op, w, WdTiming{});
+  const OfmTiles blocks(op, w, WdTiming{});
   uint64_t cycles = 0;
   for (size_t i = 0; i < blocks.count(); ++i) cycles += w.cycles(blocks.box(i));
   EXPECT_EQ(cycles, 1176u * 3 * 64 * 2);  // 3 steps x max(32, 64) x 2 slices per block

@@ -12,7 +12,7 @@ void Wd::account(const OpTiming& t) {
   weights_ += t.decoded_weights;
 }
 
-void Wd::trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages) {
+void Wd::trace_tiles(const std::string& kind, uint32_t offset, const std::vector<TileStages>& stages) {
   if (!tracing()) return;
   for (size_t i = 0; i < stages.size(); ++i)
     span(kind + " decode", "block", stages[i].wd_start, stages[i].wd_end, {{"op_offset", offset}, {"block", i}});

@@ -1,9 +1,9 @@
-// WD, the weight decoder, as a SystemC module: fetches each OFM block's compressed weights (and scales) and
+// WD, the weight decoder, as a SystemC module: fetches each OFM tile's compressed weights (and scales) and
 // decodes them into the MAC's weight buffer. It owns its timing parameters (npu::WdTiming), its
 // occupancy, its statistics and PMU events (WD_ACTIVE) and its trace track.
 //
 // Contract: the pipeline (pipeline.h) books each block's decode on unit(); account() adds the operation's
-// decode cycles and weights; trace_blocks() draws each block's decode.
+// decode cycles and weights; trace_tiles() draws each block's decode.
 #pragma once
 
 #include <string>
@@ -25,7 +25,7 @@ class Wd : public Block {
   Unit& unit() { return unit_; }
   void begin_stream(uint64_t cycle) { unit_ = Unit{cycle, 0}; }
   void account(const OpTiming& t);
-  void trace_blocks(const std::string& kind, uint32_t offset, const std::vector<BlockStages>& stages);
+  void trace_tiles(const std::string& kind, uint32_t offset, const std::vector<TileStages>& stages);
 
  private:
   npu::WdTiming timing_;

@@ -1,4 +1,4 @@
-// WD, the weight decoder: its timing parameters and its work per OFM block, plain C++ (no SystemC). The WD
+// WD, the weight decoder: its timing parameters and its work per OFM tile, plain C++ (no SystemC). The WD
 // module (models/npu/wd/wd.h) owns one WdTiming and books this work on its unit.
 //
 // Mechanism: the WD decodes the weights of the block's OFM-depth slice (MacWork::slice_weights) into the

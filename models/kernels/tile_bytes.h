@@ -1,4 +1,4 @@
-// The bytes of an OFM block of 8-bit feature maps moved between the maps and a dense buffer by spans of
+// The bytes of an OFM tile of 8-bit feature maps moved between the maps and a dense buffer by spans of
 // contiguous pixels: for the 1x1 pooling windows and elementwise operations that are byte tables or copies.
 #pragma once
 
@@ -13,9 +13,9 @@ namespace ethosu::kernels {
 // both maps (16-channel bricks if either is NHCWB16): for each row and run, spans of pixels in one tile of `f`
 // are moved whole where the map's pixels follow each other, else pixel by pixel. OFM pixel (x, y) is the map's
 // pixel ((x * step_x) >> shift, (y * step_y) >> shift).
-class BlockBytes {
+class TileBytes {
  public:
-  BlockBytes(const OfmBlock& b, bool bricks) : b_(b), bricks_(bricks), width_(b.x1 - b.x0), depth_(b.c1 - b.c0) {}
+  TileBytes(const OfmTile& b, bool bricks) : b_(b), bricks_(bricks), width_(b.x1 - b.x0), depth_(b.c1 - b.c0) {}
   size_t size() const { return static_cast<size_t>(width_) * static_cast<size_t>(b_.y1 - b_.y0) * depth_; }
 
   // move(map bytes, buffer bytes, length) for every span.
@@ -43,7 +43,7 @@ class BlockBytes {
   }
 
  private:
-  OfmBlock b_;
+  OfmTile b_;
   bool bricks_;
   int width_, depth_;
 };

@@ -108,7 +108,9 @@ file(RELATIVE_PATH pc_to_prefix /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/ethosu-sim.pc.in ${PROJECT_BINARY_DIR}/ethosu-sim.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ethosu-sim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples USE_SOURCE_PERMISSIONS)
 
 # The Debian package: `cpack` in the build folder makes ethosu-sim_<version>_<arch>.deb. Its dependencies are
@@ -123,6 +125,7 @@ set(CPACK_PACKAGE_DESCRIPTION
 command streams, as a C++ library whose NPU is a SystemC/TLM-2.0 module for virtual platforms, the ethosu-sim
 command line, preloadable shims for the Linux accel/ethosu and NXP /dev/ethosu0 drivers, and a Python module.")
 set(CPACK_PACKAGE_CONTACT "ethosu-sim developers <ethosu-sim@localhost>")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)  # Apache License 2.0 (also installed into the doc folder)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)

@@ -32,7 +32,7 @@
 
 #include "host/backends/accel/device.h"
 #include "host/backends/accel/node.h"
-#include "host/backends/owned_fds.h"
+#include "host/backends/common/owned_fds.h"
 #include "host/backends/shim_env.h"
 
 namespace {

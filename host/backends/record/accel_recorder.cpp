@@ -19,7 +19,7 @@
 #include <set>
 
 #include "host/backends/accel/ethosu_accel_uapi.h"
-#include "host/backends/owned_fds.h"
+#include "host/backends/common/owned_fds.h"
 #include "host/backends/record/recorder.h"
 #include "host/capture.h"
 #include "isa/decoder.h"

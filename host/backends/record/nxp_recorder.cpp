@@ -16,8 +16,8 @@
 #include <vector>
 #include <memory>
 
+#include "host/backends/common/owned_fds.h"
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
-#include "host/backends/owned_fds.h"
 #include "host/backends/record/recorder.h"
 #include "host/capture.h"
 #include "isa/registers.h"

@@ -81,7 +81,7 @@ class Interposer {
 
 // The library's shim, defined once by each library (a unit test defines its own). The entry points may call it
 // from the first call of the process to its last: programs close descriptors from atexit handlers, so it is
-// never destroyed.
-Interposer& interposer();
+// never destroyed. Hidden: another preloaded library's would take its place.
+[[gnu::visibility("hidden")]] Interposer& interposer();
 
 }  // namespace ethosu::interpose

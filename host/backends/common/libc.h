@@ -61,6 +61,7 @@ struct Libc {
   int (*dirfd)(DIR*);
 };
 
-const Libc& libc();
+// Hidden: another preloaded library's table, looked up from that library, would take this one's place.
+[[gnu::visibility("hidden")]] const Libc& libc();
 
 }  // namespace ethosu::interpose

@@ -87,7 +87,7 @@ bool follows(int flags) { return !(flags & AT_SYMLINK_NOFOLLOW); }
 
 extern "C" {
 
-// libdrm and Mesa read sysfs with stdio, whose open is internal to libc.
+// stdio opens a file by libc's internal open, which no interposer reaches: a claimed path is asked here.
 FILE* fopen(const char* path, const char* mode) {
   return ask_about_path(
       AT_FDCWD, path, [&] { return interposer().fopen(path, mode); }, [&] { return libc().fopen(path, mode); });

@@ -37,7 +37,7 @@ using ethosu::interpose::open_takes_mode;
 
 constexpr const char* kClaimedPrefix = "/interposer-test/";
 constexpr const char* kDevice = "/interposer-test/device";
-constexpr int kDeviceFd = 4242;  // what the shim's open() answers
+constexpr int kDeviceFd = 4242;         // what the shim's open() answers
 constexpr int kStrangeErrno = EBADMSG;  // what the shim leaves in errno, which the program must never see
 
 // Claims the paths under kClaimedPrefix and answers for one descriptor, `mine`; records what it is told. Every
@@ -270,7 +270,7 @@ TEST_F(InterposerTest, CopiesAreReportedOnlyWhenMade) {
   EXPECT_GE(d, 200);
   EXPECT_GE(e, 300);
   errno = 0;
-  EXPECT_EQ(dup2(p[0], p[0]), p[0]);    // copies nothing
+  EXPECT_EQ(dup2(p[0], p[0]), p[0]);   // copies nothing
   EXPECT_EQ(fcntl(p[0], F_GETFD), 0);  // not a copy
   EXPECT_EQ(errno, 0);
   EXPECT_EQ(dup(-1), -1);

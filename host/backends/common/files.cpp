@@ -68,14 +68,13 @@ template <typename Status, typename PassOn>
 int stat_path(int dirfd, const char* path, bool follow, Status* out, PassOn pass_on) {
   return ask_about_path(
       dirfd, path,
-      [&] { return status_answer(out, [&](struct stat& s) { return interposer().stat(path, follow, s); }); },
-      pass_on);
+      [&] { return status_answer(out, [&](struct stat& s) { return interposer().stat(path, follow, s); }); }, pass_on);
 }
 
 template <typename Status, typename PassOn>
 int stat_fd(int fd, Status* out, PassOn pass_on) {
-  return ask_or_pass_on(
-      [&] { return status_answer(out, [&](struct stat& s) { return interposer().stat_fd(fd, s); }); }, pass_on);
+  return ask_or_pass_on([&] { return status_answer(out, [&](struct stat& s) { return interposer().stat_fd(fd, s); }); },
+                        pass_on);
 }
 
 // fstatat() and statx() with AT_EMPTY_PATH and an empty path: the status of the descriptor itself.
@@ -98,9 +97,13 @@ FILE* fopen64(const char* path, const char* mode) {
       AT_FDCWD, path, [&] { return interposer().fopen(path, mode); }, [&] { return libc().fopen64(path, mode); });
 }
 
-int fstat(int fd, struct stat* st) noexcept { return stat_fd(fd, st, [&] { return libc().fstat(fd, st); }); }
+int fstat(int fd, struct stat* st) noexcept {
+  return stat_fd(fd, st, [&] { return libc().fstat(fd, st); });
+}
 
-int fstat64(int fd, struct stat64* st) noexcept { return stat_fd(fd, st, [&] { return libc().fstat64(fd, st); }); }
+int fstat64(int fd, struct stat64* st) noexcept {
+  return stat_fd(fd, st, [&] { return libc().fstat64(fd, st); });
+}
 
 int stat(const char* path, struct stat* st) noexcept {
   return stat_path(AT_FDCWD, path, true, st, [&] { return libc().stat(path, st); });

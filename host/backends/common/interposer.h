@@ -14,9 +14,10 @@
 //    errno: a hook that declines leaves errno as it was. The notifications (opened, closing, duplicated,
 //    closed_range) never change errno.
 //  * Paths: the calls about a path (open, fopen, the stat family, access, readlink) ask the shim only when
-//    claims_path() accepts the path; it must be cheap and take no lock. Descriptors and directory streams: their
-//    hooks are asked about every one of the process, and answer about one that is not the shim's without taking
-//    a lock (OwnedFds), so that the program's own files never wait behind the shim.
+//    claims_path() accepts the path; it must be cheap and take no lock. Descriptors: their hooks are asked about
+//    every descriptor of the process and answer about one that is not the shim's without taking a lock
+//    (OwnedFds), so that the program's own files never wait behind the shim. Directory streams: their hooks are
+//    asked about every name and stream, and answer cheaply about those that are not the shim's.
 //  * The layer keeps no state but the libc table: fork handling (pthread_atfork) and every table of descriptors
 //    are the libraries' own.
 #pragma once
@@ -54,7 +55,7 @@ class Interposer {
   // fstat(), and fstatat() or statx() with AT_EMPTY_PATH and an empty path.
   virtual std::optional<int> stat_fd(int fd, struct stat& status);
 
-  // ---- Directory streams: asked for every name and stream, not only claimed paths.
+  // ---- Directory streams: asked for every name and stream, claimed or not.
   virtual std::optional<DIR*> opendir(const char* name);
   virtual std::optional<struct dirent*> readdir(DIR* dir);
   virtual std::optional<struct dirent64*> readdir64(DIR* dir);

@@ -1,6 +1,5 @@
 #include "host/backends/accel/node.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
@@ -15,6 +14,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include "host/backends/common/libc.h"
 
 namespace ethosu::accel::node {
 
@@ -76,15 +77,10 @@ const SysfsEntry* sysfs_entry(const char* path) {
   return it == sysfs().end() ? nullptr : &it->second;
 }
 
-template <typename F>
-F real_function(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
-
 bool host_has_dir() {
   static const bool has = [] {
     struct stat st{};
-    return real_function<int (*)(const char*, struct stat*)>("stat")(kDir, &st) == 0;
+    return interpose::libc().stat(kDir, &st) == 0;
   }();
   return has;
 }
@@ -93,12 +89,12 @@ bool host_has_dir() {
 struct stat base_stat(bool in_dev) {
   static const struct stat dev_fs = [] {
     struct stat st{};
-    if (real_function<int (*)(const char*, struct stat*)>("stat")("/dev", &st) != 0) st.st_dev = makedev(0, 5);
+    if (interpose::libc().stat("/dev", &st) != 0) st.st_dev = makedev(0, 5);
     return st;
   }();
   static const struct stat sys_fs = [] {
     struct stat st{};
-    if (real_function<int (*)(const char*, struct stat*)>("stat")("/sys", &st) != 0) st.st_dev = makedev(0, 22);
+    if (interpose::libc().stat("/sys", &st) != 0) st.st_dev = makedev(0, 22);
     return st;
   }();
   struct stat st{};
@@ -162,13 +158,13 @@ bool ours(int dirfd, const char* path) {
   return sysfs_rest(path) != nullptr;
 }
 
-int stat_path(const char* path, bool follow, const std::function<void(const struct stat&)>& out) {
+int stat_path(const char* path, bool follow, struct stat& status) {
   if (is_node(path)) {
     struct stat st = base_stat(true);
     st.st_ino = 1000;
     st.st_mode = S_IFCHR | 0666;
     st.st_rdev = makedev(kAccelMajor, 0);
-    out(st);
+    status = st;
     return 0;
   }
   if (!sysfs_rest(path)) {  // /dev/accel, where the host has none
@@ -176,7 +172,7 @@ int stat_path(const char* path, bool follow, const std::function<void(const stru
     st.st_ino = 999;
     st.st_mode = S_IFDIR | 0755;
     st.st_nlink = 2;
-    out(st);
+    status = st;
     return 0;
   }
   const SysfsEntry* e = sysfs_entry(path);
@@ -196,52 +192,14 @@ int stat_path(const char* path, bool follow, const std::function<void(const stru
     st.st_mode = S_IFDIR | 0755;
     st.st_nlink = 2;
   }
-  out(st);
+  status = st;
   return 0;
 }
 
-void copy_stat(const struct stat& s, struct stat64* t) {
-  *t = {};
-  t->st_dev = s.st_dev;
-  t->st_ino = s.st_ino;
-  t->st_mode = s.st_mode;
-  t->st_nlink = s.st_nlink;
-  t->st_uid = s.st_uid;
-  t->st_gid = s.st_gid;
-  t->st_rdev = s.st_rdev;
-  t->st_size = s.st_size;
-  t->st_blksize = s.st_blksize;
-  t->st_blocks = s.st_blocks;
-  t->st_atim = s.st_atim;
-  t->st_mtim = s.st_mtim;
-  t->st_ctim = s.st_ctim;
-}
-
-void to_statx(const struct stat& s, struct statx* x) {
-  *x = {};
-  x->stx_mask = STATX_BASIC_STATS;
-  x->stx_blksize = static_cast<uint32_t>(s.st_blksize);
-  x->stx_nlink = static_cast<uint32_t>(s.st_nlink);
-  x->stx_uid = s.st_uid;
-  x->stx_gid = s.st_gid;
-  x->stx_mode = static_cast<uint16_t>(s.st_mode);
-  x->stx_ino = s.st_ino;
-  x->stx_size = static_cast<uint64_t>(s.st_size);
-  x->stx_blocks = static_cast<uint64_t>(s.st_blocks);
-  const auto ts = [](const timespec& t) { return statx_timestamp{t.tv_sec, static_cast<uint32_t>(t.tv_nsec), 0}; };
-  x->stx_atime = ts(s.st_atim);
-  x->stx_mtime = ts(s.st_mtim);
-  x->stx_ctime = ts(s.st_ctim);
-  x->stx_rdev_major = major(s.st_rdev);
-  x->stx_rdev_minor = minor(s.st_rdev);
-  x->stx_dev_major = major(s.st_dev);
-  x->stx_dev_minor = minor(s.st_dev);
-}
-
 int access_path(const char* path, int mode) {
-  mode_t kind = 0;
-  if (stat_path(path, true, [&](const struct stat& s) { kind = s.st_mode & S_IFMT; }) != 0) return -1;
-  if ((mode & W_OK) && kind == S_IFREG) {  // sysfs attributes without a store operation
+  struct stat st{};
+  if (stat_path(path, true, st) != 0) return -1;
+  if ((mode & W_OK) && S_ISREG(st.st_mode)) {  // sysfs attributes without a store operation
     errno = EACCES;
     return -1;
   }
@@ -281,17 +239,17 @@ int open_sysfs(const char* path, int flags) {
   if (write(fd, e->content.data(), e->content.size()) != static_cast<ssize_t>(e->content.size()) ||
       lseek(fd, 0, SEEK_SET) != 0) {
     const int err = errno;
-    real_function<int (*)(int)>("close")(fd);
+    interpose::libc().close(fd);
     errno = err;
     return -1;
   }
   return fd;
 }
 
-DIR* open_dir(const char* name, DIR* (*real)(const char*)) {
-  if (!name || (std::strcmp(name, kDir) != 0 && std::strcmp(name, "/dev/accel/") != 0)) return real(name);
+std::optional<DIR*> open_dir(const char* name) {
+  if (!name || (std::strcmp(name, kDir) != 0 && std::strcmp(name, "/dev/accel/") != 0)) return std::nullopt;
   auto l = std::make_unique<Listing>();
-  l->real = host_has_dir() ? real(name) : nullptr;
+  l->real = host_has_dir() ? interpose::libc().opendir(name) : nullptr;
   if (host_has_dir() && !l->real) return nullptr;
   // Without a host directory the handle is only a key: it never reaches the real functions.
   DIR* handle = l->real ? l->real : reinterpret_cast<DIR*>(new char);
@@ -301,24 +259,28 @@ DIR* open_dir(const char* name, DIR* (*real)(const char*)) {
   return handle;
 }
 
-struct dirent* read_dir(DIR* dir, struct dirent* (*real)(DIR*)) {
+std::optional<struct dirent*> read_dir(DIR* dir) {
   Listing* l = listing(dir);
-  return l ? next_entry(*l, l->entry, real) : real(dir);
+  if (!l) return std::nullopt;
+  return next_entry(*l, l->entry, interpose::libc().readdir);
 }
 
-struct dirent64* read_dir(DIR* dir, struct dirent64* (*real)(DIR*)) {
+std::optional<struct dirent64*> read_dir64(DIR* dir) {
   Listing* l = listing(dir);
-  return l ? next_entry(*l, l->entry64, real) : real(dir);
+  if (!l) return std::nullopt;
+  return next_entry(*l, l->entry64, interpose::libc().readdir64);
 }
 
-void rewind_dir(DIR* dir, void (*real)(DIR*)) {
+bool rewind_dir(DIR* dir) {
   Listing* l = listing(dir);
-  if (!l) return real(dir);
+  if (!l) return false;
   l->position = 0;
-  if (l->real) real(l->real);
+  if (l->real) interpose::libc().rewinddir(l->real);
+  return true;
 }
 
-int close_dir(DIR* dir, int (*real)(DIR*)) {
+// The host's stream, once forgotten here, is closed by the next definition.
+std::optional<int> close_dir(DIR* dir) {
   std::unique_ptr<Listing> l;
   if (g_open_listings.load(std::memory_order_acquire) != 0) {
     std::lock_guard<std::mutex> lock(g_listings_mutex);
@@ -329,14 +291,14 @@ int close_dir(DIR* dir, int (*real)(DIR*)) {
       g_open_listings.fetch_sub(1, std::memory_order_release);
     }
   }
-  if (!l || l->real) return real(dir);
+  if (!l || l->real) return std::nullopt;
   delete reinterpret_cast<char*>(dir);
   return 0;
 }
 
-int dir_fd(DIR* dir, int (*real)(DIR*)) {
+std::optional<int> dir_fd(DIR* dir) {
   Listing* l = listing(dir);
-  if (!l || l->real) return real(dir);
+  if (!l || l->real) return std::nullopt;
   errno = ENOTSUP;  // the emulated directory has no descriptor
   return -1;
 }

@@ -14,7 +14,10 @@
 //    under those two prefixes does not exist: in particular `device/drm`, whose presence libdrm takes for a DRM
 //    node, since an accel node is not one.
 //  * ours(dirfd, path) says whether a path is answered here (absolute paths only; /dev/accel only when the host
-//    has none). The other functions take such a path and return what the libc call returns, with errno.
+//    has none). The path functions take such a path and return what the libc call returns, with errno.
+//  * The directory functions are the shim's directory stream hooks (host/backends/common/interposer.h): they
+//    answer for the /dev/accel listing and return std::nullopt (rewind_dir: false) for any other directory, which
+//    costs one string comparison (open_dir) or, while no listing is open, one atomic load (the others).
 // The platform device's place in the tree (soc@0/4a900000.npu) and the driver name follow the i.MX 93 device
 // tree and the driver's platform_driver name as read from their sources, not from a board.
 #pragma once
@@ -24,7 +27,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
-#include <functional>
+#include <optional>
 
 namespace ethosu::accel::node {
 
@@ -34,22 +37,19 @@ inline constexpr unsigned kAccelMajor = 261;
 bool is_node(const char* path);
 bool ours(int dirfd, const char* path);
 
-// Status of `path` (following the last link when `follow`), given to `out`; 0, or -1 with errno ENOENT.
-int stat_path(const char* path, bool follow, const std::function<void(const struct stat&)>& out);
-void copy_stat(const struct stat& from, struct stat64* to);
-void to_statx(const struct stat& from, struct statx* to);
+// Status of `path` (following the last link when `follow`): 0 with `status` filled, or -1 with errno ENOENT.
+int stat_path(const char* path, bool follow, struct stat& status);
 int access_path(const char* path, int mode);
 ssize_t read_link(const char* path, char* buf, size_t size);
 // A read-only descriptor holding a sysfs file's contents; -1 with errno (ENOENT, EACCES for writing, EISDIR).
 int open_sysfs(const char* path, int flags);
 
-// The /dev/accel listing: the real functions are passed in so that a directory other than /dev/accel costs one
-// string comparison and a set lookup.
-DIR* open_dir(const char* name, DIR* (*real)(const char*));
-struct dirent* read_dir(DIR* dir, struct dirent* (*real)(DIR*));
-struct dirent64* read_dir(DIR* dir, struct dirent64* (*real)(DIR*));
-void rewind_dir(DIR* dir, void (*real)(DIR*));
-int close_dir(DIR* dir, int (*real)(DIR*));
-int dir_fd(DIR* dir, int (*real)(DIR*));
+// The /dev/accel listing.
+std::optional<DIR*> open_dir(const char* name);
+std::optional<struct dirent*> read_dir(DIR* dir);
+std::optional<struct dirent64*> read_dir64(DIR* dir);
+bool rewind_dir(DIR* dir);
+std::optional<int> close_dir(DIR* dir);
+std::optional<int> dir_fd(DIR* dir);
 
 }  // namespace ethosu::accel::node

@@ -24,9 +24,9 @@
 #include <variant>
 #include <vector>
 
+#include "host/backends/common/owned_fds.h"
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
 #include "host/backends/nxp/nxp_inference.h"
-#include "host/backends/owned_fds.h"
 #include "host/backends/shim_env.h"
 #include "host/capture.h"
 

@@ -19,7 +19,7 @@
 #include <set>
 
 #include "host/backends/accel/ethosu_accel_uapi.h"
-#include "host/backends/owned_fds.h"
+#include "host/backends/common/owned_fds.h"
 #include "host/backends/record/recorder.h"
 #include "host/capture.h"
 #include "isa/decoder.h"
@@ -67,7 +67,7 @@ struct Pending {
   std::optional<uint64_t> done_ns;
 };
 
-int own_ioctl(int fd, unsigned long request, void* arg) { return next().ioctl(fd, request, arg) == 0 ? 0 : errno; }
+int own_ioctl(int fd, unsigned long request, void* arg) { return libc().ioctl(fd, request, arg) == 0 ? 0 : errno; }
 
 // Region extents and the written regions of a stream, as the kernel's validator finds them.
 struct Reach {
@@ -364,7 +364,7 @@ void AccelRecorder::forget_all() {
 }
 
 int AccelRecorder::ioctl(int fd, unsigned long request, void* arg) {
-  const auto pass = [&] { return next().ioctl(fd, request, arg); };
+  const auto pass = [&] { return libc().ioctl(fd, request, arg); };
   if (_IOC_TYPE(request) != ETHOSU_DRM_IOCTL_TYPE) return pass();
   const unsigned nr = _IOC_NR(request);
   State& st = s();
@@ -472,7 +472,7 @@ int AccelRecorder::ioctl(int fd, unsigned long request, void* arg) {
 }
 
 int AccelRecorder::submit(int fd, unsigned long request, void* arg) {
-  const auto pass = [&] { return next().ioctl(fd, request, arg); };
+  const auto pass = [&] { return libc().ioctl(fd, request, arg); };
   const uint64_t user = reinterpret_cast<uintptr_t>(arg);
   State& st = s();
   // Submissions are recorded one at a time; the tables stay free while the driver takes the job (a driver shim
@@ -518,7 +518,7 @@ int AccelRecorder::submit(int fd, unsigned long request, void* arg) {
   }
   l.unlock();
   const uint64_t start = monotonic_ns();
-  const int r = passed.perfmon_id != submit.perfmon_id ? next().ioctl(fd, request, &passed) : pass();
+  const int r = passed.perfmon_id != submit.perfmon_id ? libc().ioctl(fd, request, &passed) : pass();
   const int saved = errno;
   l.lock();
   for (Pending& p : started) {

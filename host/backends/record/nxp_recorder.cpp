@@ -16,8 +16,8 @@
 #include <vector>
 #include <memory>
 
+#include "host/backends/common/owned_fds.h"
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
-#include "host/backends/owned_fds.h"
 #include "host/backends/record/recorder.h"
 #include "host/capture.h"
 #include "isa/registers.h"
@@ -30,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace ethosu::nxp;
 
-long own_ioctl(int fd, unsigned long request, void* arg) { return next().ioctl(fd, request, arg); }
+long own_ioctl(int fd, unsigned long request, void* arg) { return libc().ioctl(fd, request, arg); }
 
 std::optional<Buffer> buffer_get(int fd) {
   Buffer b{~0u, ~0u};
@@ -253,7 +253,7 @@ void NxpRecorder::forget_all() {
 }
 
 long NxpRecorder::ioctl(int fd, unsigned long request, void* arg) {
-  const auto pass = [&] { return static_cast<long>(next().ioctl(fd, request, arg)); };
+  const auto pass = [&] { return static_cast<long>(libc().ioctl(fd, request, arg)); };
   State& st = s();
   if (request == IOCTL_INFERENCE_STATUS) {
     const long r = pass();
@@ -344,7 +344,7 @@ long NxpRecorder::ioctl(int fd, unsigned long request, void* arg) {
     warn(std::string("inference not recorded: ") + e.what());
   }
   const uint64_t start = monotonic_ns();
-  const long r = own_pmu ? static_cast<long>(next().ioctl(fd, request, &passed)) : pass();
+  const long r = own_pmu ? static_cast<long>(libc().ioctl(fd, request, &passed)) : pass();
   const int saved = errno;
   if (p) {
     if (r >= 0) {

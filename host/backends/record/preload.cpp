@@ -1,18 +1,14 @@
-// libethosu-record.so's interposed C functions (recorder.h): each calls the next definition first, or after the
-// recorder has recorded what the call is about to change, and returns its result and errno unchanged. With
-// ETHOSU_RECORD_DIR unset they only pass calls on.
-#undef _FORTIFY_SOURCE
-#include <dlfcn.h>
-#include <fcntl.h>
+// libethosu-record.so's shim on the interposer layer (host/backends/common/interposer.h), which hands every call to
+// the next definition with the client's arguments and returns its result and errno unchanged. The recorders
+// (recorder.h) hear what opens, copies and closes a descriptor, pass on the ioctls of the descriptors they watch
+// themselves, and finish a job before the client maps a buffer. With ETHOSU_RECORD_DIR unset they hear nothing.
 #include <pthread.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdarg>
+#include <cstdlib>
 #include <mutex>
 #include <new>
 
+#include "host/backends/common/interposer.h"
 #include "host/backends/record/recorder.h"
 
 namespace {
@@ -20,11 +16,6 @@ namespace {
 using ethosu::record::AccelRecorder;
 using ethosu::record::enabled;
 using ethosu::record::NxpRecorder;
-
-template <typename F>
-F next_of(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 void before_fork() { ethosu::record::lock().lock(); }
 void after_fork_in_parent() { ethosu::record::lock().unlock(); }
@@ -42,167 +33,50 @@ void at_exit() {
   NxpRecorder::instance().finish_all();
 }
 
-int opened(const char* path, int fd) {
-  if (fd < 0 || !enabled()) return fd;
-  const int saved = errno;
-  static std::once_flag hooks;
-  std::call_once(hooks, [] {
-    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
-    std::atexit(at_exit);
-  });
-  AccelRecorder::instance().opened(path, fd);
-  NxpRecorder::instance().opened(path, fd);
-  errno = saved;
-  return fd;
-}
+// Claims nothing: every call goes on to the next definition.
+class RecordInterposer final : public ethosu::interpose::Interposer {
+ public:
+  // The recorders take absolute /dev paths only, so a path relative to an openat() directory is no node of theirs.
+  void opened(const char* path, int fd) override {
+    if (!enabled()) return;
+    static std::once_flag hooks;
+    std::call_once(hooks, [] {
+      pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+      std::atexit(at_exit);
+    });
+    AccelRecorder::instance().opened(path, fd);
+    NxpRecorder::instance().opened(path, fd);
+  }
 
-bool needs_mode(int flags) { return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE; }
+  void duplicated(int from, int to) override {
+    if (!enabled()) return;
+    AccelRecorder::instance().duplicated(from, to);
+    NxpRecorder::instance().duplicated(from, to);
+  }
 
-// openat() paths the recorder knows: absolute ones (the device nodes are opened so).
-const char* absolute(const char* path) { return path && path[0] == '/' ? path : nullptr; }
+  void closing(int fd) override {
+    if (!enabled()) return;
+    AccelRecorder::instance().closing(fd);
+    NxpRecorder::instance().closing(fd);
+  }
 
-void duplicated(int from, int to) {
-  if (to < 0 || !enabled()) return;
-  const int saved = errno;
-  AccelRecorder::instance().duplicated(from, to);
-  NxpRecorder::instance().duplicated(from, to);
-  errno = saved;
-}
+  std::optional<int> ioctl(int fd, unsigned long request, void* arg) override {
+    if (!enabled()) return std::nullopt;
+    if (AccelRecorder::instance().watches(fd)) return AccelRecorder::instance().ioctl(fd, request, arg);
+    if (NxpRecorder::instance().watches(fd)) return static_cast<int>(NxpRecorder::instance().ioctl(fd, request, arg));
+    return std::nullopt;
+  }
 
-void closing(int fd) {
-  if (!enabled()) return;
-  AccelRecorder::instance().closing(fd);
-  NxpRecorder::instance().closing(fd);
-}
-
-int fcntl_through(int (*real)(int, int, ...), int fd, int cmd, void* arg) {
-  const int r = real(fd, cmd, arg);
-  if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) duplicated(fd, r);
-  return r;
-}
+  std::optional<void*> mmap(void*, size_t, int, int, int fd, off_t) override {
+    if (enabled()) AccelRecorder::instance().before_mmap(fd);
+    return std::nullopt;
+  }
+};
 
 }  // namespace
 
-// The library is built with hidden visibility: only these are exported.
-#pragma GCC visibility push(default)
-extern "C" {
-
-// The mode open() takes with O_CREAT or O_TMPFILE, from the variadic arguments after `flags`.
-#define ETHOSU_RECORD_MODE(flags)                  \
-  mode_t mode = 0;                                 \
-  if (needs_mode(flags)) {                         \
-    va_list ap;                                    \
-    va_start(ap, flags);                           \
-    mode = static_cast<mode_t>(va_arg(ap, int));   \
-    va_end(ap);                                    \
-  }
-
-#define ETHOSU_RECORD_OPEN(name)                                              \
-  int name(const char* path, int flags, ...) {                                \
-    static const auto real = next_of<int (*)(const char*, int, ...)>(#name);  \
-    ETHOSU_RECORD_MODE(flags)                                                 \
-    return opened(path, real(path, flags, mode));                             \
-  }
-ETHOSU_RECORD_OPEN(open)
-ETHOSU_RECORD_OPEN(open64)
-#undef ETHOSU_RECORD_OPEN
-
-#define ETHOSU_RECORD_OPENAT(name)                                                \
-  int name(int dirfd, const char* path, int flags, ...) {                         \
-    static const auto real = next_of<int (*)(int, const char*, int, ...)>(#name); \
-    ETHOSU_RECORD_MODE(flags)                                                     \
-    return opened(absolute(path), real(dirfd, path, flags, mode));                \
-  }
-ETHOSU_RECORD_OPENAT(openat)
-ETHOSU_RECORD_OPENAT(openat64)
-#undef ETHOSU_RECORD_OPENAT
-#undef ETHOSU_RECORD_MODE
-
-// The forms _FORTIFY_SOURCE builds call.
-int __open_2(const char* path, int flags) {
-  static const auto real = next_of<int (*)(const char*, int)>("__open_2");
-  return opened(path, real(path, flags));
+// Stateless (the recorders keep their own), so never destroyed.
+ethosu::interpose::Interposer& ethosu::interpose::interposer() {
+  static RecordInterposer shim;
+  return shim;
 }
-
-int __open64_2(const char* path, int flags) {
-  static const auto real = next_of<int (*)(const char*, int)>("__open64_2");
-  return opened(path, real(path, flags));
-}
-
-int __openat_2(int dirfd, const char* path, int flags) {
-  static const auto real = next_of<int (*)(int, const char*, int)>("__openat_2");
-  return opened(absolute(path), real(dirfd, path, flags));
-}
-
-int __openat64_2(int dirfd, const char* path, int flags) {
-  static const auto real = next_of<int (*)(int, const char*, int)>("__openat64_2");
-  return opened(absolute(path), real(dirfd, path, flags));
-}
-
-int close(int fd) {
-  closing(fd);
-  return ethosu::record::next().close(fd);
-}
-
-int dup(int fd) {
-  static const auto real = next_of<int (*)(int)>("dup");
-  const int r = real(fd);
-  duplicated(fd, r);
-  return r;
-}
-
-int dup2(int from, int to) {
-  static const auto real = next_of<int (*)(int, int)>("dup2");
-  const int r = real(from, to);
-  duplicated(from, r);
-  return r;
-}
-
-int dup3(int from, int to, int flags) {
-  static const auto real = next_of<int (*)(int, int, int)>("dup3");
-  const int r = real(from, to, flags);
-  duplicated(from, r);
-  return r;
-}
-
-int fcntl(int fd, int cmd, ...) {
-  va_list ap;
-  va_start(ap, cmd);
-  void* arg = va_arg(ap, void*);
-  va_end(ap);
-  static const auto real = next_of<int (*)(int, int, ...)>("fcntl");
-  return fcntl_through(real, fd, cmd, arg);
-}
-
-int fcntl64(int fd, int cmd, ...) {
-  va_list ap;
-  va_start(ap, cmd);
-  void* arg = va_arg(ap, void*);
-  va_end(ap);
-  static const auto real = next_of<int (*)(int, int, ...)>("fcntl64");
-  return fcntl_through(real, fd, cmd, arg);
-}
-
-int ioctl(int fd, unsigned long request, ...) {
-  va_list ap;
-  va_start(ap, request);
-  void* arg = va_arg(ap, void*);
-  va_end(ap);
-  if (enabled()) {
-    if (AccelRecorder::instance().watches(fd)) return AccelRecorder::instance().ioctl(fd, request, arg);
-    if (NxpRecorder::instance().watches(fd)) return static_cast<int>(NxpRecorder::instance().ioctl(fd, request, arg));
-  }
-  return ethosu::record::next().ioctl(fd, request, arg);
-}
-
-void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
-  if (enabled() && !(flags & MAP_ANONYMOUS)) AccelRecorder::instance().before_mmap(fd);
-  return ethosu::record::next().mmap(addr, length, prot, flags, fd, offset);
-}
-
-void* mmap64(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
-  return mmap(addr, length, prot, flags, fd, offset);
-}
-
-}  // extern "C"
-#pragma GCC visibility pop

@@ -1,6 +1,5 @@
 #include "host/backends/record/recorder.h"
 
-#include <dlfcn.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -19,11 +18,6 @@
 namespace ethosu::record {
 
 namespace {
-
-template <typename F>
-F lookup_next(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 std::string trim(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
@@ -58,13 +52,6 @@ void parse_pmu(const char* text, Settings& s) {
 
 }  // namespace
 
-const Next& next() {
-  static const Next n{lookup_next<int (*)(int, unsigned long, ...)>("ioctl"),
-                      lookup_next<void* (*)(void*, size_t, int, int, int, off_t)>("mmap"),
-                      lookup_next<int (*)(void*, size_t)>("munmap"), lookup_next<int (*)(int)>("close")};
-  return n;
-}
-
 const Settings& settings() {
   static const Settings s = [] {
     Settings out;
@@ -83,21 +70,21 @@ std::recursive_mutex& lock() {
 
 Mapping::Mapping(int fd, off_t offset, size_t size) {
   if (size == 0) return;
-  void* p = next().mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, offset);
+  void* p = libc().mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, offset);
   if (p == MAP_FAILED) return;
   p_ = p;
   size_ = size;
 }
 
 Mapping::~Mapping() {
-  if (p_) next().munmap(p_, size_);
+  if (p_) libc().munmap(p_, size_);
 }
 
 Mapping::Mapping(Mapping&& o) noexcept : p_(std::exchange(o.p_, nullptr)), size_(std::exchange(o.size_, 0)) {}
 
 Mapping& Mapping::operator=(Mapping&& o) noexcept {
   if (this != &o) {
-    if (p_) next().munmap(p_, size_);
+    if (p_) libc().munmap(p_, size_);
     p_ = std::exchange(o.p_, nullptr);
     size_ = std::exchange(o.size_, 0);
   }

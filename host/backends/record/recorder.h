@@ -24,20 +24,17 @@
 #include <string>
 #include <vector>
 
+#include "host/backends/common/libc.h"
+
 namespace ethosu::record {
 
 // The most buffer bytes one job's recording may write (before and after): a larger job is not recorded (a
 // warning says so), so that a client's huge buffers never fill the disk.
 inline constexpr uint64_t kMaxRecordedJobBytes = uint64_t{2} << 30;
 
-// The next definitions of the functions the recorder interposes (dlsym RTLD_NEXT).
-struct Next {
-  int (*ioctl)(int, unsigned long, ...);
-  void* (*mmap)(void*, size_t, int, int, int, off_t);
-  int (*munmap)(void*, size_t);
-  int (*close)(int);
-};
-const Next& next();
+// The next definitions (the kernel driver through libc, or a driver shim preloaded after this library), by which
+// the recorders make their own calls and pass the client's on.
+using interpose::libc;
 
 // What the environment asks for, read once.
 struct Settings {

@@ -1,4 +1,4 @@
-#include "host/backends/owned_fds.h"
+#include "host/backends/common/owned_fds.h"
 
 #include <algorithm>
 

@@ -77,6 +77,6 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names) {
   return sel;
 }
 
-bool pmu_event_modelled(uint16_t hw_id) { return npu::derives_pmu_event(hw_id); }
+bool pmu_event_modelled(uint16_t hw_id) { return npu::counts_pmu_event(hw_id); }
 
 }  // namespace ethosu::host

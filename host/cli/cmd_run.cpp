@@ -67,10 +67,12 @@ const char* const kRunHelp =
     "  --list-params        print every parameter with its value, unit, meaning and range, and exit\n"
     "Results:\n"
     "  --pmu EVENT,...      up to 4 PMU events for the event counters (names such as MAC_ACTIVE or ids)\n"
+    "  --list-pmu-events    print every PMU event with its id, whether the model counts it and its meaning, and exit\n"
     "  --report FILE.json   totals, per-operation cycles, traffic, stalls, PMU and the resolved config\n"
-    "  --trace FILE.json    a Chrome/Perfetto trace: operations on CC and DMA, blocks on WD, MAC and AO,\n"
+    "  --trace FILE.json    a Chrome/Perfetto trace: operations on CC and DMA, OFM tiles on WD, MAC and AO,\n"
     "                       traffic per operation on AXI0 and AXI1 (open in ui.perfetto.dev)\n"
-    "  --functional         the sequential functional model only: same outputs, no timing\n"
+    "  --functional         the functional model: the same command-controller engine without time, the same\n"
+    "                       outputs, faults and STATUS, no cycles\n"
     "  --capture DIR        write a capture of the submission and its results to DIR, for 'ethosu-sim replay'\n"
     "                       (host/CAPTURE.md); also when the NPU faults\n"
     "\n"
@@ -145,6 +147,7 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--config", "", true, false},
                 {"--set", "", true, true},
                 {"--list-params", "", false, false},
+                {"--list-pmu-events", "", false, false},
                 {"--pmu", "", true, false},
                 {"--report", "", true, false},
                 {"--trace", "", true, false},
@@ -156,6 +159,14 @@ int run_run(const std::vector<std::string>& argv) {
     for (const auto* p : config.params())
       std::cout << p->name() << " = " << p->value_text() << (p->unit().empty() ? "" : " " + p->unit()) << "  # "
                 << p->description() << "; " << p->range_text() << "\n";
+    return 0;
+  }
+  if (a.flag("--list-pmu-events")) {
+    for (const auto& e : isa::kPmuEvents) {
+      if (e.event == isa::PmuEvent::NO_EVENT) continue;
+      std::cout << e.name << " = " << e.hw_id << "  # " << (host::pmu_event_modelled(e.hw_id) ? "" : "not modelled (counts 0): ")
+                << e.description << "\n";
+    }
     return 0;
   }
   a.expect_positionals(1, 1, "CASE_DIR, STREAM or MODEL");

@@ -1,6 +1,8 @@
 #include "models/npu/npu.h"
 
+#include <algorithm>
 #include <cstring>
+#include <initializer_list>
 
 #include "isa/registers.h"
 
@@ -14,35 +16,36 @@ namespace {
 constexpr uint16_t off(Reg r) { return static_cast<uint16_t>(r); }
 constexpr uint16_t kStateRegistersBegin = 0x800, kStateRegistersEnd = 0xB60;
 
-// Every event the model derives; the others count nothing.
-constexpr PmuEvent kDerivedEvents[] = {
-    PmuEvent::CYCLE, PmuEvent::NPU_IDLE, PmuEvent::NPU_ACTIVE, PmuEvent::CC_STALLED_ON_BLOCKDEP,
-    PmuEvent::CC_STALLED_ON_SHRAM_RECONFIG, PmuEvent::MAC_ACTIVE, PmuEvent::MAC_ACTIVE_8BIT, PmuEvent::MAC_ACTIVE_16BIT,
-    PmuEvent::MAC_ACTIVE_32BIT, PmuEvent::MAC_DPU_ACTIVE, PmuEvent::MAC_STALLED_BY_WD_ACC, PmuEvent::MAC_STALLED_BY_WD,
-    PmuEvent::MAC_STALLED_BY_ACC, PmuEvent::MAC_STALLED_BY_IB, PmuEvent::AO_ACTIVE, PmuEvent::AO_ACTIVE_8BIT,
-    PmuEvent::AO_ACTIVE_16BIT, PmuEvent::AO_STALLED_BY_ACC_IB, PmuEvent::AO_STALLED_BY_ACC, PmuEvent::AO_STALLED_BY_OB,
-    PmuEvent::WD_ACTIVE,
-    // The AXI events of both ports (pmu.cpp).
-    PmuEvent::AXI0_RD_TRANS_ACCEPTED, PmuEvent::AXI0_RD_TRANS_COMPLETED, PmuEvent::AXI0_RD_DATA_BEAT_RECEIVED,
-    PmuEvent::AXI0_WR_TRANS_ACCEPTED, PmuEvent::AXI0_WR_TRANS_COMPLETED_M, PmuEvent::AXI0_WR_TRANS_COMPLETED_S,
-    PmuEvent::AXI0_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI0_RD_STALL_LIMIT, PmuEvent::AXI0_WR_STALL_LIMIT,
-    PmuEvent::AXI1_RD_TRANS_ACCEPTED, PmuEvent::AXI1_RD_TRANS_COMPLETED, PmuEvent::AXI1_RD_DATA_BEAT_RECEIVED,
-    PmuEvent::AXI1_WR_TRANS_ACCEPTED, PmuEvent::AXI1_WR_TRANS_COMPLETED_M, PmuEvent::AXI1_WR_TRANS_COMPLETED_S,
-    PmuEvent::AXI1_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI1_RD_STALL_LIMIT, PmuEvent::AXI1_WR_STALL_LIMIT,
-};
-
 }  // namespace
 
-bool derives_pmu_event(uint16_t hw_id) {
-  for (PmuEvent e : kDerivedEvents)
+std::vector<PmuEvent> counted_pmu_events() {
+  std::vector<PmuEvent> events(Pmu::kOwnEvents.begin(), Pmu::kOwnEvents.end());
+  const auto add = [&](const auto& specs) {
+    for (const CounterSpec& c : specs)
+      for (PmuEvent e : c.events)
+        if (e != PmuEvent::NO_EVENT && std::find(events.begin(), events.end(), e) == events.end()) events.push_back(e);
+  };
+  add(Cc::kCounters);
+  add(Dma::kCounters);
+  add(Wd::kCounters);
+  add(Mac::kCounters);
+  add(Ao::kCounters);
+  add(Shram::kCounters);
+  for (PmuEvent e : axi::AxiPort::pmu_events()) events.push_back(e);
+  return events;
+}
+
+bool counts_pmu_event(uint16_t hw_id) {
+  static const std::vector<PmuEvent> kCounted = counted_pmu_events();
+  for (PmuEvent e : kCounted)
     if (static_cast<uint16_t>(e) == hw_id) return true;
   return false;
 }
 
 NpuCore::NpuCore(ethosu_sim::Npu& top)
     : apb_("apb_target"),
-      axi0_("axi0_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
-      axi1_("axi1_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS)),
+      axi0_("axi0_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS), 0),
+      axi1_("axi1_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS), 1),
       ctrl_(isa::Variant::U65_256),
       shram_("shram", stats_),
       pmu_("pmu", axi0_, axi1_),
@@ -72,23 +75,16 @@ void NpuCore::configure(const NpuConfig& c) {
   mac_.configure(c.mac, c.cores);
   ao_.configure(c.ao);
   dma_.configure(c.dma);
-  cc_.configure(c.cc, c.clock_hz, c.axi, c.limits);
+  cc_.configure(c.cc, c.clock_hz, c.limits);
 }
 
 void NpuCore::set_trace(sim::Trace* trace) {
   if (!trace || !trace->enabled()) trace = nullptr;
-  std::array<sim::Trace::TrackId, 8> t{};
-  if (trace) {
-    const char* names[] = {"CC", "DMA", "WD", "MAC", "AO", "SHRAM", "AXI0", "AXI1"};
-    for (size_t i = 0; i < t.size(); ++i) t[i] = trace->track(names[i]);
-  }
   const CycleClock clock{config_.clock_hz};
-  cc_.set_tracks(trace, t[0], t[6], t[7], clock);
-  dma_.set_trace(trace, t[1], clock);
-  wd_.set_trace(trace, t[2], clock);
-  mac_.set_trace(trace, t[3], clock);
-  ao_.set_trace(trace, t[4], clock);
-  shram_.set_trace(trace, t[5], clock);
+  // Tracks in this order, the data path's: CC, DMA, WD, MAC, AO, SHRAM, AXI0, AXI1.
+  for (Block* b : std::initializer_list<Block*>{&cc_, &dma_, &wd_, &mac_, &ao_, &shram_}) b->set_trace(trace, clock);
+  axi0_.set_trace(trace, clock);
+  axi1_.set_trace(trace, clock);
 }
 
 uint64_t NpuCore::cycle_now() const {

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -40,8 +41,10 @@
 
 namespace ethosu::npu {
 
-// True for the PMU events the model derives; the other event ids count nothing.
-bool derives_pmu_event(uint16_t hw_id);
+// The PMU events the model counts, read from the blocks' tables of statistics (CounterSpec), the AXI ports' and
+// the PMU's own; the others count nothing.
+std::vector<isa::PmuEvent> counted_pmu_events();
+bool counts_pmu_event(uint16_t hw_id);
 
 // The NPU top's model: the register file, the two AXI ports and one module per block. It lives inside the
 // public module (ethosu_sim::Npu), whose constructor builds it, so the blocks are that module's children and

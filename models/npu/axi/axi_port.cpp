@@ -6,6 +6,9 @@
 #include "sim/error.h"
 
 namespace ethosu::axi {
+
+using isa::PmuEvent;
+
 namespace {
 
 sc_core::sc_time::value_type period_value(sc_core::sc_time period) {
@@ -13,17 +16,90 @@ sc_core::sc_time::value_type period_value(sc_core::sc_time period) {
   return period.value();
 }
 
+// The events of port M0 and port M1, from the difference of the port's statistics over an interval.
+struct AxiPmuEvents {
+  PmuEvent rd_accepted, rd_completed, rd_beats, wr_accepted, wr_completed_m, wr_completed_s, wr_beats, rd_limit,
+      wr_limit;
+};
+constexpr AxiPmuEvents kPmuEvents[2] = {
+    {PmuEvent::AXI0_RD_TRANS_ACCEPTED, PmuEvent::AXI0_RD_TRANS_COMPLETED, PmuEvent::AXI0_RD_DATA_BEAT_RECEIVED,
+     PmuEvent::AXI0_WR_TRANS_ACCEPTED, PmuEvent::AXI0_WR_TRANS_COMPLETED_M, PmuEvent::AXI0_WR_TRANS_COMPLETED_S,
+     PmuEvent::AXI0_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI0_RD_STALL_LIMIT, PmuEvent::AXI0_WR_STALL_LIMIT},
+    {PmuEvent::AXI1_RD_TRANS_ACCEPTED, PmuEvent::AXI1_RD_TRANS_COMPLETED, PmuEvent::AXI1_RD_DATA_BEAT_RECEIVED,
+     PmuEvent::AXI1_WR_TRANS_ACCEPTED, PmuEvent::AXI1_WR_TRANS_COMPLETED_M, PmuEvent::AXI1_WR_TRANS_COMPLETED_S,
+     PmuEvent::AXI1_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI1_RD_STALL_LIMIT, PmuEvent::AXI1_WR_STALL_LIMIT},
+};
+
+constexpr uint16_t id(PmuEvent e) { return static_cast<uint16_t>(e); }
+
 }  // namespace
 
-AxiPort::AxiPort(const sc_core::sc_module_name& name, const AxiPortParams& params, sc_core::sc_time clock_period)
-    : sc_module(name), socket("socket"), timing_(params), period_(period_value(clock_period)) {
+AxiPort::AxiPort(const sc_core::sc_module_name& name, const AxiPortParams& params, sc_core::sc_time clock_period,
+                 unsigned index)
+    : sc_module(name), socket("socket"), timing_(params), caps_(params), period_(period_value(clock_period)),
+      index_(index & 1) {
   socket.register_invalidate_direct_mem_ptr(this, &AxiPort::invalidate_direct_mem_ptr);
 }
 
 void AxiPort::configure(const AxiPortParams& params, sc_core::sc_time clock_period) {
   const auto period = period_value(clock_period);
   timing_.configure(params);
+  caps_ = params;
   period_ = period;
+}
+
+void AxiPort::apply_limits(const std::array<uint32_t, kLimitersPerPort>& axi_limit) {
+  AxiPortParams params = timing_.params();
+  for (unsigned l = 0; l < kLimitersPerPort; ++l) {
+    const uint32_t v = axi_limit[l];
+    LimiterParams& lim = params.limiters[l];
+    const LimiterParams& cap = caps_.limiters[l];
+    lim.burst_split_bytes = 64u << std::min<uint32_t>(isa::get(v, isa::RegField::AXI_LIMIT0_max_beats), 2);
+    lim.max_outstanding_reads =
+        std::min(cap.max_outstanding_reads, isa::get(v, isa::RegField::AXI_LIMIT0_max_outstanding_read_m1) + 1);
+    lim.max_outstanding_writes =
+        std::min(cap.max_outstanding_writes, isa::get(v, isa::RegField::AXI_LIMIT0_max_outstanding_write_m1) + 1);
+  }
+  timing_.configure(params);
+}
+
+void AxiPort::count_pmu_events(npu::EventCounts& e, AxiPortStats& since) const {
+  const AxiPmuEvents& ev = kPmuEvents[index_];
+  const AxiPortStats now = timing_.stats();
+  const uint64_t rd_tr = now.read.transactions - since.read.transactions;
+  const uint64_t wr_tr = now.write.transactions - since.write.transactions;
+  e.add(id(ev.rd_accepted), rd_tr);
+  e.add(id(ev.rd_completed), rd_tr);
+  e.add(id(ev.rd_beats), now.read.beats - since.read.beats);
+  e.add(id(ev.wr_accepted), wr_tr);
+  e.add(id(ev.wr_completed_m), wr_tr);
+  e.add(id(ev.wr_completed_s), wr_tr);
+  e.add(id(ev.wr_beats), now.write.beats - since.write.beats);
+  e.add(id(ev.rd_limit), now.read.limit_stall_cycles - since.read.limit_stall_cycles);
+  e.add(id(ev.wr_limit), now.write.limit_stall_cycles - since.write.limit_stall_cycles);
+  since = now;
+}
+
+std::vector<PmuEvent> AxiPort::pmu_events() {
+  std::vector<PmuEvent> out;
+  for (const AxiPmuEvents& ev : kPmuEvents)
+    out.insert(out.end(), {ev.rd_accepted, ev.rd_completed, ev.rd_beats, ev.wr_accepted, ev.wr_completed_m,
+                           ev.wr_completed_s, ev.wr_beats, ev.rd_limit, ev.wr_limit});
+  return out;
+}
+
+void AxiPort::set_trace(sim::Trace* trace, const npu::CycleClock& clock) {
+  if (trace)
+    track_.set(trace, trace->track("AXI" + std::to_string(index_)), clock);
+  else
+    track_.set(nullptr, {}, clock);
+}
+
+void AxiPort::trace_traffic(const std::string& kind, uint32_t op_offset, uint64_t start_cycle, uint64_t end_cycle,
+                            uint64_t read_bytes, uint64_t write_bytes) const {
+  if (read_bytes + write_bytes)
+    track_.span(kind + " traffic", "axi", start_cycle, end_cycle,
+                {{"read_bytes", read_bytes}, {"write_bytes", write_bytes}, {"op_offset", op_offset}});
 }
 
 AxiAccess AxiPort::read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, isa::Access client,

@@ -19,12 +19,17 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "isa/registers.h"
 #include "models/npu/axi/axi_timing.h"
+#include "models/npu/pmu/pmu_registers.h"
+#include "models/npu/track.h"
 
 namespace ethosu::axi {
 
@@ -39,10 +44,27 @@ class AxiPort : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<AxiPort> socket;
 
-  AxiPort(const sc_core::sc_module_name& name, const AxiPortParams& params, sc_core::sc_time clock_period);
+  // `index`: M0 (0) or M1 (1), which names its PMU events and its trace track.
+  AxiPort(const sc_core::sc_module_name& name, const AxiPortParams& params, sc_core::sc_time clock_period,
+          unsigned index = 0);
 
-  // Run-time parameters, set between jobs (no re-elaboration).
+  // Run-time parameters, set between jobs (no re-elaboration): the port's capabilities, within which the
+  // driver's AXI_LIMITn apply.
   void configure(const AxiPortParams& params, sc_core::sc_time clock_period);
+  // The two limiters of this port as the driver programmed them in AXI_LIMIT(2 * index) and (2 * index + 1):
+  // burst split and outstanding transactions, capped by the port's capabilities.
+  void apply_limits(const std::array<uint32_t, kLimitersPerPort>& axi_limit);
+
+  // The PMU events of this port (AXIn_*), counted from its statistics: adds the events of the interval since
+  // `since` to `counts` and moves `since` to now.
+  void count_pmu_events(npu::EventCounts& counts, AxiPortStats& since) const;
+  // Every PMU event a port counts.
+  static std::vector<isa::PmuEvent> pmu_events();
+
+  // Draws the port's traffic of an operation on its own track ("AXI0"); nullptr stops.
+  void set_trace(sim::Trace* trace, const npu::CycleClock& clock);
+  void trace_traffic(const std::string& kind, uint32_t op_offset, uint64_t start_cycle, uint64_t end_cycle,
+                     uint64_t read_bytes, uint64_t write_bytes) const;
 
   // `bytes` contiguous bytes; run_bytes says how the hardware issues them (0 = one run).
   AxiAccess read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, isa::Access client,
@@ -85,7 +107,10 @@ class AxiPort : public sc_core::sc_module {
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
 
   AxiPortTiming timing_;
+  AxiPortParams caps_;
   sc_core::sc_time::value_type period_;  // in SystemC time resolution units
+  unsigned index_;
+  npu::Track track_;
 
   // Granted DMI regions (one per mapped buffer in practice) and the last refused range, so a memory
   // without DMI is asked once, not per call.

@@ -35,56 +35,45 @@ std::string op_kind(const isa::Operation& op) {
   return "?";
 }
 
-// The CC's waits, with the PMU events that count them.
-struct WaitCounter {
+// The statistic that counts each of the CC's waits.
+struct Wait {
   Stall stall;
-  const char* name;
-  const char* description;
-  PmuEvent event;
+  Cc::Stat stat;
 };
-constexpr WaitCounter kWaits[] = {
-    {Stall::BLOCKDEP, "blockdep_stall_cycles", "holding an operation until its BLOCKDEP allows it",
-     PmuEvent::CC_STALLED_ON_BLOCKDEP},
-    {Stall::SHRAM_RECONFIG, "shram_reconfig_stall_cycles", "holding an operation until the SHRAM can be laid out anew",
-     PmuEvent::CC_STALLED_ON_SHRAM_RECONFIG},
-    {Stall::CMD_FETCH, "cmd_fetch_stall_cycles", "waiting for command-stream bytes", PmuEvent::NO_EVENT},
-    {Stall::DMA_WAIT, "dma_wait_stall_cycles", "in NPU_OP_DMA_WAIT or NPU_OP_STOP waiting for DMAs", PmuEvent::NO_EVENT},
-    {Stall::DMA_QUEUE, "dma_queue_stall_cycles", "NPU_OP_DMA_START waiting for a DMA queue slot", PmuEvent::NO_EVENT},
-    {Stall::KERNEL_WAIT, "kernel_wait_stall_cycles", "in NPU_OP_KERNEL_WAIT or a full TSU waiting for operations",
-     PmuEvent::NO_EVENT},
-    {Stall::WRITE_RESPONSE, "write_response_stall_cycles", "NPU_OP_STOP waiting for the last write responses",
-     PmuEvent::NO_EVENT},
+constexpr Wait kWaits[] = {
+    {Stall::BLOCKDEP, Cc::BLOCKDEP_STALL},       {Stall::SHRAM_RECONFIG, Cc::SHRAM_RECONFIG_STALL},
+    {Stall::CMD_FETCH, Cc::CMD_FETCH_STALL},     {Stall::DMA_WAIT, Cc::DMA_WAIT_STALL},
+    {Stall::DMA_QUEUE, Cc::DMA_QUEUE_STALL},     {Stall::KERNEL_WAIT, Cc::KERNEL_WAIT_STALL},
+    {Stall::WRITE_RESPONSE, Cc::WRITE_RESPONSE_STALL},
 };
 
 }  // namespace
 
+const std::array<CounterSpec, Cc::kStats> Cc::kCounters = {{
+    {"kernel_operations", "operations", "NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE issued"},
+    {"dma_operations", "operations", "NPU_OP_DMA_START issued"},
+    {"command_bytes", "bytes", "command stream fetched"},
+    {"blockdep_stall_cycles", "cycles", "holding an operation until its BLOCKDEP allows it",
+     {PmuEvent::CC_STALLED_ON_BLOCKDEP}},
+    {"shram_reconfig_stall_cycles", "cycles", "holding an operation until the SHRAM can be laid out anew",
+     {PmuEvent::CC_STALLED_ON_SHRAM_RECONFIG}},
+    {"cmd_fetch_stall_cycles", "cycles", "waiting for command-stream bytes"},
+    {"dma_wait_stall_cycles", "cycles", "in NPU_OP_DMA_WAIT or NPU_OP_STOP waiting for DMAs"},
+    {"dma_queue_stall_cycles", "cycles", "NPU_OP_DMA_START waiting for a DMA queue slot"},
+    {"kernel_wait_stall_cycles", "cycles", "in NPU_OP_KERNEL_WAIT or a full TSU waiting for operations"},
+    {"write_response_stall_cycles", "cycles", "NPU_OP_STOP waiting for the last write responses"},
+}};
+
 Cc::Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks)
-    : Block(name, blocks.stats, &blocks.pmu),
-      b_(blocks),
-      kernel_ops_(counter("kernel_operations", "operations", "NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE issued")),
-      dma_ops_(counter("dma_operations", "operations", "NPU_OP_DMA_START issued")),
-      command_bytes_(counter("command_bytes", "bytes", "command stream fetched")) {
-  for (const WaitCounter& w : kWaits)
-    waits_[static_cast<size_t>(w.stall)] =
-        w.event == PmuEvent::NO_EVENT ? &counter(w.name, "cycles", w.description)
-                                      : &counter(w.name, "cycles", w.description, {w.event});
+    : Block(name, blocks.stats, &blocks.pmu), b_(blocks), stat_(counters(kCounters)) {
+  for (const Wait& w : kWaits) waits_[static_cast<size_t>(w.stall)] = stat_[w.stat];
   SC_THREAD(thread);
 }
 
-void Cc::configure(const CcTiming& t, double clock_hz, const std::array<axi::AxiPortParams, 2>& axi,
-                   const cc::Limits& limits) {
+void Cc::configure(const CcTiming& t, double clock_hz, const cc::Limits& limits) {
   timing_ = t;
-  axi_caps_ = axi;
   limits_ = limits;
   clock_ = CycleClock{clock_hz};
-}
-
-void Cc::set_tracks(sim::Trace* trace, sim::Trace::TrackId cc, sim::Trace::TrackId axi0, sim::Trace::TrackId axi1,
-                    const CycleClock& clock) {
-  set_trace(trace, cc, clock);
-  trace_ = trace;
-  axi_tracks_[0] = axi0;
-  axi_tracks_[1] = axi1;
 }
 
 uint64_t Cc::cycle_now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp() / b_.axi0.clock_period()); }
@@ -122,7 +111,7 @@ bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
     if (!a.ok()) return false;
     fetch_done_.push_back(a.completion.complete_cycle);
   }
-  command_bytes_ += bytes.size();
+  *stat_[COMMAND_BYTES] += bytes.size();
   return true;
 }
 
@@ -151,21 +140,8 @@ void Cc::wait_until(uint64_t cycle, Stall why) {
 }
 
 void Cc::map_regions() {
-  // The AXI limiters as the driver programmed them, capped by what the port's memory allows.
-  for (unsigned p = 0; p < 2; ++p) {
-    axi::AxiPortParams params = port(p).timing().params();
-    for (unsigned l = 0; l < axi::kLimitersPerPort; ++l) {
-      const uint32_t v = b_.ctrl.axi_limit(2 * p + l);
-      auto& lim = params.limiters[l];
-      const auto& cap = axi_caps_[p].limiters[l];
-      lim.burst_split_bytes = 64u << std::min<uint32_t>(isa::get(v, isa::RegField::AXI_LIMIT0_max_beats), 2);
-      lim.max_outstanding_reads =
-          std::min(cap.max_outstanding_reads, isa::get(v, isa::RegField::AXI_LIMIT0_max_outstanding_read_m1) + 1);
-      lim.max_outstanding_writes =
-          std::min(cap.max_outstanding_writes, isa::get(v, isa::RegField::AXI_LIMIT0_max_outstanding_write_m1) + 1);
-    }
-    port(p).timing().configure(params);
-  }
+  // The AXI limiters as the driver programmed them.
+  for (unsigned p = 0; p < 2; ++p) port(p).apply_limits({b_.ctrl.axi_limit(2 * p), b_.ctrl.axi_limit(2 * p + 1)});
   AxiMap& axi = pipeline_.axi;
   axi.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
   for (unsigned r = 0; r < regions_.size(); ++r) {
@@ -305,7 +281,7 @@ void Cc::finish_report(uint64_t host_start_ns) {
   }
   if (report_.status.empty()) report_.status = "ok";
   report_.ports = traffic_since(job_start_bytes_);
-  for (const WaitCounter& w : kWaits) report_.cc_stall_cycles[static_cast<size_t>(w.stall)] = waits_[static_cast<size_t>(w.stall)]->value();
+  for (const Wait& w : kWaits) report_.cc_stall_cycles[static_cast<size_t>(w.stall)] = stat_[w.stat]->value();
   const PmuRegisters& pmu = b_.pmu.registers();
   for (const auto& e : isa::kPmuEvents) {
     if (e.event == PmuEvent::NO_EVENT) continue;
@@ -329,7 +305,7 @@ uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
   rec.ports = traffic_since(before);
   trace_op(rec);
   list(std::move(rec));
-  ++dma_ops_;
+  ++*stat_[DMA_OPERATIONS];
   return t.done_cycle;
 }
 
@@ -363,7 +339,7 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   b_.wd.account(t);
   b_.mac.account(op, t);
   b_.ao.account(op, t);
-  ++kernel_ops_;
+  ++*stat_[KERNEL_OPERATIONS];
   list(std::move(rec));
   return t.times;
 }
@@ -387,10 +363,7 @@ void Cc::trace_op(const npu::OpRecord& rec) {
       rd += rec.ports[p].read_bytes[k];
       wr += rec.ports[p].write_bytes[k];
     }
-    if (rd + wr && rec.end_cycle > rec.start_cycle)
-      trace_->complete(axi_tracks_[p], rec.kind + " traffic", "axi", clock_.ps(rec.start_cycle),
-                       clock_.ps(rec.end_cycle) - clock_.ps(rec.start_cycle),
-                       {{"read_bytes", rd}, {"write_bytes", wr}, {"op_offset", rec.offset}});
+    port(p).trace_traffic(rec.kind, rec.offset, rec.start_cycle, rec.end_cycle, rd, wr);
   }
 }
 

@@ -54,21 +54,22 @@ struct CcBlocks {
 
 class Cc : public Block, private cc::Timeline {
  public:
+  enum Stat : uint8_t {
+    KERNEL_OPERATIONS, DMA_OPERATIONS, COMMAND_BYTES, BLOCKDEP_STALL, SHRAM_RECONFIG_STALL, CMD_FETCH_STALL,
+    DMA_WAIT_STALL, DMA_QUEUE_STALL, KERNEL_WAIT_STALL, WRITE_RESPONSE_STALL, kStats
+  };
+  static const std::array<CounterSpec, kStats> kCounters;
+
   Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks);
   SC_HAS_PROCESS(Cc);
 
-  // `axi` are the ports' capabilities, within which the limiters the driver programs in AXI_LIMITn apply.
-  void configure(const CcTiming& t, double clock_hz, const std::array<axi::AxiPortParams, 2>& axi,
-                 const cc::Limits& limits);
+  void configure(const CcTiming& t, double clock_hz, const cc::Limits& limits);
   const CcTiming& timing() const { return timing_; }
   // `irq_changed` is the NPU's hook, called when an interrupt source may have changed.
   void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }
   void start() { start_.notify(sc_core::SC_ZERO_TIME); }
 
   const npu::JobReport& report() const { return report_; }
-  // Operations on the CC's own track, their traffic on `axi0`/`axi1`; nullptr stops.
-  void set_tracks(sim::Trace* trace, sim::Trace::TrackId cc, sim::Trace::TrackId axi0, sim::Trace::TrackId axi1,
-                  const CycleClock& clock);
 
  private:
   // cc::Timeline
@@ -103,7 +104,6 @@ class Cc : public Block, private cc::Timeline {
 
   CcBlocks b_;
   CcTiming timing_;
-  std::array<axi::AxiPortParams, 2> axi_caps_{};
   cc::Limits limits_;
   CycleClock clock_;
   std::function<void()> irq_changed_;
@@ -127,11 +127,9 @@ class Cc : public Block, private cc::Timeline {
   std::array<axi::ClassBytes, 2> job_start_bytes_{};
   npu::JobReport report_;
   std::vector<TileStages> stages_;  // reused per op while tracing
-  sim::Trace::TrackId axi_tracks_[2]{};
-  sim::Trace* trace_ = nullptr;
 
-  std::array<sim::Counter*, npu::kStallKinds> waits_{};  // the CC's waits by cause
-  sim::Counter &kernel_ops_, &dma_ops_, &command_bytes_;
+  std::array<sim::Counter*, kStats> stat_;
+  std::array<sim::Counter*, npu::kStallKinds> waits_{};  // stat_'s counters of the CC's waits, by cause
 };
 
 }  // namespace ethosu::npu

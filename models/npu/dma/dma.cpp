@@ -6,11 +6,13 @@ namespace ethosu::npu {
 
 using isa::Access;
 
-Dma::Dma(const sc_core::sc_module_name& name, sim::Stats& stats)
-    : Block(name, stats),
-      transfers_(counter("transfers", "DMAs", "NPU_OP_DMA_START transfers")),
-      bytes_(counter("bytes", "bytes", "bytes the transfers moved")),
-      active_(counter("active_cycles", "cycles", "a transfer in progress")) {}
+const std::array<CounterSpec, Dma::kStats> Dma::kCounters = {{
+    {"transfers", "DMAs", "NPU_OP_DMA_START transfers"},
+    {"bytes", "bytes", "bytes the transfers moved"},
+    {"active_cycles", "cycles", "a transfer in progress"},
+}};
+
+Dma::Dma(const sc_core::sc_module_name& name, sim::Stats& stats) : Block(name, stats), stat_(counters(kCounters)) {}
 
 Dma::Times Dma::issue(uint32_t offset, const isa::Operation& op, uint64_t cycle, const AxiMap& axi) {
   const auto& d = op.dma;
@@ -24,9 +26,9 @@ Dma::Times Dma::issue(uint32_t offset, const isa::Operation& op, uint64_t cycle,
   if (!d.dst.internal() && bytes)
     done = axi.write_behind(d.dst.region, read, bytes, run, Access::DMA_DST).complete_cycle;
   free_at_ = done;
-  ++transfers_;
-  bytes_ += bytes;
-  active_ += done - start;
+  ++*stat_[TRANSFERS];
+  *stat_[BYTES] += bytes;
+  *stat_[ACTIVE] += done - start;
   span("DMA", "dma", start, done, {{"offset", offset}, {"cycles", done - start}, {"bytes", bytes}});
   return {start, done};
 }

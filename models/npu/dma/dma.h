@@ -21,6 +21,9 @@ namespace ethosu::npu {
 
 class Dma : public Block {
  public:
+  enum Stat : uint8_t { TRANSFERS, BYTES, ACTIVE, kStats };
+  static const std::array<CounterSpec, kStats> kCounters;
+
   Dma(const sc_core::sc_module_name& name, sim::Stats& stats);
 
   void configure(const DmaTiming& t) { timing_ = t; }
@@ -37,7 +40,7 @@ class Dma : public Block {
  private:
   DmaTiming timing_;
   uint64_t free_at_ = 0;
-  sim::Counter &transfers_, &bytes_, &active_;
+  std::array<sim::Counter*, kStats> stat_;
 };
 
 }  // namespace ethosu::npu

@@ -12,35 +12,6 @@ namespace {
 
 constexpr uint16_t ev(PmuEvent e) { return static_cast<uint16_t>(e); }
 
-// The AXI events of one port, from the difference of its statistics over an interval.
-struct AxiEventIds {
-  PmuEvent rd_accepted, rd_completed, rd_beats, wr_accepted, wr_completed_m, wr_completed_s, wr_beats, rd_limit,
-      wr_limit;
-};
-constexpr AxiEventIds kAxiEvents[2] = {
-    {PmuEvent::AXI0_RD_TRANS_ACCEPTED, PmuEvent::AXI0_RD_TRANS_COMPLETED, PmuEvent::AXI0_RD_DATA_BEAT_RECEIVED,
-     PmuEvent::AXI0_WR_TRANS_ACCEPTED, PmuEvent::AXI0_WR_TRANS_COMPLETED_M, PmuEvent::AXI0_WR_TRANS_COMPLETED_S,
-     PmuEvent::AXI0_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI0_RD_STALL_LIMIT, PmuEvent::AXI0_WR_STALL_LIMIT},
-    {PmuEvent::AXI1_RD_TRANS_ACCEPTED, PmuEvent::AXI1_RD_TRANS_COMPLETED, PmuEvent::AXI1_RD_DATA_BEAT_RECEIVED,
-     PmuEvent::AXI1_WR_TRANS_ACCEPTED, PmuEvent::AXI1_WR_TRANS_COMPLETED_M, PmuEvent::AXI1_WR_TRANS_COMPLETED_S,
-     PmuEvent::AXI1_WR_DATA_BEAT_WRITTEN, PmuEvent::AXI1_RD_STALL_LIMIT, PmuEvent::AXI1_WR_STALL_LIMIT},
-};
-
-void axi_events(EventCounts& e, unsigned port, const axi::AxiPortStats& now, const axi::AxiPortStats& before) {
-  const AxiEventIds& id = kAxiEvents[port];
-  const uint64_t rd_tr = now.read.transactions - before.read.transactions;
-  const uint64_t wr_tr = now.write.transactions - before.write.transactions;
-  e.add(ev(id.rd_accepted), rd_tr);
-  e.add(ev(id.rd_completed), rd_tr);
-  e.add(ev(id.rd_beats), now.read.beats - before.read.beats);
-  e.add(ev(id.wr_accepted), wr_tr);
-  e.add(ev(id.wr_completed_m), wr_tr);
-  e.add(ev(id.wr_completed_s), wr_tr);
-  e.add(ev(id.wr_beats), now.write.beats - before.write.beats);
-  e.add(ev(id.rd_limit), now.read.limit_stall_cycles - before.read.limit_stall_cycles);
-  e.add(ev(id.wr_limit), now.write.limit_stall_cycles - before.write.limit_stall_cycles);
-}
-
 }  // namespace
 
 Pmu::Pmu(const sc_core::sc_module_name& name, axi::AxiPort& axi0, axi::AxiPort& axi1)
@@ -57,6 +28,8 @@ void Pmu::connect(std::function<bool()> running, std::function<void()> irq_chang
 
 uint64_t Pmu::cycle_now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp() / axi0_.clock_period()); }
 
+const std::array<PmuEvent, 3> Pmu::kOwnEvents = {PmuEvent::CYCLE, PmuEvent::NPU_ACTIVE, PmuEvent::NPU_IDLE};
+
 void Pmu::count(PmuEvent e, const sim::Counter& counter) { bindings_.push_back({ev(e), &counter, counter.value()}); }
 
 void Pmu::forget_block_statistics() {
@@ -72,11 +45,8 @@ void Pmu::account_until(uint64_t cycle) {
   }
   pending_.add(ev(PmuEvent::CYCLE), dt);
   pending_.add(running_ && running_() ? ev(PmuEvent::NPU_ACTIVE) : ev(PmuEvent::NPU_IDLE), dt);
-  for (unsigned p = 0; p < 2; ++p) {
-    const auto now = (p ? axi1_ : axi0_).timing().stats();
-    axi_events(pending_, p, now, port_stats_[p]);
-    port_stats_[p] = now;
-  }
+  axi0_.count_pmu_events(pending_, port_stats_[0]);
+  axi1_.count_pmu_events(pending_, port_stats_[1]);
   regs_.add(pending_);
   pending_.clear();
   accounted_cycle_ = std::max(accounted_cycle_, cycle);

@@ -28,6 +28,9 @@ namespace ethosu::npu {
 
 class Pmu : public sc_core::sc_module {
  public:
+  // The events the PMU counts itself, over time; the blocks' and the AXI ports' are theirs.
+  static const std::array<isa::PmuEvent, 3> kOwnEvents;
+
   Pmu(const sc_core::sc_module_name& name, axi::AxiPort& axi0, axi::AxiPort& axi1);
   SC_HAS_PROCESS(Pmu);
 

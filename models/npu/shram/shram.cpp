@@ -5,8 +5,11 @@
 
 namespace ethosu::npu {
 
-Shram::Shram(const sc_core::sc_module_name& name, sim::Stats& stats)
-    : Block(name, stats), layouts_(counter("layout_changes", "layouts", "kernel operations that laid the SHRAM out anew")) {}
+const std::array<CounterSpec, Shram::kStats> Shram::kCounters = {{
+    {"layout_changes", "layouts", "kernel operations that laid the SHRAM out anew"},
+}};
+
+Shram::Shram(const sc_core::sc_module_name& name, sim::Stats& stats) : Block(name, stats), stat_(counters(kCounters)) {}
 
 void Shram::configure(unsigned cores, uint64_t bytes_per_core) {
   if (banks_.size() == cores && bytes_per_core == this->bytes_per_core()) return;
@@ -14,7 +17,7 @@ void Shram::configure(unsigned cores, uint64_t bytes_per_core) {
 }
 
 void Shram::occupy(const isa::Operation& op, uint32_t offset, uint64_t start, uint64_t end, bool new_layout) {
-  if (new_layout) ++layouts_;
+  if (new_layout) ++*stat_[LAYOUT_CHANGES];
   if (tracing())
     span("IB_END " + std::to_string(op.shram.ib_end) + " AB_START " + std::to_string(op.shram.ab_start), "layout",
          start, end, {{"op_offset", offset}, {"ifm2_ib_start", op.shram.ifm2_ib_start}});

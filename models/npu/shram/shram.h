@@ -21,6 +21,9 @@ namespace ethosu::npu {
 
 class Shram : public Block {
  public:
+  enum Stat : uint8_t { LAYOUT_CHANGES, kStats };
+  static const std::array<CounterSpec, kStats> kCounters;
+
   Shram(const sc_core::sc_module_name& name, sim::Stats& stats);
 
   // `cores` buffers of `bytes_per_core` bytes.
@@ -35,7 +38,7 @@ class Shram : public Block {
 
  private:
   std::vector<std::vector<uint8_t>> banks_;
-  sim::Counter& layouts_;
+  std::array<sim::Counter*, kStats> stat_;
 };
 
 }  // namespace ethosu::npu

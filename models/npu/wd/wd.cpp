@@ -2,20 +2,17 @@
 
 namespace ethosu::npu {
 
+const std::array<CounterSpec, Wd::kStats> Wd::kCounters = {{
+    {"active_cycles", "cycles", "decoding weights into the weight buffer", {isa::PmuEvent::WD_ACTIVE}},
+    {"decoded_weights", "weights", "weights decoded, zero padding of the stream included"},
+}};
+
 Wd::Wd(const sc_core::sc_module_name& name, sim::Stats& stats, Pmu& pmu)
-    : Block(name, stats, &pmu),
-      active_(counter("active_cycles", "cycles", "decoding weights into the weight buffer", {isa::PmuEvent::WD_ACTIVE})),
-      weights_(counter("decoded_weights", "weights", "weights decoded, zero padding of the stream included")) {}
+    : PipelineUnit(name, stats, pmu, "decode", &TileStages::wd_start, &TileStages::wd_end), stat_(counters(kCounters)) {}
 
 void Wd::account(const OpTiming& t) {
-  active_ += t.wd_busy;
-  weights_ += t.decoded_weights;
-}
-
-void Wd::trace_tiles(const std::string& kind, uint32_t offset, const std::vector<TileStages>& stages) {
-  if (!tracing()) return;
-  for (size_t i = 0; i < stages.size(); ++i)
-    span(kind + " decode", "block", stages[i].wd_start, stages[i].wd_end, {{"op_offset", offset}, {"block", i}});
+  *stat_[ACTIVE] += t.wd_busy;
+  *stat_[DECODED_WEIGHTS] += t.decoded_weights;
 }
 
 }  // namespace ethosu::npu

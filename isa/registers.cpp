@@ -1,5 +1,6 @@
 #include "isa/registers.h"
 
+#include <array>
 #include <stdexcept>
 
 namespace ethosu::isa {
@@ -16,15 +17,20 @@ uint16_t reg_at(Reg first, unsigned i) {
   return static_cast<uint16_t>(ri.offset + i * ri.stride());
 }
 
-const RegisterInfo* find_register(uint16_t offset, unsigned* index) {
-  for (const auto& ri : kRegisters) {
-    const unsigned span = ri.count * ri.stride();
-    if (offset >= ri.offset && offset < ri.offset + span) {
-      if (index) *index = (offset - ri.offset) / ri.stride();
-      return &ri;
-    }
-  }
-  return nullptr;
+RegisterWord locate_register(uint16_t offset) {
+  // The 4 KiB register page word by word, made once from the table.
+  static const std::array<RegisterWord, 1024> kWords = [] {
+    std::array<RegisterWord, 1024> words{};
+    for (const auto& ri : kRegisters)
+      for (unsigned i = 0; i < ri.count; ++i)
+        for (unsigned w = 0; w < ri.width_bits / 32u; ++w) {
+          const unsigned at = (ri.offset + i * ri.stride()) / 4 + w;
+          if (at < words.size()) words[at] = {&ri, i, w == 1};
+        }
+    return words;
+  }();
+  if (offset & 3 || offset / 4u >= kWords.size()) return {};
+  return kWords[offset / 4u];
 }
 
 const PmuEventInfo* find_pmu_event(uint16_t hw_id) {

@@ -66,9 +66,26 @@ constexpr uint32_t set(uint32_t reg_value, RegField f, uint32_t v) {
 
 // Offset of element i of an array register (BASEP[i], PMEVCNTR[i], ...).
 uint16_t reg_at(Reg first, unsigned i);
-// The register (and array index) that covers a byte offset; nullptr when no register is there.
-const RegisterInfo* find_register(uint16_t offset, unsigned* index = nullptr);
 const RegisterInfo& register_info(Reg r);
+
+// The one decoder of APB offsets: the register word a 32-bit access at `offset` reaches. Every model of the
+// register file (control, PMU, the NPU top) decodes through it and switches on the register.
+struct RegisterWord {
+  const RegisterInfo* info = nullptr;  // nullptr: no register there (or the offset is not word-aligned)
+  unsigned index = 0;                  // the element of an array register
+  bool high = false;                   // the high word of a 64-bit register
+  explicit operator bool() const { return info != nullptr; }
+  Reg reg() const { return info->reg; }
+};
+RegisterWord locate_register(uint16_t offset);
+// The low or high word of a 64-bit register's value.
+constexpr uint32_t word_of(uint64_t value, bool high) {
+  return high ? static_cast<uint32_t>(value >> 32) : static_cast<uint32_t>(value);
+}
+// `value` with the low or high word replaced by `v`.
+constexpr uint64_t with_word(uint64_t value, bool high, uint32_t v) {
+  return high ? (value & 0xFFFFFFFFull) | (uint64_t{v} << 32) : (value & ~0xFFFFFFFFull) | v;
+}
 
 enum class PmuEvent : uint16_t {
 #define ISA_PMU_EVENT(n, id, idx, d) n = (id),

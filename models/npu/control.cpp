@@ -8,15 +8,12 @@ using isa::Reg;
 using isa::RegField;
 
 namespace {
-constexpr uint16_t off(Reg r) { return static_cast<uint16_t>(r); }
 constexpr uint64_t kAddressMask = (uint64_t{1} << 40) - 1;  // U65 addresses are 40-bit
 
 uint32_t bit(RegField f) { return isa::reg_field_mask(f); }
 
-// Sets the low or high word of a 64-bit register; only address bits 39:32 exist in the high word.
-void set_word(uint64_t& reg, bool high, uint32_t v) {
-  reg = high ? ((reg & 0xFFFFFFFFull) | (uint64_t{v} << 32)) & kAddressMask : (reg & ~0xFFFFFFFFull) | v;
-}
+// Only address bits 39:32 exist in a 64-bit address register's high word.
+constexpr uint64_t address(uint64_t v) { return v & kAddressMask; }
 }  // namespace
 
 IdentityRegisters identity(isa::Variant v) {
@@ -43,24 +40,20 @@ void ControlRegisters::reset() {
   prot_ = reset_ & (bit(RegField::PROT_active_CPL) | bit(RegField::PROT_active_CSL));
 }
 
-bool ControlRegisters::read(uint16_t offset, uint32_t& v) const {
-  const uint16_t basep = off(Reg::BASEP);
-  if (offset >= basep && offset < basep + 8 * 8) {
-    const uint64_t b = basep_[(offset - basep) / 8];
-    v = (offset & 4) ? static_cast<uint32_t>(b >> 32) : static_cast<uint32_t>(b);
-    return true;
-  }
-  const uint16_t limit0 = off(Reg::AXI_LIMIT0);
-  if (offset >= limit0 && offset < limit0 + 16) {
-    v = axi_limit_[(offset - limit0) / 4];
-    return true;
-  }
-  switch (static_cast<Reg>(offset)) {
+bool ControlRegisters::read(uint16_t offset, uint32_t& v) const { return read(isa::locate_register(offset), v); }
+
+bool ControlRegisters::write(uint16_t offset, uint32_t v, HostAction& action) {
+  return write(isa::locate_register(offset), v, action);
+}
+
+bool ControlRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
+  if (!at) return false;
+  switch (at.reg()) {
     case Reg::ID: v = identity_.id; return true;
     case Reg::STATUS: v = status_; return true;
     case Reg::CMD: v = cmd_; return true;
     case Reg::RESET: v = reset_; return true;
-    case Reg::QBASE: v = static_cast<uint32_t>(qbase_); return true;
+    case Reg::QBASE: v = isa::word_of(qbase_, at.high); return true;
     case Reg::QREAD: v = qread_; return true;
     case Reg::QCONFIG: v = qconfig_; return true;
     case Reg::QSIZE: v = qsize_; return true;
@@ -68,33 +61,20 @@ bool ControlRegisters::read(uint16_t offset, uint32_t& v) const {
     case Reg::CONFIG: v = identity_.config; return true;
     case Reg::LOCK: v = lock_; return true;
     case Reg::REGIONCFG: v = regioncfg_; return true;
-    default: break;
+    case Reg::AXI_LIMIT0: v = axi_limit_[0]; return true;
+    case Reg::AXI_LIMIT1: v = axi_limit_[1]; return true;
+    case Reg::AXI_LIMIT2: v = axi_limit_[2]; return true;
+    case Reg::AXI_LIMIT3: v = axi_limit_[3]; return true;
+    case Reg::BASEP: v = isa::word_of(basep_[at.index], at.high); return true;
+    default: return false;
   }
-  if (offset == off(Reg::QBASE) + 4) {
-    v = static_cast<uint32_t>(qbase_ >> 32);
-    return true;
-  }
-  if (offset < 0xC0) {  // undecoded control-page offsets read as 0 [I]
-    v = 0;
-    return true;
-  }
-  return false;
 }
 
-bool ControlRegisters::write(uint16_t offset, uint32_t v, HostAction& action) {
+bool ControlRegisters::write(const isa::RegisterWord& at, uint32_t v, HostAction& action) {
   action = HostAction::NONE;
+  if (!at) return false;
   const bool stopped = !running();
-  const uint16_t basep = off(Reg::BASEP);
-  if (offset >= basep && offset < basep + 8 * 8) {
-    set_word(basep_[(offset - basep) / 8], offset & 4, v);
-    return true;
-  }
-  const uint16_t limit0 = off(Reg::AXI_LIMIT0);
-  if (offset >= limit0 && offset < limit0 + 16) {
-    axi_limit_[(offset - limit0) / 4] = v;
-    return true;
-  }
-  switch (static_cast<Reg>(offset)) {
+  switch (at.reg()) {
     case Reg::CMD:
       cmd_ = v;
       if (isa::get(v, RegField::CMD_clear_irq))
@@ -108,7 +88,7 @@ bool ControlRegisters::write(uint16_t offset, uint32_t v, HostAction& action) {
       action = HostAction::SOFT_RESET;
       return true;
     case Reg::QBASE:
-      set_word(qbase_, false, v);
+      qbase_ = address(isa::with_word(qbase_, at.high, v));
       if (stopped) status_ &= ~bit(RegField::STATUS_cmd_end_reached);
       return true;
     case Reg::QSIZE:
@@ -118,14 +98,19 @@ bool ControlRegisters::write(uint16_t offset, uint32_t v, HostAction& action) {
     case Reg::QCONFIG: qconfig_ = v; return true;
     case Reg::LOCK: lock_ = v; return true;
     case Reg::REGIONCFG: regioncfg_ = v; return true;
-    default: break;
+    case Reg::AXI_LIMIT0: axi_limit_[0] = v; return true;
+    case Reg::AXI_LIMIT1: axi_limit_[1] = v; return true;
+    case Reg::AXI_LIMIT2: axi_limit_[2] = v; return true;
+    case Reg::AXI_LIMIT3: axi_limit_[3] = v; return true;
+    case Reg::BASEP: basep_[at.index] = address(isa::with_word(basep_[at.index], at.high, v)); return true;
+    // The read-only registers of the control page ignore writes.
+    case Reg::ID:
+    case Reg::STATUS:
+    case Reg::QREAD:
+    case Reg::PROT:
+    case Reg::CONFIG: return true;
+    default: return false;
   }
-  if (offset == off(Reg::QBASE) + 4) {
-    set_word(qbase_, true, v);
-    if (stopped) status_ &= ~bit(RegField::STATUS_cmd_end_reached);
-    return true;
-  }
-  return offset < 0xC0;  // read-only and undecoded control-page offsets ignore writes
 }
 
 void ControlRegisters::set_running(bool r) {

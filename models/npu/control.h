@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 
+#include "isa/registers.h"
 #include "isa/variant.h"
 #include "models/npu/cc/fault.h"
 
@@ -32,7 +33,10 @@ class ControlRegisters {
   void set_variant(isa::Variant v) { identity_ = identity(v); }
   void reset();
 
-  // Host side. read() answers offsets 0x000-0x0BF (false elsewhere); write() likewise.
+  // Host side: the control page's registers (false for any other register word).
+  bool read(const isa::RegisterWord& at, uint32_t& value) const;
+  bool write(const isa::RegisterWord& at, uint32_t value, HostAction& action);
+  // The same at an APB offset.
   bool read(uint16_t offset, uint32_t& value) const;
   bool write(uint16_t offset, uint32_t value, HostAction& action);
 

@@ -13,8 +13,26 @@ using isa::Reg;
 
 namespace {
 
-constexpr uint16_t off(Reg r) { return static_cast<uint16_t>(r); }
-constexpr uint16_t kStateRegistersBegin = 0x800, kStateRegistersEnd = 0xB60;
+// The state-register word at an APB offset: the command that writes it and whether the word holds that
+// command's parameter (the word after a payload command's mirror) rather than its payload. Made from the ISA table.
+struct MirrorWord {
+  const isa::CommandInfo* command = nullptr;
+  bool parameter = false;
+};
+
+const MirrorWord& mirror_word(uint16_t offset) {
+  static const std::array<MirrorWord, 1024> kWords = [] {
+    std::array<MirrorWord, 1024> words{};
+    for (const auto& c : isa::kCommands) {
+      if (isa::is_operation(c.cmd) || c.mirror_register == 0) continue;
+      words[c.mirror_register / 4u] = {&c, false};
+      if (c.kind == isa::Kind::CMD1) words[c.mirror_register / 4u + 1] = {&c, true};
+    }
+    return words;
+  }();
+  static const MirrorWord kNone;
+  return offset & 3 || offset / 4u >= kWords.size() ? kNone : kWords[offset / 4u];
+}
 
 }  // namespace
 
@@ -124,37 +142,33 @@ unsigned int NpuCore::transport_dbg(tlm::tlm_generic_payload& gp) {
 
 uint32_t NpuCore::read_register(uint16_t offset) {
   if (!ctrl_.running()) pmu_.account_until(cycle_now());
+  const isa::RegisterWord at = isa::locate_register(offset);
   uint32_t v = 0;
-  if (ctrl_.read(offset, v) || pmu_.registers().read(offset, v)) return v;
-  if (offset >= kStateRegistersBegin && offset < kStateRegistersEnd) {
-    // A state register's mirror: the low or high word of the command that writes it.
-    for (const auto& c : isa::kCommands) {
-      if (isa::is_operation(c.cmd) || c.mirror_register == 0) continue;
-      const uint16_t m = c.mirror_register;
-      if (offset == m) return static_cast<uint32_t>(mirror_.bits(c.cmd) >> (c.kind == isa::Kind::CMD1 ? 32 : 16)) &
-                              (c.kind == isa::Kind::CMD1 ? 0xFFFFFFFFu : 0xFFFFu);
-      if (c.kind == isa::Kind::CMD1 && offset == m + 4) return static_cast<uint32_t>(mirror_.bits(c.cmd) >> 16) & 0xFF;
-    }
-    return 0;
+  if (ctrl_.read(at, v) || pmu_.registers().read(at, v)) return v;
+  if (const MirrorWord& m = mirror_word(offset); m.command) {
+    // A state register's mirror: the command's payload word, or its 16-bit parameter (of which a command with a
+    // payload keeps 8 bits: address bits 39:32, a scale's shift).
+    const uint64_t bits = mirror_.bits(m.command->cmd);
+    if (m.command->kind == isa::Kind::CMD0) return static_cast<uint32_t>(bits >> 16) & 0xFFFF;
+    return m.parameter ? static_cast<uint32_t>(bits >> 16) & 0xFF : static_cast<uint32_t>(bits >> 32);
   }
-  const uint16_t window = off(Reg::SHARED_BUFFER);
-  if (offset >= window && offset < window + 1024)
-    return shram_.debug_read(debug_[2] & 1, (debug_[0] & ~uint64_t{1023}) + (offset - window));
-  switch (static_cast<Reg>(offset)) {
+  if (!at) return 0;  // holes read 0
+  switch (at.reg()) {
+    case Reg::SHARED_BUFFER:
+      return shram_.debug_read(debug_[2] & 1, (debug_[0] & ~uint64_t{1023}) + uint64_t{at.index} * 4);
     case Reg::CLKFORCE: return clkforce_;
     case Reg::DEBUG_ADDRESS: return debug_[0];
     case Reg::DEBUG_MISC: return debug_[1];
     case Reg::DEBUGCORE: return debug_[2];
     case Reg::DEBUG_BLOCK: return debug_[3];
-    default: break;
+    default: return mirror_word(at.info->offset).command ? 0 : at.info->reset;  // identification registers: fixed
   }
-  const isa::RegisterInfo* ri = isa::find_register(offset);
-  return ri ? ri->reset : 0;  // identification registers read their fixed values, holes read 0
 }
 
 void NpuCore::write_register(uint16_t offset, uint32_t value) {
+  const isa::RegisterWord at = isa::locate_register(offset);
   HostAction action = HostAction::NONE;
-  if (ctrl_.write(offset, value, action)) {
+  if (ctrl_.write(at, value, action)) {
     if (action == HostAction::SOFT_RESET) soft_reset();
     if (action == HostAction::RUN) {
       ctrl_.set_running(true);
@@ -166,12 +180,13 @@ void NpuCore::write_register(uint16_t offset, uint32_t value) {
   // Count the interval up to the write under the old PMU settings: an enable, reset or new event type
   // applies from the write on, not from the last access.
   if (!ctrl_.running()) pmu_.account_until(cycle_now());
-  if (pmu_.registers().write(offset, value)) {
+  if (pmu_.registers().write(at, value)) {
     pmu_.plan_idle_overflow();
     update_irq();
     return;
   }
-  switch (static_cast<Reg>(offset)) {
+  if (!at) return;
+  switch (at.reg()) {
     case Reg::CLKFORCE: clkforce_ = value; break;
     case Reg::DEBUG_ADDRESS: debug_[0] = value; break;
     case Reg::DEBUG_MISC: debug_[1] = value; break;

@@ -12,7 +12,6 @@ using isa::RegField;
 namespace {
 constexpr uint64_t kCycleCounterMask = (uint64_t{1} << 48) - 1;
 constexpr uint32_t kNumEventCounters = PmuRegisters::kCounters << 11;  // PMCR.num_event_cnt, read-only
-constexpr uint16_t off(Reg r) { return static_cast<uint16_t>(r); }
 }  // namespace
 
 void PmuRegisters::reset() {
@@ -65,17 +64,13 @@ uint64_t PmuRegisters::idle_cycles_to_interrupt() const {
   return cycles;
 }
 
-bool PmuRegisters::read(uint16_t offset, uint32_t& v) const {
-  const uint16_t evcnt = off(Reg::PMEVCNTR), evtype = off(Reg::PMEVTYPER);
-  if (offset >= evcnt && offset < evcnt + 4 * kCounters) {
-    v = pmevcntr_[(offset - evcnt) / 4];
-    return true;
-  }
-  if (offset >= evtype && offset < evtype + 4 * kCounters) {
-    v = pmevtyper_[(offset - evtype) / 4];
-    return true;
-  }
-  switch (static_cast<Reg>(offset)) {
+bool PmuRegisters::read(uint16_t offset, uint32_t& v) const { return read(isa::locate_register(offset), v); }
+
+bool PmuRegisters::write(uint16_t offset, uint32_t v) { return write(isa::locate_register(offset), v); }
+
+bool PmuRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
+  if (!at) return false;
+  switch (at.reg()) {
     case Reg::PMCR: v = pmcr_ | kNumEventCounters; return true;
     case Reg::PMCNTENSET:
     case Reg::PMCNTENCLR: v = enable_; return true;
@@ -83,30 +78,19 @@ bool PmuRegisters::read(uint16_t offset, uint32_t& v) const {
     case Reg::PMOVSCLR: v = overflow_; return true;
     case Reg::PMINTSET:
     case Reg::PMINTCLR: v = interrupt_enable_; return true;
-    case Reg::PMCCNTR: v = static_cast<uint32_t>(pmccntr_); return true;
+    case Reg::PMCCNTR: v = isa::word_of(pmccntr_, at.high); return true;
     case Reg::PMCCNTR_CFG: v = pmccntr_cfg_; return true;
     case Reg::PMCAXI_CHAN: v = pmcaxi_chan_; return true;
-    default: break;
+    case Reg::PMEVCNTR: v = pmevcntr_[at.index]; return true;
+    case Reg::PMEVTYPER: v = pmevtyper_[at.index]; return true;
+    default: return false;
   }
-  if (offset == off(Reg::PMCCNTR) + 4) {
-    v = static_cast<uint32_t>(pmccntr_ >> 32);
-    return true;
-  }
-  return false;
 }
 
-bool PmuRegisters::write(uint16_t offset, uint32_t v) {
+bool PmuRegisters::write(const isa::RegisterWord& at, uint32_t v) {
   constexpr uint32_t kCounterBits = kCycleBit | ((1u << kCounters) - 1);
-  const uint16_t evcnt = off(Reg::PMEVCNTR), evtype = off(Reg::PMEVTYPER);
-  if (offset >= evcnt && offset < evcnt + 4 * kCounters) {
-    pmevcntr_[(offset - evcnt) / 4] = v;
-    return true;
-  }
-  if (offset >= evtype && offset < evtype + 4 * kCounters) {
-    pmevtyper_[(offset - evtype) / 4] = static_cast<uint16_t>(isa::get(v, RegField::PMEVTYPER_EV_TYPE));
-    return true;
-  }
-  switch (static_cast<Reg>(offset)) {
+  if (!at) return false;
+  switch (at.reg()) {
     case Reg::PMCR:
       // The reset bits act on write and read back as 0; num_event_cnt is read-only.
       if (isa::get(v, RegField::PMCR_event_cnt_rst)) pmevcntr_.fill(0);
@@ -119,16 +103,14 @@ bool PmuRegisters::write(uint16_t offset, uint32_t v) {
     case Reg::PMOVSCLR: overflow_ &= ~v; return true;
     case Reg::PMINTSET: interrupt_enable_ |= v & kCounterBits; return true;
     case Reg::PMINTCLR: interrupt_enable_ &= ~v; return true;
-    case Reg::PMCCNTR: pmccntr_ = (pmccntr_ & ~uint64_t{0xFFFFFFFF}) | v; return true;
+    // The cycle counter is 48 bits wide: its high word has 16.
+    case Reg::PMCCNTR: pmccntr_ = isa::with_word(pmccntr_, at.high, at.high ? v & 0xFFFF : v); return true;
     case Reg::PMCCNTR_CFG: pmccntr_cfg_ = v; return true;
     case Reg::PMCAXI_CHAN: pmcaxi_chan_ = v; return true;
-    default: break;
+    case Reg::PMEVCNTR: pmevcntr_[at.index] = v; return true;
+    case Reg::PMEVTYPER: pmevtyper_[at.index] = static_cast<uint16_t>(isa::get(v, RegField::PMEVTYPER_EV_TYPE)); return true;
+    default: return false;
   }
-  if (offset == off(Reg::PMCCNTR) + 4) {
-    pmccntr_ = ((uint64_t{v} & 0xFFFF) << 32) | (pmccntr_ & 0xFFFFFFFF);
-    return true;
-  }
-  return false;
 }
 
 }  // namespace ethosu::npu

@@ -10,6 +10,8 @@
 #include <array>
 #include <cstdint>
 
+#include "isa/registers.h"
+
 namespace ethosu::npu {
 
 // Per-event counts over an interval, indexed by hardware event id (10-bit PMEVTYPER values).
@@ -37,7 +39,9 @@ class PmuRegisters {
   // NPU_OP_PMU_MASK: gates counting when PMCR.mask_en is set.
   void set_mask(bool enable) { mask_enable_ = enable; }
 
-  // APB access at offsets 0x180-0x1AF and 0x300-0x38F; false when the offset is not a PMU register.
+  // The PMU's registers (false for any other register word), and the same at an APB offset.
+  bool read(const isa::RegisterWord& at, uint32_t& value) const;
+  bool write(const isa::RegisterWord& at, uint32_t value);
   bool read(uint16_t offset, uint32_t& value) const;
   bool write(uint16_t offset, uint32_t value);
 

@@ -1,16 +1,12 @@
-// Host (wall-clock) time of a simulation's parts, for speed reports (`ethosu-sim bench`, `--report`).
+// Host (wall-clock) time of a simulation's parts, for speed reports.
 //
-// Contract: timers read the steady clock (some 20 ns a reading), so they go around whole operations and
-// DMAs, never around single elements or commands. The parts are the public report's (ethosu_sim::HostSeconds).
+// Contract: timers read the steady clock (some 20 ns a reading), so they go around large pieces of work, never
+// around single elements.
 #pragma once
 
 #include <chrono>
 
-#include "ethosu_sim/report.h"
-
 namespace ethosu::sim {
-
-using ethosu_sim::HostSeconds;
 
 // Adds the host time of its scope to a counter.
 class HostTimer {

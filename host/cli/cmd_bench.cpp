@@ -175,7 +175,7 @@ uint64_t own_vela_estimate(const std::vector<uint8_t>& stream) {
 // One run's host time.
 struct Sample {
   double wall_s = 0, cpu_s = 0;
-  sim::HostSeconds parts;  // from the run's report
+  npu::HostSeconds parts;  // from the run's report
 };
 
 struct Row {
@@ -484,7 +484,7 @@ int run_bench(const std::vector<std::string>& argv) {
 
   uint64_t cycles = 0;
   double wall = 0, cpu = 0, log_ratio = 0;
-  sim::HostSeconds parts;
+  npu::HostSeconds parts;
   size_t with_vela = 0, exact = 0, subgraphs = 0;
   for (const auto& r : rows) {
     cycles += r.cycles;

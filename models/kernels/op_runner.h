@@ -14,9 +14,13 @@
 #include "models/kernels/conv.h"
 #include "models/kernels/weights/weight_decoder.h"
 #include "sim/host_threads.h"
+#include "ethosu_sim/report.h"
 #include "sim/host_time.h"
 
 namespace ethosu::kernels {
+
+// The parts of a job's host time (the public report's).
+using ethosu_sim::HostSeconds;
 
 struct Region;
 using Regions = std::array<Region, 8>;
@@ -75,7 +79,7 @@ class OpRunner {
 
   // Host time this runner has spent since it was made: getting the packed weights (decoding, or the
   // content lookup in the process's weight cache; scale streams too) and in the kernels. For speed reports.
-  const sim::HostSeconds& host_seconds() const { return host_seconds_; }
+  const HostSeconds& host_seconds() const { return host_seconds_; }
 
  private:
   kernels::FeatureMap feature_map(const isa::FeatureMap& fm) const;
@@ -97,7 +101,7 @@ class OpRunner {
   weights::DecodeScratch stream_scratch_;
   sim::HostThreads threads_;
   std::vector<kernels::KernelScratch> scratch_;  // one per host thread
-  sim::HostSeconds host_seconds_;
+  HostSeconds host_seconds_;
 };
 
 }  // namespace ethosu::kernels

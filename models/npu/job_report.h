@@ -8,6 +8,7 @@
 
 namespace ethosu::npu {
 
+using ethosu_sim::HostSeconds;
 using ethosu_sim::JobReport;
 using ethosu_sim::kStallKinds;
 using ethosu_sim::OpRecord;

@@ -33,6 +33,7 @@
 #include "isa/operation.h"
 #include "models/npu/cc/fault.h"
 #include "models/npu/cc/timeline.h"
+#include "models/kernels/op_runner.h"
 #include "models/kernels/regions.h"
 #include "sim/host_time.h"
 
@@ -55,7 +56,7 @@ struct RunStats {
   uint64_t dma_ops = 0;
   uint64_t macs = 0;  // multiply-accumulates the kernels performed (conv, depthwise, FC)
   uint64_t hazards = 0;  // all of them; RunResult::hazards lists the first Limits::kMaxHazards
-  sim::HostSeconds host;  // host time in the weights, kernels, DMA copies and the timeline's operations and DMAs
+  kernels::HostSeconds host;  // host time in the weights, kernels, DMA copies and the timeline's operations and DMAs
 };
 
 struct RunResult {

@@ -1,4 +1,4 @@
-// The data movement of one DMA (spec 03 section 10), shared by the sequential executor and the NPU's DMA.
+// The data movement of one DMA (spec 03 section 10), as the command controller's engine lands it.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // Runs one kernel operation (conv, depthwise, pool, elementwise) on region memory: turns the typed
 // isa::Operation into kernel parameters, decodes its weight and scale streams, finds its LUT in SHRAM,
-// and calls the bit-exact kernels. Used by the sequential executor and by the SystemC blocks.
+// and calls the bit-exact kernels. The command controller's engine (models/npu/cc/engine.h) runs every kernel
+// operation through it, in the functional and the timed model alike.
 #pragma once
 
 #include <array>

@@ -25,7 +25,8 @@ def run(job, config=None, *, inputs=None, pmu=None, functional=False, trace=None
     inputs: arrays for the job's inputs, a list in input order or a dict by name or index (the job itself
         is not changed).
     pmu: up to four PMU event names or ids for the event counters (the report's pmu holds them).
-    functional: the sequential functional model instead of the timed platform (no timing in the Result).
+    functional: the functional model (the same command-controller engine without time: the same outputs, faults
+        and STATUS) instead of the timed platform (no timing in the Result).
     trace: write a Chrome/Perfetto trace of the run to this path.
     check: raise NpuFault when the NPU faults (else the Result's fault says so).
     Raises InputError (a ValueError) with the simulator's message for anything wrong in the job or config.

@@ -1,7 +1,12 @@
 // One NPU AXI master port (M0 or M1): moves data to and from a Memory over TLM and charges time from
-// AxiPortTiming.
+// AxiPortTiming. It also counts its PMU events, draws its traffic on its trace track and applies the driver's
+// AXI_LIMITn.
 //
-// Contract: the NPU's blocks call read()/write() from their SC_THREADs, loosely timed: the caller's
+// Data paths: the CC fetches the command stream with read(); the data of operations and DMAs is reached through
+// direct() (DMI) or, where the memory grants none, staged with transfer_untimed(), and its time is booked on
+// timing() by the blocks' models (models/npu/pipeline.h, the DMA).
+//
+// Contract: read()/write() are called from an SC_THREAD, loosely timed: the caller's
 // local time offset (its tlm_quantumkeeper's, or its own) says when the request is made; the call
 // books the transfer at absolute cycle ceil((sc_time_stamp() + offset) / clock_period), which keeps
 // contention between callers right however far each has run ahead, moves the data (through DMI when

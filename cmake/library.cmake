@@ -42,7 +42,7 @@ ethosu_public_library(ethosu-sim-npu npu
   PARTS ethosu_mem ethosu_npu ethosu_system_config ethosu_sc_main
   LINK ethosu-sim-functional PkgConfig::SYSTEMC)
 ethosu_public_library(ethosu-sim-platform platform
-  PARTS ethosu_platform ethosu_host_formats ethosu_capture_writer ethosu_host
+  PARTS ethosu_platform ethosu_host_formats ethosu_firmware_ops ethosu_capture_writer ethosu_host
   LINK ethosu-sim-npu)
 
 # Every public header compiles on its own, with nothing but the installed include folder and SystemC on the

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ethosu_sim/isa.h"
 #include "ethosu_sim/report.h"
 
 namespace ethosu::isa {
@@ -14,6 +15,7 @@ using ethosu_sim::Access;
 using ethosu_sim::access_key;
 using ethosu_sim::access_name;
 using ethosu_sim::kAccessCount;
+using ethosu_sim::kRegionCount;  // base-pointer regions, where the accesses go
 
 bool is_write(Access a);  // OFM, DMA_DST
 

@@ -24,8 +24,6 @@
 
 namespace ethosu::isa {
 
-inline constexpr size_t kRegionCount = 8;
-
 struct ValidatorOptions {
   Variant variant = Variant::U65_256;
   std::array<std::optional<uint64_t>, kRegionCount> region_size_bytes{};  // unknown sizes are not checked

@@ -20,6 +20,9 @@ inline constexpr uint64_t kMaxTextFileBytes = uint64_t{16} << 20;  // configurat
 std::vector<uint8_t> read_file(const std::filesystem::path& path, uint64_t max_bytes = uint64_t{1} << 32);
 std::string read_text_file(const std::filesystem::path& path, uint64_t max_bytes = kMaxTextFileBytes);
 void write_file(const std::filesystem::path& path, const uint8_t* data, size_t size);
+inline void write_file(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+  write_file(path, bytes.data(), bytes.size());
+}
 void write_text_file(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace ethosu::sim

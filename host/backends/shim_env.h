@@ -10,7 +10,7 @@
 //   ETHOSU_SIM_CONFIG       a parameter file ('name = value' lines)
 //   ETHOSU_SIM_SET          parameter assignments, ';'-separated ('mem.axi1.read_latency_cycles=300;...')
 //   ETHOSU_SIM_FUNCTIONAL   1: run the functional model only (bit-exact, no timing, PMU counts 0)
-//   ETHOSU_SIM_CAPTURE      a folder: write a capture of every submission under it (host/capture.h)
+//   ETHOSU_SIM_CAPTURE      a folder: write a capture of every submission under it (host/recording/capture.h)
 //   ETHOSU_SIM_SRAM_SIZE    on-chip SRAM size the driver reports (bytes, K/M suffixes; default the resolved
 //                           configuration's mem.sram.size_bytes, i.e. the system's SRAM)
 //   ETHOSU_SIM_VERBOSE      1: one line per submission on stderr (cycles, status)
@@ -23,7 +23,7 @@
 #include <optional>
 #include <string>
 
-#include "host/sim_config.h"
+#include "host/config/config.h"
 
 namespace ethosu::host {
 

@@ -23,12 +23,12 @@
 
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
-#include "host/file_io.h"
-#include "host/job.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
-#include "host/simulator.h"
-#include "host/system_config.h"
+#include "sim/files.h"
+#include "host/run/job.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
+#include "host/run/simulator.h"
+#include "host/config/system_config.h"
 #include "isa/decoder.h"
 #include "isa/validator.h"
 #include "models/kernels/microkernel.h"
@@ -206,7 +206,7 @@ std::pair<std::string, bool> check_outputs(const host::Job& job,
     if (!o.expected) continue;
     any_reference = true;
     const auto cmp =
-        host::compare_bytes(actual(k), host::read_file(o.expected->string()), o.element_bytes, o.element_signed);
+        host::compare_bytes(actual(k), sim::read_file(o.expected->string()), o.element_bytes, o.element_signed);
     // ArmNN computes in float: its files are tolerance references (see the corpus READMEs).
     if (o.reference_engine.find("armnn") != std::string::npos) {
       approx_max = std::max(approx_max, cmp.max_abs_diff);
@@ -324,7 +324,7 @@ void bench_processes(const Bench& b, const fs::path& dir, const host::Job& job, 
       break;
     }
     auto [text, ok] = check_outputs(job, [&](size_t k) {
-      return host::read_file((tmp / ("output" + std::to_string(k) + ".bin")).string());
+      return sim::read_file((tmp / ("output" + std::to_string(k) + ".bin")).string());
     });
     row.outputs = text;
     row.ok = ok;

@@ -5,10 +5,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "host/capture.h"
+#include "host/recording/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
-#include "host/file_io.h"
+#include "sim/files.h"
 #include "host/recording/calibrate.h"
 #include "sim/config.h"
 
@@ -123,7 +123,7 @@ int run_calibrate(const std::vector<std::string>& argv) {
   for (const auto& dir : a.positionals()) jobs.emplace_back(host::read_capture(dir), dir);
   const auto output = a.value("--output");
   const host::CalibrationResult r = host::calibrate(jobs, options);
-  if (output) host::write_text_file(*output, r.parameter_file());
+  if (output) sim::write_text_file(*output, r.parameter_file());
   if (a.flag("--json"))
     std::cout << host::calibration_json(r) << "\n";
   else

@@ -4,8 +4,8 @@
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
 #include "host/cli/inputs.h"
-#include "host/file_io.h"
-#include "host/payload.h"
+#include "sim/files.h"
+#include "host/formats/payload.h"
 #include "isa/assembler.h"
 #include "isa/disasm.h"
 #include "sim/error.h"
@@ -69,7 +69,7 @@ int run_disasm(const std::vector<std::string>& argv) {
       if (d.severity == isa::Severity::ERROR) status = 1;
     }
   }
-  if (auto out = a.value("--output")) host::write_text_file(*out, text);
+  if (auto out = a.value("--output")) sim::write_text_file(*out, text);
   else std::cout << text;
   return status;
 }
@@ -85,7 +85,7 @@ int run_asm(const std::vector<std::string>& argv) {
   const auto out = a.value("--output");
   if (!out) throw UsageError("missing -o OUT.bin");
   const auto& in = a.positionals()[0];
-  const auto src = host::read_file(in, 256u << 20);
+  const auto src = sim::read_file(in, 256u << 20);
   const auto bytes = isa::assemble(std::string_view(reinterpret_cast<const char*>(src.data()), src.size()), in);
   const auto decoded = isa::decode(bytes);
   for (const auto& d : decoded.diagnostics) std::cerr << in << ": warning: " << d.message << "\n";
@@ -94,7 +94,7 @@ int run_asm(const std::vector<std::string>& argv) {
     if (a.value("--variant") || a.value("--config-word") || a.flag("--separate-io-regions") ||
         a.value("--staging-bytes"))
       throw UsageError("--variant, --config-word, --separate-io-regions and --staging-bytes go with --payload");
-    host::write_file(*out, bytes);
+    sim::write_file(*out, bytes);
     return 0;
   }
   if (*payload != "COP1" && *payload != "COP2") throw UsageError("--payload must be COP1 or COP2, not '" + *payload + "'");
@@ -116,7 +116,7 @@ int run_asm(const std::vector<std::string>& argv) {
     }
   }
   const uint64_t staging = a.value("--staging-bytes") ? parse_size(*a.value("--staging-bytes"), "--staging-bytes") : 0;
-  host::write_file(*out, host::make_driver_payload(bytes, format, config_word, host::kVelaIdWord,
+  sim::write_file(*out, host::make_driver_payload(bytes, format, config_word, host::kVelaIdWord,
                                                    a.flag("--separate-io-regions"), staging));
   return 0;
 }

@@ -8,7 +8,7 @@
 #include <optional>
 #include <sstream>
 
-#include "host/capture.h"
+#include "host/recording/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
 #include "host/recording/compare.h"
@@ -21,7 +21,7 @@ const char* const kReplayHelp =
     "                         [--json]\n"
     "\n"
     "Runs the submission stored in a capture folder (written by 'ethosu-sim run --capture DIR' or by the\n"
-    "driver shims with ETHOSU_SIM_CAPTURE=DIR; format in host/CAPTURE.md) with its recorded variant,\n"
+    "driver shims with ETHOSU_SIM_CAPTURE=DIR; format in host/recording/CAPTURE.md) with its recorded variant,\n"
     "parameters, REGIONCFG and PMU events, in the recorded mode (timed or functional), and compares the\n"
     "regions the stream writes, STATUS, the cycle counter and the four event counters with the recorded\n"
     "ones. The simulator is deterministic: a timed capture replays to the same cycle. Several captures\n"
@@ -64,7 +64,7 @@ bool replay_one(const std::string& dir, const host::ReplayOptions& options, cons
   std::cout << dir << ": from " << capture.source << ", " << capture.variant << ", "
             << (capture.timed ? "timed" : "functional") << "; replayed " << (p.timed ? "timed" : "functional")
             << "\n";
-  for (unsigned i = 0; i < host::kRegions; ++i)
+  for (unsigned i = 0; i < isa::kRegionCount; ++i)
     if (!p.regions_after[i].empty())
       std::cout << "  region " << i << ": " << p.regions_after[i].size() << " bytes after the run\n";
   std::cout << "  STATUS " << hex32(p.status);

@@ -4,17 +4,17 @@
 #include <filesystem>
 #include <iostream>
 
-#include "host/capture.h"
+#include "host/recording/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
-#include "host/cpu_ops.h"
-#include "host/file_io.h"
-#include "host/job.h"
-#include "host/payload.h"
-#include "host/report.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
-#include "host/system_config.h"
+#include "host/firmware/cpu_ops.h"
+#include "sim/files.h"
+#include "host/run/job.h"
+#include "host/formats/payload.h"
+#include "host/run/report.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
+#include "host/config/system_config.h"
 #include "models/npu/npu.h"
 #include "isa/registers.h"
 #include "models/kernels/weight_cache.h"
@@ -74,7 +74,7 @@ const char* const kRunHelp =
     "  --functional         the functional model: the same command-controller engine without time, the same\n"
     "                       outputs, faults and STATUS, no cycles\n"
     "  --capture DIR        write a capture of the submission and its results to DIR, for 'ethosu-sim replay'\n"
-    "                       (host/CAPTURE.md); also when the NPU faults\n"
+    "                       (host/recording/CAPTURE.md); also when the NPU faults\n"
     "\n"
     "exit status: 0 ran (and matched), 1 the NPU faulted or an output differs, 2 usage or input error\n";
 
@@ -108,10 +108,10 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-// A model whose NPU part is followed by CPU operators the firmware runs (host/cpu_ops.h): runs them on the arena
+// A model whose NPU part is followed by CPU operators the firmware runs (host/firmware/cpu_ops.h): runs them on the arena
 // the job left and writes each graph output as graph_output<k>.bin (float32 for detection post-processing).
 void write_graph_outputs(const std::filesystem::path& model, const host::Job& job, const std::filesystem::path& out_dir) {
-  const host::NpuFile file = host::read_npu_file(host::read_file(model.string()), model.string());
+  const host::NpuFile file = host::read_npu_file(sim::read_file(model.string()), model.string());
   const host::VelaModel& vm = *file.model;
   if (vm.cpu_operators.empty()) return;
   std::vector<uint8_t> arena = job.regions[1];
@@ -128,7 +128,7 @@ void write_graph_outputs(const std::filesystem::path& model, const host::Job& jo
     const uint64_t bytes = host::tflite_tensor_bytes(t, model.string());
     if (!offset) throw InputError(model.string() + ": graph output '" + t.name + "' has no place in the arena");
     const std::filesystem::path path = out_dir / ("graph_output" + std::to_string(k) + ".bin");
-    host::write_file(path.string(), std::vector<uint8_t>(arena.begin() + *offset, arena.begin() + *offset + bytes));
+    sim::write_file(path.string(), std::vector<uint8_t>(arena.begin() + *offset, arena.begin() + *offset + bytes));
     std::cout << "graph output " << k << " (" << t.name << "): " << bytes << " bytes -> " << path.string() << "\n";
   }
 }
@@ -263,7 +263,7 @@ int run_run(const std::vector<std::string>& argv) {
   }
 
   // The capture needs the regions as submitted; run_job() leaves the results in the job.
-  std::optional<std::array<std::vector<uint8_t>, host::kRegions>> regions_before;
+  std::optional<std::array<std::vector<uint8_t>, isa::kRegionCount>> regions_before;
   if (auto dir = a.value("--capture")) {
     host::check_capture_dir(*dir);
     regions_before = job.regions;
@@ -283,7 +283,7 @@ int run_run(const std::vector<std::string>& argv) {
   if (outcome.report) {
     std::cout << host::summary_table(*outcome.report);
     if (auto path = a.value("--report"))
-      host::write_text_file(*path, host::report_json(*outcome.report, config.to_json()));
+      sim::write_text_file(*path, host::report_json(*outcome.report, config.to_json()));
   }
   if (outcome.fault) {
     std::cerr << "ethosu-sim run: NPU fault: " << *outcome.fault << "\n";
@@ -298,10 +298,10 @@ int run_run(const std::vector<std::string>& argv) {
     const auto bytes = job.output_bytes(o);
     const std::filesystem::path file = (is_dir || is_tflite) ? out_dir / ("output" + std::to_string(k) + ".bin")
                                                              : std::filesystem::path(o.name);
-    host::write_file(file.string(), bytes);
+    sim::write_file(file.string(), bytes);
     std::cout << "output " << k << " (" << o.name << "): " << bytes.size() << " bytes -> " << file.string();
     if (o.expected) {
-      const auto expect = host::read_file(o.expected->string());
+      const auto expect = sim::read_file(o.expected->string());
       const auto cmp = host::compare_bytes(bytes, expect, o.element_bytes, o.element_signed);
       std::cout << ": " << cmp.text;
       if (!cmp.exact) all_match = false;

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "host/recording/compare.h"
-#include "host/sim_config.h"
+#include "host/config/config.h"
 
 namespace ethosu::host {
 

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "host/capture.h"
-#include "host/job.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "host/recording/capture.h"
+#include "host/run/job.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 
 namespace ethosu::host {
 
@@ -62,7 +62,7 @@ struct ComparisonSummary {
   std::string worst_job;
 };
 ComparisonSummary summarise(const std::vector<JobComparison>& jobs);
-// {"jobs": [...], "summary": {...}} as `replay --json` and ethosu_sim.compare() give it (host/CAPTURE.md).
+// {"jobs": [...], "summary": {...}} as `replay --json` and ethosu_sim.compare() give it (host/recording/CAPTURE.md).
 std::string comparison_json(const std::vector<JobComparison>& jobs);
 
 class RecordedJob {

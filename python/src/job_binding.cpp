@@ -3,9 +3,9 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include "host/job.h"
-#include "host/sim_config.h"
-#include "host/system_config.h"
+#include "host/run/job.h"
+#include "host/config/config.h"
+#include "host/config/system_config.h"
 #include "python/src/bindings.h"
 #include "python/src/native_job.h"
 

@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "host/job.h"
+#include "host/run/job.h"
 
 namespace ethosu::python {
 

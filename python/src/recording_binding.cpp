@@ -5,7 +5,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include "host/capture.h"
+#include "host/recording/capture.h"
 #include "host/recording/calibrate.h"
 #include "host/recording/compare.h"
 #include "python/src/bindings.h"

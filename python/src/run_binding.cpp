@@ -8,10 +8,10 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include "host/file_io.h"
-#include "host/report.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "sim/files.h"
+#include "host/run/report.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "isa/registers.h"
 #include "python/src/bindings.h"
 #include "python/src/native_job.h"
@@ -128,7 +128,7 @@ py::dict run(const NativeJob& native, const host::ConfigRequest& request, const 
       comparisons.append(py::none());
       continue;
     }
-    const auto cmp = host::compare_bytes(bytes, host::read_file(o.expected->string()), o.element_bytes, o.element_signed);
+    const auto cmp = host::compare_bytes(bytes, sim::read_file(o.expected->string()), o.element_bytes, o.element_signed);
     py::dict c;
     c["name"] = o.name;
     c["exact"] = cmp.exact;

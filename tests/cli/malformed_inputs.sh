@@ -184,7 +184,7 @@ expect 2 "$tmp/case_missing_input/input0.bin does not exist" run "$tmp/case_miss
 expect 2 "$tmp/case_bad_manifest/manifest.json: not valid JSON" run "$tmp/case_bad_manifest"
 expect 2 "no such file" run "$tmp/good.bin" --region "0=$tmp/nothere.bin"
 
-# Captures (host/CAPTURE.md): `run --capture` writes one, `replay` reproduces it or names what is wrong.
+# Captures (host/recording/CAPTURE.md): `run --capture` writes one, `replay` reproduces it or names what is wrong.
 expect 0 "capture -> $tmp/cap" run "$tmp/case_good" --out "$tmp/out" --capture "$tmp/cap"
 expect 0 "identical to the recorded run" replay "$tmp/cap"
 expect 0 "identical to the recorded run" replay "$tmp/cap" --functional

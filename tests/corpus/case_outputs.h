@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "host/job.h"
-#include "host/run_job.h"
+#include "host/run/job.h"
+#include "host/run/run_job.h"
 
 namespace ethosu::test {
 

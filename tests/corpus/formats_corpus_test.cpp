@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/corpus_paths.h"
-#include "host/case.h"
-#include "host/payload.h"
+#include "host/formats/case.h"
+#include "host/formats/payload.h"
 #include "sim/error.h"
 #include "sim/files.h"
 

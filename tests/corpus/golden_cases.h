@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "corpus/corpus_paths.h"
-#include "host/job.h"
+#include "host/run/job.h"
 
 namespace ethosu::test {
 

@@ -4,8 +4,8 @@
 #include <map>
 #include <optional>
 
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "isa/access.h"
 
 namespace ethosu::test {

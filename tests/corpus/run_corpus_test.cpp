@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "corpus/corpus_paths.h"
-#include "host/job.h"
-#include "host/run_job.h"
+#include "host/run/job.h"
+#include "host/run/run_job.h"
 
 using namespace ethosu;
 namespace fs = std::filesystem;
@@ -68,7 +68,7 @@ void expect_same_run(const host::Job& job, const std::string& what) {
   EXPECT_EQ(f.fault.value_or("none"), t.fault.value_or("none"));
   EXPECT_EQ(f.status, t.status) << std::hex << f.status << " vs " << t.status;
   EXPECT_EQ(f.hazards, t.hazards);
-  for (size_t r = 0; r < host::kRegions; ++r) EXPECT_TRUE(functional.regions[r] == timed.regions[r]) << "region " << r;
+  for (size_t r = 0; r < isa::kRegionCount; ++r) EXPECT_TRUE(functional.regions[r] == timed.regions[r]) << "region " << r;
 }
 
 TEST_P(RunCorpus, FunctionalAndTimedModelsAgree) {
@@ -79,7 +79,7 @@ TEST_P(RunCorpus, FunctionalAndTimedModelsAgree) {
   cut.stream.resize(cut.stream.size() / 8 * 4);
   expect_same_run(cut, "stream cut to half");
   // Every region the stream uses, in turn, one byte short of its size: a bus error where it is reached.
-  for (size_t r = 0; r < host::kRegions; ++r) {
+  for (size_t r = 0; r < isa::kRegionCount; ++r) {
     if (job.regions[r].empty()) continue;
     host::Job small = job;
     small.regions[r].pop_back();

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/corpus_paths.h"
-#include "host/case.h"
+#include "host/formats/case.h"
 #include "isa/decoder.h"
 #include "isa/validator.h"
 

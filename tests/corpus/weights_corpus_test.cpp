@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "corpus/corpus_paths.h"
-#include "host/tflite.h"
+#include "host/formats/tflite.h"
 #include "isa/decoder.h"
 #include "isa/state.h"
 #include "models/kernels/weights/weight_decoder.h"

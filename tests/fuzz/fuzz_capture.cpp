@@ -1,4 +1,4 @@
-// libFuzzer target: the capture reader (host/capture.h). Each input is tried as a whole capture.json and as a
+// libFuzzer target: the capture reader (host/recording/capture.h). Each input is tried as a whole capture.json and as a
 // splice into a valid one (its first two bytes give the position), next to the valid capture's binary files, so
 // that mutations reach the checks behind the JSON syntax: a simulator capture of an NPU submission, and a hardware
 // recording of an NXP inference (format version 2). Malformed input may only raise InputError.
@@ -12,7 +12,7 @@
 #include <iterator>
 #include <string>
 
-#include "host/capture.h"
+#include "host/recording/capture.h"
 #include "sim/error.h"
 
 namespace {

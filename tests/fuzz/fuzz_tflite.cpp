@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/payload.h"
+#include "host/formats/payload.h"
 #include "sim/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

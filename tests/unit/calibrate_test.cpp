@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "host/file_io.h"
+#include "sim/files.h"
 #include "isa/assembler.h"
 #include "sim/config.h"
 #include "sim/error.h"
@@ -75,7 +75,7 @@ TEST(Calibrate, FindsTheLatencyAndBandwidthAJobSetDetermines) {
   EXPECT_LT(std::fabs(r.jobs[3].error_after), std::fabs(r.jobs[3].error_before));
   // The parameter file resolves to the fitted values.
   const auto file = std::filesystem::temp_directory_path() / "calibrate_test.cfg";
-  write_text_file(file.string(), r.parameter_file());
+  sim::write_text_file(file.string(), r.parameter_file());
   ConfigRequest request;
   request.config_file = file;
   const sim::Config fitted = resolve_config(request, "ethos-u65-256");

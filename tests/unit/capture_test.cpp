@@ -1,6 +1,6 @@
 // Captures: the folder format round trip, every corruption read_capture() must name, the numbered folders
 // under ETHOSU_SIM_CAPTURE, and replays that match or differ.
-#include "host/capture.h"
+#include "host/recording/capture.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,10 +10,10 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "host/file_io.h"
-#include "host/job.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "sim/files.h"
+#include "host/run/job.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "isa/assembler.h"
 #include "sim/config.h"
 #include "sim/error.h"
@@ -162,7 +162,7 @@ void expect_equal(const Capture& a, const Capture& b) {
 }
 
 json load_manifest(const fs::path& dir) { return json::parse(std::ifstream(dir / "capture.json")); }
-void save_manifest(const fs::path& dir, const json& j) { write_text_file((dir / "capture.json").string(), j.dump(1)); }
+void save_manifest(const fs::path& dir, const json& j) { sim::write_text_file((dir / "capture.json").string(), j.dump(1)); }
 
 // read_capture() must throw InputError whose message contains `file` (a path) and `what`.
 void expect_rejected(const fs::path& dir, const std::string& file, const std::string& what) {
@@ -265,7 +265,7 @@ TEST(Capture, BadRecordingsNameTheFile) {
        [](const fs::path& d) {
          json j = load_manifest(d);
          j["results"]["ifms"][0]["size_bytes"] = 65;
-         write_file((d / "ifm0.after.bin").string(), std::vector<uint8_t>(65, 4));
+         sim::write_file((d / "ifm0.after.bin").string(), std::vector<uint8_t>(65, 4));
          j["results"]["ifms"][0]["crc32"] = "51869609";
          save_manifest(d, j);
        },
@@ -318,7 +318,7 @@ TEST(Capture, WritingReplacesAnOlderCaptureButNotOtherFiles) {
   write_capture(t.path(), c);
   EXPECT_FALSE(fs::exists(t.path() / "region7.before.bin"));
   expect_equal(read_capture(t.path()), c);
-  write_text_file((t.path() / "notes.txt").string(), "mine");
+  sim::write_text_file((t.path() / "notes.txt").string(), "mine");
   EXPECT_THROW(write_capture(t.path(), c), InputError);
   EXPECT_TRUE(fs::exists(t.path() / "notes.txt"));
 }
@@ -336,15 +336,15 @@ TEST(Capture, EveryCorruptionIsAnInputErrorNamingTheFile) {
       {"missing region file", [](const fs::path& d) { fs::remove(d / "region2.before.bin"); }, "region2.before.bin",
        "missing"},
       {"missing stream", [](const fs::path& d) { fs::remove(d / "stream.bin"); }, "stream.bin", "missing"},
-      {"extra file", [](const fs::path& d) { write_text_file((d / "region3.before.bin").string(), "x"); },
+      {"extra file", [](const fs::path& d) { sim::write_text_file((d / "region3.before.bin").string(), "x"); },
        "region3.before.bin", "not part of the capture"},
       {"truncated file", [](const fs::path& d) { fs::resize_file(d / "region2.after.bin", 99); }, "region2.after.bin",
        "99 bytes, capture.json says 100"},
       {"changed byte",
        [](const fs::path& d) {
-         auto b = read_file((d / "region0.before.bin").string());
+         auto b = sim::read_file((d / "region0.before.bin").string());
          b[1] ^= 1;
-         write_file((d / "region0.before.bin").string(), b);
+         sim::write_file((d / "region0.before.bin").string(), b);
        },
        "region0.before.bin", "CRC-32"},
       {"size mismatch in the manifest",
@@ -354,10 +354,10 @@ TEST(Capture, EveryCorruptionIsAnInputErrorNamingTheFile) {
          save_manifest(d, j);
        },
        "stream.bin", "9 bytes, capture.json says 10"},
-      {"bad JSON", [](const fs::path& d) { write_text_file((d / "capture.json").string(), "{\"format\": "); },
+      {"bad JSON", [](const fs::path& d) { sim::write_text_file((d / "capture.json").string(), "{\"format\": "); },
        "capture.json", "not valid JSON"},
       {"number too large for JSON",  // found by fuzz_capture
-       [](const fs::path& d) { write_text_file((d / "capture.json").string(), "555e5555555555555555555555"); },
+       [](const fs::path& d) { sim::write_text_file((d / "capture.json").string(), "555e5555555555555555555555"); },
        "capture.json", "not valid JSON"},
       {"unknown version",
        [](const fs::path& d) {
@@ -510,7 +510,7 @@ TEST(Capture, CheckCaptureDirRefusesFilesAndForeignFolders) {
   TempDir t;
   EXPECT_NO_THROW(check_capture_dir(t.path() / "new"));
   EXPECT_NO_THROW(check_capture_dir(t.path()));  // empty
-  write_text_file((t.path() / "file").string(), "x");
+  sim::write_text_file((t.path() / "file").string(), "x");
   EXPECT_THROW(check_capture_dir(t.path() / "file"), InputError);
   EXPECT_THROW(check_capture_dir(t.path()), InputError);
 }

@@ -1,4 +1,4 @@
-#include "host/case.h"
+#include "host/formats/case.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "host/run_job.h"
+#include "host/run/run_job.h"
 
 namespace ethosu::host {
 namespace {

@@ -1,4 +1,4 @@
-#include "host/cpu_ops.h"
+#include "host/firmware/cpu_ops.h"
 
 #define FLATBUFFERS_LOCALE_INDEPENDENT 0  // header-only flexbuffers (see host/cpu_ops.cpp)
 #include <flatbuffers/flexbuffers.h>

@@ -1,7 +1,7 @@
 // Job builders: a model's inputs in its graph order and by name, separate I/O regions (COP2), and the
 // payload header check for Vela 3.2's product-0 headers. Models and payloads are made with the project's own
 // writers (tests/unit/flatbuffer_builder.h, host::make_driver_payload).
-#include "host/job.h"
+#include "host/run/job.h"
 
 #include <gtest/gtest.h>
 
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "host/file_io.h"
-#include "host/payload.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "sim/files.h"
+#include "host/formats/payload.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "sim/error.h"
 #include "tests/unit/flatbuffer_builder.h"
 #include "tests/unit/input_errors.h"
@@ -36,7 +36,7 @@ class JobFiles : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   std::string file(const std::string& name, const std::vector<uint8_t>& bytes) {
     const std::string path = (dir_ / name).string();
-    write_file(path, bytes);
+    sim::write_file(path, bytes);
     return path;
   }
   fs::path dir_;

@@ -1,10 +1,10 @@
-// The JSON text writer of reports (host/json_writer.h): nlohmann's dump(1) layout, valid strings, exact numbers.
+// The JSON text writer of reports (host/run/json_writer.h): nlohmann's dump(1) layout, valid strings, exact numbers.
 #include <cmath>
 #include <limits>
 
 #include <gtest/gtest.h>
 
-#include "host/json_writer.h"
+#include "host/run/json_writer.h"
 
 namespace ethosu::host {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "host/run_job.h"
+#include "host/run/run_job.h"
 #include "isa/assembler.h"
 #include "tests/unit/npu_streams.h"
 
@@ -49,7 +49,7 @@ std::string expect_same(const Job& job, RunOptions options = {}) {
   EXPECT_EQ(f.fault.value_or("none"), t.fault.value_or("none"));
   EXPECT_EQ(f.status, t.status) << std::hex << f.status << " vs " << t.status;
   EXPECT_EQ(f.hazards, t.hazards);
-  for (size_t r = 0; r < kRegions; ++r) EXPECT_TRUE(functional.regions[r] == timed.regions[r]) << "region " << r;
+  for (size_t r = 0; r < isa::kRegionCount; ++r) EXPECT_TRUE(functional.regions[r] == timed.regions[r]) << "region " << r;
   return t.fault.value_or("none");
 }
 

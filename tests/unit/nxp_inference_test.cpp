@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "host/payload.h"
+#include "host/formats/payload.h"
 #include "tests/unit/io_models.h"
 
 namespace ethosu::nxp {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "host/backends/shim_env.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "isa/assembler.h"
 #include "sim/error.h"
 #include "tests/unit/npu_streams.h"

@@ -1,4 +1,4 @@
-#include "host/payload.h"
+#include "host/formats/payload.h"
 
 #include <gtest/gtest.h>
 

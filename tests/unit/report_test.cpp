@@ -1,4 +1,4 @@
-// The run report (host/report.h): the JSON's keys in the order and layout nlohmann writes them, every value; the
+// The run report (host/run/report.h): the JSON's keys in the order and layout nlohmann writes them, every value; the
 // text table's rows as printf would format them.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <limits>
 #include <sstream>
 
-#include "host/report.h"
+#include "host/run/report.h"
 
 namespace ethosu::host {
 namespace {

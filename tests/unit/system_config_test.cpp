@@ -1,11 +1,11 @@
-#include "host/system_config.h"
+#include "host/config/system_config.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
 
-#include "host/sim_config.h"
+#include "host/config/config.h"
 #include "sim/error.h"
 #include "tests/unit/input_errors.h"
 
@@ -36,7 +36,7 @@ TEST(SystemConfigTest, Imx93PresetFigures) {
   EXPECT_EQ(dram.read_latency_cycles, 500);
   EXPECT_EQ(dram.write_latency_cycles, 250);
   EXPECT_EQ(m.memory_mode.arena_cache_size_bytes, 384u * 1024);
-  EXPECT_EQ(region_ports(m.memory_mode), (std::array<unsigned, kRegions>{1, 1, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(region_ports(m.memory_mode), (std::array<unsigned, isa::kRegionCount>{1, 1, 0, 1, 1, 1, 1, 1}));
 }
 
 TEST(SystemConfigTest, Imx93At800MHzKeepsDramBandwidthAndNanoseconds) {
@@ -83,11 +83,11 @@ TEST(SystemConfigTest, ArmSystemConfigsAndMemoryModes) {
     EXPECT_EQ(sc.port_timing(0).burst_bytes, 32) << e.name;
   }
   const MemoryMode shared = ini.memory_mode("Shared_Sram");
-  EXPECT_EQ(region_ports(shared), (std::array<unsigned, kRegions>{1, 0, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(region_ports(shared), (std::array<unsigned, isa::kRegionCount>{1, 0, 0, 1, 1, 1, 1, 1}));
   EXPECT_EQ(shared.arena_cache_size_bytes, 0u);  // unbounded
   // Sram_Only: Vela moves constants to AXI1 as on-chip flash with the SRAM's timing.
   const Machine only = ini.machine("Ethos_U65_High_End", "Sram_Only");
-  EXPECT_EQ(region_ports(only.memory_mode), (std::array<unsigned, kRegions>{1, 0, 0, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(region_ports(only.memory_mode), (std::array<unsigned, isa::kRegionCount>{1, 0, 0, 1, 1, 1, 1, 1}));
   EXPECT_EQ(only.system.axi_port[1], MemArea::ON_CHIP_FLASH);
   EXPECT_EQ(only.system.port_timing(1).read_latency_cycles, 32);
   EXPECT_DOUBLE_EQ(only.system.port_timing(1).clock_scale, 1.0);

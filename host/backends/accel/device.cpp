@@ -13,10 +13,10 @@
 #include <new>
 #include <sstream>
 
-#include "host/capture.h"
-#include "host/job.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "host/recording/capture.h"
+#include "host/run/job.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "models/npu/control.h"
 #include "sim/text.h"
 
@@ -247,7 +247,7 @@ void Device::run(const ValidatedStream& stream, const std::array<BufferPtr, 8>& 
   } catch (const std::exception& e) {
     std::cerr << "ethosu-sim accel: job " << n << " not captured: " << e.what() << "\n";
   }
-  std::array<std::vector<uint8_t>, host::kRegions> regions_before;
+  std::array<std::vector<uint8_t>, isa::kRegionCount> regions_before;
   if (capture_dir) regions_before = job.regions;
   bool ran = false;
   try {

@@ -75,7 +75,7 @@ class Device {
 
   // Runs a checked job on the NPU, after any job running already: region BOs (null where none), the SRAM for
   // region 2 when `sram` is set; adds the PMU counts to `perfmon` (if any). Copies the results back into the BOs.
-  // With ETHOSU_SIM_CAPTURE set, writes the submission and its results as a capture (host/capture.h, source
+  // With ETHOSU_SIM_CAPTURE set, writes the submission and its results as a capture (host/recording/capture.h, source
   // "linux-accel"). While it runs, BO_WAIT on the region BOs waits.
   void run(const ValidatedStream& stream, const std::array<BufferPtr, 8>& regions, bool sram,
            const std::shared_ptr<Perfmon>& perfmon);

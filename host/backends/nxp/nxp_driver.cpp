@@ -28,7 +28,7 @@
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
 #include "host/backends/nxp/nxp_inference.h"
 #include "host/backends/shim_env.h"
-#include "host/capture.h"
+#include "host/recording/capture.h"
 
 namespace ethosu::nxp {
 

@@ -6,10 +6,10 @@
 #include <exception>
 #include <map>
 
-#include "host/cpu_ops.h"
-#include "host/payload.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "host/firmware/cpu_ops.h"
+#include "host/formats/payload.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "isa/registers.h"
 #include "sim/error.h"
 
@@ -35,7 +35,7 @@ struct Tensor {
 struct ModelPlan {
   host::VelaModel model;
   host::EthosuOperator op;
-  uint64_t arena_bytes = 0;  // the NPU's scratch and what the CPU operators exchange (host/cpu_ops.h)
+  uint64_t arena_bytes = 0;  // the NPU's scratch and what the CPU operators exchange (host/firmware/cpu_ops.h)
   std::vector<Tensor> inputs, outputs;
   // Variable (state) tensors in the arena and the byte TFLM's AllocateTensors() resets them to: the zero point
   // for int8, 0 otherwise (tflite::ResetVariableTensor).

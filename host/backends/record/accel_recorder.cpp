@@ -21,7 +21,7 @@
 #include "host/backends/accel/ethosu_accel_uapi.h"
 #include "host/backends/common/owned_fds.h"
 #include "host/backends/record/recorder.h"
-#include "host/capture.h"
+#include "host/recording/capture.h"
 #include "isa/decoder.h"
 #include "isa/validator.h"
 #include "sim/error.h"

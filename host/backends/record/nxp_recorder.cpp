@@ -19,7 +19,7 @@
 #include "host/backends/common/owned_fds.h"
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
 #include "host/backends/record/recorder.h"
-#include "host/capture.h"
+#include "host/recording/capture.h"
 #include "isa/registers.h"
 #include "sim/error.h"
 

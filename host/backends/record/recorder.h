@@ -1,5 +1,5 @@
 // libethosu-record.so: records what a client submits to a real Ethos-U driver and what the hardware answers, one
-// capture per job (host/capture.h, recorded_on "hardware"), while passing every call through unchanged.
+// capture per job (host/recording/capture.h, recorded_on "hardware"), while passing every call through unchanged.
 //
 // Contract: the interposed functions (preload.cpp) hand every call to the next definition (the kernel driver
 // through libc, or a driver shim preloaded after this library) with the client's own arguments, and return its

@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "host/regions.h"
+#include "isa/access.h"
 #include "models/npu/axi/axi_timing.h"
 #include "sim/config.h"
 
@@ -123,7 +123,7 @@ Machine preset(std::string_view name);
 
 // Region -> AXI port: 0 constants, 1 arena, 2 cache from the memory mode; 3-7 on AXI1, as the Linux
 // accel driver programs REGIONCFG (0xAA8A).
-std::array<unsigned, kRegions> region_ports(const MemoryMode& mode);
+std::array<unsigned, isa::kRegionCount> region_ports(const MemoryMode& mode);
 
 // The system's own parameters: where the values came from (system.config, system.memory_mode, mem.axiN.memory),
 // the SRAM's size and the region mapping (regions.N.port); the NPU declares the rest (models/npu/npu_config.h).

@@ -1,4 +1,4 @@
-#include "host/report.h"
+#include "host/run/report.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 
-#include "host/json_writer.h"
+#include "host/run/json_writer.h"
 
 namespace ethosu::host {
 

@@ -1,13 +1,13 @@
 // The public jobs and runs (include/ethosu_sim/run.h) over host::Job and host::run_job.
 #include "ethosu_sim/run.h"
 
-#include "host/file_io.h"
-#include "host/job.h"
-#include "host/payload.h"
-#include "host/report.h"
-#include "host/run_job.h"
+#include "sim/files.h"
+#include "host/run/job.h"
+#include "host/formats/payload.h"
+#include "host/run/report.h"
+#include "host/run/run_job.h"
 #include "models/npu/npu_config.h"
-#include "host/sim_config.h"
+#include "host/config/config.h"
 #include "sim/error.h"
 #include "sim/trace.h"
 
@@ -100,7 +100,7 @@ std::vector<Comparison> compare_outputs(const Job& job) {
   for (const host::OutputSpec& o : impl.job.outputs) {
     Comparison c;
     if (o.expected) {
-      const host::Comparison h = host::compare_bytes(impl.job.output_bytes(o), host::read_file(o.expected->string()),
+      const host::Comparison h = host::compare_bytes(impl.job.output_bytes(o), ethosu::sim::read_file(o.expected->string()),
                                                      o.element_bytes, o.element_signed);
       c = {h.exact, true, h.mismatches, h.max_abs_diff, h.text};
     } else {

@@ -1,4 +1,4 @@
-#include "host/simulator.h"
+#include "host/run/simulator.h"
 
 #include "sim/error.h"
 #include "sim/int_math.h"
@@ -48,7 +48,7 @@ TimedRun Simulator::run(Job& job, const npu::NpuConfig& config, uint32_t regionc
   dj.qsize = static_cast<uint32_t>(stream_buffer_.size());
   if (!stream_buffer_.empty()) platform_.dram.map(dj.qbase, stream_buffer_.data(), stream_buffer_.size());
   next[1] = align_up(next[1] + stream_buffer_.size() + 1);
-  for (unsigned r = 0; r < kRegions; ++r) {
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     const unsigned port = (dj.regioncfg >> (2 * r) & 3) >> 1;
     auto& buf = job.regions[r];
     dj.basep[r] = next[port];

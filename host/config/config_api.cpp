@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ethosu_sim/npu.h"
-#include "host/sim_config.h"
-#include "host/system_config.h"
+#include "host/config/config.h"
+#include "host/config/system_config.h"
 #include "models/npu/npu.h"
 
 namespace ethosu_sim {

@@ -1,4 +1,4 @@
-// Writing capture folders (host/capture.h): the streaming CaptureWriter, write_capture() on top of it, and the
+// Writing capture folders (host/recording/capture.h): the streaming CaptureWriter, write_capture() on top of it, and the
 // numbered folders of a recording session. Kept apart from the reader and replay so that the recorder
 // (libethosu-record.so) links the writer without the simulator.
 #include <algorithm>
@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
-#include "host/capture.h"
-#include "host/capture_names.h"
-#include "host/file_io.h"
+#include "host/recording/capture.h"
+#include "host/recording/capture_names.h"
+#include "sim/files.h"
 #include "isa/registers.h"
 #include "isa/variant.h"
 #include "sim/error.h"
@@ -95,20 +95,20 @@ CaptureWriter::CaptureWriter(fs::path dir) : dir_(std::move(dir)) {
 }
 
 CaptureWriter::File CaptureWriter::write(const std::string& name, const uint8_t* data, size_t size) {
-  write_file((dir_ / name).string(), data, size);
+  sim::write_file((dir_ / name).string(), data, size);
   return File{name, size, crc32(data, size)};
 }
 
 void CaptureWriter::add_stream(const uint8_t* data, size_t size) { stream_ = write(kStream, data, size); }
 
 void CaptureWriter::add_region(unsigned region, bool after, const uint8_t* data, size_t size) {
-  if (region >= kRegions) throw InputError("capture: region " + std::to_string(region) + " does not exist");
+  if (region >= isa::kRegionCount) throw InputError("capture: region " + std::to_string(region) + " does not exist");
   if (size == 0) return;  // a region without a buffer has no entry
   (after ? after_ : before_)[region] = write(region_file(region, after), data, size);
 }
 
 void CaptureWriter::add_zero_region(unsigned region, uint64_t size) {
-  if (region >= kRegions) throw InputError("capture: region " + std::to_string(region) + " does not exist");
+  if (region >= isa::kRegionCount) throw InputError("capture: region " + std::to_string(region) + " does not exist");
   if (size == 0) return;
   before_[region] = File{"", size, 0, true};
 }
@@ -197,10 +197,10 @@ void CaptureWriter::finish(const Capture& c) {
     m["sram_region"] = c.sram_region ? ojson(*c.sram_region) : ojson(nullptr);
     m["stream"] = file_json(*stream_);
     m["regions"] = ojson::array();
-    for (unsigned r = 0; r < kRegions; ++r)
+    for (unsigned r = 0; r < isa::kRegionCount; ++r)
       if (before_[r]) m["regions"].push_back(indexed_json("region", r, *before_[r]));
     results["regions"] = ojson::array();
-    for (unsigned r = 0; r < kRegions; ++r) {
+    for (unsigned r = 0; r < isa::kRegionCount; ++r) {
       if (!after_[r]) continue;
       if (!before_[r] || before_[r]->size_bytes != after_[r]->size_bytes)
         throw InputError("capture: region " + std::to_string(r) + " holds " + std::to_string(after_[r]->size_bytes) +
@@ -210,7 +210,7 @@ void CaptureWriter::finish(const Capture& c) {
     }
   }
   m["results"] = results;
-  write_text_file((dir_ / kManifest).string(), m.dump(1) + "\n");
+  sim::write_text_file((dir_ / kManifest).string(), m.dump(1) + "\n");
 }
 
 namespace {
@@ -224,7 +224,7 @@ bool all_zero(const std::vector<uint8_t>& bytes) {
 void write_capture(const fs::path& dir, const Capture& c) {
   if (!isa::parse_variant(c.variant)) throw InputError("capture: unknown NPU variant '" + c.variant + "'");
   if (!c.inference)
-    for (unsigned r = 0; r < kRegions; ++r)
+    for (unsigned r = 0; r < isa::kRegionCount; ++r)
       if (!c.regions_after[r].empty() && c.regions_after[r].size() != c.regions_before[r].size())
         throw InputError("capture: region " + std::to_string(r) + " holds " + std::to_string(c.regions_after[r].size()) +
                          " bytes after the run but " + std::to_string(c.regions_before[r].size()) + " before");
@@ -241,7 +241,7 @@ void write_capture(const fs::path& dir, const Capture& c) {
       if (!inf.ofms_appended[k].empty()) w.add_ofm_appended(k, inf.ofms_appended[k].data(), inf.ofms_appended[k].size());
   } else {
     w.add_stream(c.stream.data(), c.stream.size());
-    for (unsigned r = 0; r < kRegions; ++r) {
+    for (unsigned r = 0; r < isa::kRegionCount; ++r) {
       // Zeros (a cleared SRAM, fresh output buffers) need no file.
       if (all_zero(c.regions_before[r]))
         w.add_zero_region(r, c.regions_before[r].size());

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "host/driver.h"
-#include "host/job.h"
+#include "host/run/driver.h"
+#include "host/run/job.h"
 #include "models/npu/job_report.h"
 #include "models/platform/platform.h"
 

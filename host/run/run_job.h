@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "host/job.h"
+#include "host/run/job.h"
 #include "models/npu/job_report.h"
 #include "models/platform/platform.h"
 #include "sim/trace.h"

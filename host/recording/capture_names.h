@@ -1,4 +1,4 @@
-// The names a capture folder uses (host/CAPTURE.md), shared by its writer and reader.
+// The names a capture folder uses (host/recording/CAPTURE.md), shared by its writer and reader.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <system_error>
 #include <vector>
 
-#include "host/regions.h"
+#include "isa/access.h"
 #include "sim/error.h"
 
 namespace ethosu::host::capture_names {
@@ -31,7 +31,7 @@ inline std::string ofm_file(unsigned index) { return "ofm" + std::to_string(inde
 // The names a writer may create; anything else in a folder means it is not (only) a capture.
 inline bool is_capture_file_name(const std::string& name) {
   if (name == kManifest || name == kStream || name == kNetwork) return true;
-  for (unsigned r = 0; r < kRegions; ++r)
+  for (unsigned r = 0; r < isa::kRegionCount; ++r)
     if (name == region_file(r, false) || name == region_file(r, true)) return true;
   for (unsigned i = 0; i < kMaxBuffers; ++i)
     if (name == ifm_file(i, false) || name == ifm_file(i, true) || name == ofm_file(i)) return true;

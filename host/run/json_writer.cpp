@@ -1,4 +1,4 @@
-#include "host/json_writer.h"
+#include "host/run/json_writer.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // The simulator's configuration as one parameter registry: the NPU's parameters (each block declares its
-// own, models/npu/npu_config.h) and the system's (host/system_config.h: presets, region mapping).
+// own, models/npu/npu_config.h) and the system's (host/config/system_config.h: presets, region mapping).
 //
 // Contract: make_config() declares every parameter with its default (the imx93 system); callers layer
 // presets, files and --set on top; npu::read_config() and regioncfg() read the resolved values.

@@ -1,4 +1,4 @@
-#include "host/tflite.h"
+#include "host/formats/tflite.h"
 
 #include <algorithm>
 #include <array>

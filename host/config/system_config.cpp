@@ -1,4 +1,4 @@
-#include "host/system_config.h"
+#include "host/config/system_config.h"
 
 #include <algorithm>
 #include <cctype>
@@ -388,8 +388,8 @@ Machine preset(std::string_view name) {
   throw InputError(msg);
 }
 
-std::array<unsigned, kRegions> region_ports(const MemoryMode& mode) {
-  std::array<unsigned, kRegions> ports;
+std::array<unsigned, isa::kRegionCount> region_ports(const MemoryMode& mode) {
+  std::array<unsigned, isa::kRegionCount> ports;
   ports.fill(1);
   ports[0] = mode.const_port;
   ports[1] = mode.arena_port;
@@ -414,8 +414,8 @@ void declare_parameters(sim::Config& c) {
                     "memory this AXI port reaches", areas);
   c.declare_int("mem.sram.size_bytes", static_cast<int64_t>(d.memory_mode.arena_cache_size_bytes), "bytes",
                 "on-chip SRAM for the NPU (Vela arena_cache_size); 0 = unbounded", 0, int64_t{1} << 40);
-  const std::array<unsigned, kRegions> ports = region_ports(d.memory_mode);
-  for (unsigned r = 0; r < kRegions; ++r) {
+  const std::array<unsigned, isa::kRegionCount> ports = region_ports(d.memory_mode);
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     c.declare_int("regions." + std::to_string(r) + ".port", ports[r], "AXI port",
                   "AXI port of base pointer " + std::to_string(r) + " (REGIONCFG)", 0, 1);
   }
@@ -439,8 +439,8 @@ void apply_machine(sim::Config& c, const Machine& m, Source source, std::string_
     if (t.max_writes) c.set_value(pre + "max_outstanding_writes", *t.max_writes, source, origin);
   }
   c.set_value("mem.sram.size_bytes", static_cast<int64_t>(m.memory_mode.arena_cache_size_bytes), source, origin);
-  const std::array<unsigned, kRegions> ports = region_ports(m.memory_mode);
-  for (unsigned r = 0; r < kRegions; ++r) {
+  const std::array<unsigned, isa::kRegionCount> ports = region_ports(m.memory_mode);
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     c.set_value("regions." + std::to_string(r) + ".port", static_cast<int64_t>(ports[r]), source, origin);
   }
 }

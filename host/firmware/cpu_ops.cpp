@@ -1,4 +1,4 @@
-#include "host/cpu_ops.h"
+#include "host/firmware/cpu_ops.h"
 
 // Header-only use: without a locale object from libflatbuffers (only strings that hold numbers would need it).
 #define FLATBUFFERS_LOCALE_INDEPENDENT 0

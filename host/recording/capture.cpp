@@ -1,4 +1,4 @@
-#include "host/capture.h"
+#include "host/recording/capture.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,11 +7,11 @@
 #include <set>
 #include <system_error>
 
-#include "host/capture_names.h"
-#include "host/file_io.h"
-#include "host/job.h"
-#include "host/run_job.h"
-#include "host/sim_config.h"
+#include "host/recording/capture_names.h"
+#include "sim/files.h"
+#include "host/run/job.h"
+#include "host/run/run_job.h"
+#include "host/config/config.h"
 #include "isa/decoder.h"
 #include "isa/registers.h"
 #include "isa/validator.h"
@@ -102,7 +102,7 @@ std::vector<uint8_t> load(const fs::path& dir, const FileRef& f) {
   if (ec || size != f.size_bytes)
     throw InputError(path.string() + ": " + (ec ? "size unreadable" : std::to_string(size) + " bytes") + ", " +
                      manifest_name + " says " + std::to_string(f.size_bytes) + " (truncated or replaced)");
-  auto bytes = read_file(path.string(), f.size_bytes);
+  auto bytes = sim::read_file(path.string(), f.size_bytes);
   const uint32_t crc = crc32(bytes.data(), bytes.size());
   if (crc != f.crc)
     throw InputError(path.string() + ": CRC-32 " + crc_text(crc) + " does not match " + manifest_name + "'s " +
@@ -231,14 +231,14 @@ namespace {
 void read_submission(const ManifestReader& m, const json& j, const fs::path& dir, int version, Capture& c,
                      std::set<std::string>& files) {
   c.regioncfg = m.reg(m.member(j, "regioncfg", "top level"), "regioncfg");
-  if (c.regioncfg >> (2 * kRegions))
+  if (c.regioncfg >> (2 * isa::kRegionCount))
     m.fail("regioncfg", hex32(c.regioncfg) + " sets bits above the 8 regions' 16");
   const json& limits = m.member(j, "axi_limits", "top level");
   if (!limits.is_array() || limits.size() != 4) m.fail("axi_limits", "expected 4 values (AXI_LIMIT0-3)");
   for (size_t i = 0; i < 4; ++i) c.axi_limits[i] = m.reg(limits[i], "axi_limits[" + std::to_string(i) + "]");
   const json& sram = m.member(j, "sram_region", "top level");
   if (!sram.is_null()) {
-    c.sram_region = static_cast<uint32_t>(m.uint(sram, "sram_region", kRegions - 1));
+    c.sram_region = static_cast<uint32_t>(m.uint(sram, "sram_region", isa::kRegionCount - 1));
     if ((c.regioncfg >> (2 * *c.sram_region + 1)) & 1)
       m.fail("sram_region", "region " + std::to_string(*c.sram_region) + " is on AXI1 in regioncfg " +
                                 hex32(c.regioncfg) + ", not on the SRAM port AXI0");
@@ -247,15 +247,15 @@ void read_submission(const ManifestReader& m, const json& j, const fs::path& dir
       read_file_ref(m, m.member(j, "stream", "top level"), "stream", kStream, {"file", "size_bytes", "crc32"});
   files.insert(stream.name);
   c.stream = load(dir, stream);
-  ListKind before{"region", kRegions - 1, region_before_name};
+  ListKind before{"region", isa::kRegionCount - 1, region_before_name};
   before.zero_filled_allowed = version >= 2;
   read_list(m, m.member(j, "regions", "top level"), "regions", dir, before, files,
             [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_before[r] = std::move(bytes); });
   const json& results = j["results"];
   read_list(m, m.member(results, "regions", "results"), "results.regions", dir,
-            ListKind{"region", kRegions - 1, region_after_name}, files,
+            ListKind{"region", isa::kRegionCount - 1, region_after_name}, files,
             [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_after[r] = std::move(bytes); });
-  for (unsigned r = 0; r < kRegions; ++r)
+  for (unsigned r = 0; r < isa::kRegionCount; ++r)
     if (!c.regions_after[r].empty() && c.regions_after[r].size() != c.regions_before[r].size())
       m.fail("results.regions", "region " + std::to_string(r) + " has " + std::to_string(c.regions_after[r].size()) +
                                     " bytes after the run but " + std::to_string(c.regions_before[r].size()) +
@@ -343,7 +343,7 @@ Capture read_capture(const fs::path& dir) {
   if (!fs::exists(manifest_path, ec))
     throw InputError(manifest_path.string() + ": missing (a capture folder has " + kManifest + ")");
   const ManifestReader m(manifest_path.string());
-  const auto text = read_file(manifest_path.string(), uint64_t{1} << 24);
+  const auto text = sim::read_file(manifest_path.string(), uint64_t{1} << 24);
   json j;
   try {
     j = json::parse(text.begin(), text.end());
@@ -485,7 +485,7 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   r.replayed.status = outcome.status;
   r.replayed.cycle_counter = outcome.cycle_counter;
   r.replayed.event_counters = outcome.event_counters;
-  for (unsigned i = 0; i < kRegions; ++i) {
+  for (unsigned i = 0; i < isa::kRegionCount; ++i) {
     if (c.regions_after[i].empty()) continue;
     r.replayed.regions_after[i] = job.regions[i];
     if (job.regions[i] != c.regions_after[i])
@@ -531,7 +531,7 @@ std::map<std::string, std::string> capture_parameters(const sim::Config& config)
   return out;
 }
 
-Capture capture_run(const std::string& source, const std::array<std::vector<uint8_t>, kRegions>& regions_before,
+Capture capture_run(const std::string& source, const std::array<std::vector<uint8_t>, isa::kRegionCount>& regions_before,
                     const Job& job, const RunOptions& options, const RunOutcome& outcome, const sim::Config& config) {
   Capture c;
   c.source = source;
@@ -542,12 +542,12 @@ Capture capture_run(const std::string& source, const std::array<std::vector<uint
   c.pmu_events = options.pmu_events;
   c.timed = options.timed;
   c.parameters = capture_parameters(config);
-  for (unsigned r = 0; r < kRegions && !c.sram_region; ++r)
+  for (unsigned r = 0; r < isa::kRegionCount && !c.sram_region; ++r)
     if (!regions_before[r].empty() && !((options.regioncfg >> (2 * r + 1)) & 1)) c.sram_region = r;
   isa::ValidatorOptions vo;
   vo.variant = isa::parse_variant(job.variant).value_or(isa::Variant::U65_256);
   const isa::Report written = isa::validate(isa::decode(job.stream), vo);
-  for (unsigned r = 0; r < kRegions; ++r)
+  for (unsigned r = 0; r < isa::kRegionCount; ++r)
     if (written.writes(r).used && !job.regions[r].empty()) c.regions_after[r] = job.regions[r];
   c.status = outcome.status;
   c.cycle_counter = outcome.cycle_counter;

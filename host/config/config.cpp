@@ -1,9 +1,9 @@
-#include "host/sim_config.h"
+#include "host/config/config.h"
 
 #include <algorithm>
 #include <cctype>
 
-#include "host/system_config.h"
+#include "host/config/system_config.h"
 #include "isa/registers.h"
 #include "models/npu/npu.h"
 #include "sim/error.h"
@@ -24,7 +24,7 @@ sim::Config make_config() {
 
 uint32_t regioncfg(const sim::Config& c) {
   uint32_t v = 0;
-  for (unsigned r = 0; r < kRegions; ++r)
+  for (unsigned r = 0; r < isa::kRegionCount; ++r)
     if (c.param("regions." + std::to_string(r) + ".port").as_int()) v |= 2u << (2 * r);
   return v;
 }

@@ -1,7 +1,7 @@
 // Capture and replay of one submission: what a driver handed the NPU (command stream, region buffers,
 // register set-up, PMU selection, configuration) and what came back (region bytes, STATUS, PMU counts).
 //
-// Contract: write_capture() stores a Capture as a folder (format described in host/CAPTURE.md, version 2) that
+// Contract: write_capture() stores a Capture as a folder (format described in host/recording/CAPTURE.md, version 2) that
 // read_capture() reads back exactly; read_capture() also reads version 1 and checks everything a hand-edited or
 // truncated folder can get wrong, throwing ethosu::InputError naming the file and the problem. CaptureWriter
 // writes the same folder file by file, straight from the caller's memory, for recorders that must not hold
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "host/regions.h"
+#include "isa/access.h"
 
 namespace ethosu::sim {
 class Config;
@@ -67,7 +67,7 @@ struct Capture {
   std::vector<uint8_t> stream;             // the bare command stream the NPU fetched
   // Region buffers as handed to the NPU before the run; an absent region is empty. sram_region names the
   // region that is the NPU's on-chip SRAM (the Linux driver's region 2 when sram_size > 0), if any.
-  std::array<std::vector<uint8_t>, kRegions> regions_before;
+  std::array<std::vector<uint8_t>, isa::kRegionCount> regions_before;
   std::optional<uint32_t> sram_region;
   // Register set-up the driver made.
   uint32_t regioncfg = 0xAA8A;
@@ -77,7 +77,7 @@ struct Capture {
   // Run-time parameters by hierarchical name (the non-default part of the resolved configuration).
   std::map<std::string, std::string> parameters;
   // What came back.
-  std::array<std::vector<uint8_t>, kRegions> regions_after;  // only the regions the stream writes; others empty
+  std::array<std::vector<uint8_t>, isa::kRegionCount> regions_after;  // only the regions the stream writes; others empty
   uint32_t status = 0;                     // STATUS as the driver read it in its IRQ handler
   uint64_t cycle_counter = 0;
   std::array<uint32_t, 4> event_counters{};
@@ -126,7 +126,7 @@ class CaptureWriter {
   File write(const std::string& name, const uint8_t* data, size_t size_bytes);
   std::filesystem::path dir_;
   std::optional<File> stream_, network_;
-  std::array<std::optional<File>, kRegions> before_, after_;
+  std::array<std::optional<File>, isa::kRegionCount> before_, after_;
   std::vector<std::optional<File>> ifms_, ifms_after_, ofms_;
 };
 // Throws InputError when write_capture() would refuse `dir` (not a folder, or a folder holding files that are
@@ -181,7 +181,7 @@ std::map<std::string, std::string> capture_parameters(const sim::Config& config)
 // the run (its buffers hold the results), options/config/outcome how it ran and what came back. regions_after
 // keeps the regions the stream writes (OFM and DMA destinations, as isa::validate finds them); sram_region is the
 // first region with a buffer that REGIONCFG puts on AXI0, the on-chip SRAM.
-Capture capture_run(const std::string& source, const std::array<std::vector<uint8_t>, kRegions>& regions_before,
+Capture capture_run(const std::string& source, const std::array<std::vector<uint8_t>, isa::kRegionCount>& regions_before,
                     const Job& job, const RunOptions& options, const RunOutcome& outcome, const sim::Config& config);
 
 }  // namespace ethosu::host

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "host/regions.h"
+#include "isa/access.h"
 #include "sim/config.h"
 
 namespace ethosu::host {
@@ -36,7 +36,7 @@ struct Job {
   // target): what it names, with its CONFIG word. `variant` is then the U65 with the same MAC count.
   std::optional<std::string> header_variant;
   std::vector<uint8_t> stream;
-  std::array<std::vector<uint8_t>, kRegions> regions;
+  std::array<std::vector<uint8_t>, isa::kRegionCount> regions;
   std::vector<OutputSpec> outputs;
   // Which file went to which input ("input 0 'x' (region 1, offset 64, 32 bytes) <- x.bin"), for the user.
   std::vector<std::string> input_mapping;
@@ -79,7 +79,7 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
 // 2 = scratch_fast, and with separate I/O regions (COP2) 3 = inputs, 4 = outputs. `inputs` are "FILE" or
 // "NAME=FILE" (NAME an input tensor's name), placed at their offline-planned offsets: named ones in their tensor,
 // the others in the model's input order (graph inputs first, then state tensors); missing inputs are zero.
-// Outputs are listed in the model's output order. CPU operators other than those host/cpu_ops.h runs after
+// Outputs are listed in the model's output order. CPU operators other than those host/firmware/cpu_ops.h runs after
 // the job, or several NPU subgraphs, throw InputError naming them.
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs);
 

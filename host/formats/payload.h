@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "host/tflite.h"
+#include "host/formats/tflite.h"
 
 namespace ethosu::host {
 

@@ -1,4 +1,4 @@
-#include "host/run_job.h"
+#include "host/run/run_job.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include "isa/decoder.h"
 #include "isa/registers.h"
 #include "isa/variant.h"
-#include "host/simulator.h"
+#include "host/run/simulator.h"
 #include "models/npu/cc/engine.h"
 #include "models/npu/cc/status_timeline.h"
 #include "sim/error.h"
@@ -44,7 +44,7 @@ RunOutcome run_job(Job& job, const RunOptions& options) {
   if (!variant) throw InputError("unknown NPU variant '" + job.variant + "' (ethos-u65-256 or ethos-u65-512)");
   if (options.timed) return run_timed(job, *variant, options);
   cc::Regions regions{};
-  for (size_t i = 0; i < kRegions; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};
+  for (size_t i = 0; i < isa::kRegionCount; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};
   // The same engine and machine parameters as the timed NPU, whose SHRAM starts from zero for every job.
   const npu::NpuConfig& n = options.config;
   const unsigned cores = n.variant == *variant ? n.cores : isa::variant_info(*variant).cores;
@@ -53,7 +53,7 @@ RunOutcome run_job(Job& job, const RunOptions& options) {
   engine.dma_queue_depth = n.dma.queue_depth;
   engine.tsu_banks = n.cc.tsu_banks;
   engine.limits = n.limits;
-  for (unsigned r = 0; r < kRegions; ++r) engine.region_port[r] = static_cast<uint8_t>((options.regioncfg >> (2 * r) & 3) >> 1);
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) engine.region_port[r] = static_cast<uint8_t>((options.regioncfg >> (2 * r) & 3) >> 1);
   cc::StatusTimeline timeline(*variant);
   const cc::RunResult r = cc::Engine::run(isa::decode(job.stream), regions, shram, engine, timeline);
 

@@ -1,11 +1,11 @@
-#include "host/job.h"
+#include "host/run/job.h"
 
 #include <algorithm>
 
-#include "host/case.h"
-#include "host/cpu_ops.h"
-#include "host/file_io.h"
-#include "host/payload.h"
+#include "host/formats/case.h"
+#include "host/firmware/cpu_ops.h"
+#include "sim/files.h"
+#include "host/formats/payload.h"
 #include "isa/variant.h"
 #include "sim/error.h"
 #include "sim/text.h"
@@ -32,7 +32,7 @@ void check_region_size(const Job& job, uint32_t index, uint64_t size, const std:
   if (size > kMaxRegionBytes)
     throw InputError(what + ": region size " + std::to_string(size) + " bytes is over the 4 GiB limit");
   uint64_t others = 0;
-  for (uint32_t r = 0; r < kRegions; ++r)
+  for (uint32_t r = 0; r < isa::kRegionCount; ++r)
     if (r != index) others += job.regions[r].size();
   if (others + size > kMaxJobRegionBytes)
     throw InputError(what + ": the job's regions would hold " + std::to_string(others + size) +
@@ -48,7 +48,7 @@ void size_region(Job& job, uint32_t index, uint64_t size, const std::string& wha
 // Region `index` of the job as `size` bytes that start with the file's and end in zeros. The file's buffer becomes
 // the region: a model's weights are copied once, not again into a region allocated for them.
 void load_region(Job& job, uint32_t index, uint64_t size, const std::filesystem::path& file) {
-  std::vector<uint8_t> bytes = read_file(file.string());
+  std::vector<uint8_t> bytes = sim::read_file(file.string());
   // load_case() checked the file's size; it may have grown since.
   if (bytes.size() > size)
     throw InputError(file.string() + ": " + std::to_string(bytes.size()) + " bytes at offset 0 do not fit region " +
@@ -99,10 +99,10 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
   Job job;
   job.name = c.name;
   if (!c.accelerator.empty()) job.variant = c.accelerator;
-  job.stream = read_file(c.command_stream.string());
+  job.stream = sim::read_file(c.command_stream.string());
   for (const auto& r : c.regions) {
     const std::string what = c.manifest.string() + ": region " + std::to_string(r.index);
-    if (r.index >= kRegions) throw InputError(what + ": region index over 7");
+    if (r.index >= isa::kRegionCount) throw InputError(what + ": region index over 7");
     if (r.file) {
       check_region_size(job, r.index, r.size_bytes, what);
       load_region(job, r.index, r.size_bytes, *r.file);
@@ -111,8 +111,8 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
     }
   }
   for (const auto& in : c.inputs) {
-    if (in.region >= kRegions || !in.file) throw InputError(c.manifest.string() + ": input '" + in.name + "' invalid");
-    const auto data = read_file(in.file->string());
+    if (in.region >= isa::kRegionCount || !in.file) throw InputError(c.manifest.string() + ": input '" + in.name + "' invalid");
+    const auto data = sim::read_file(in.file->string());
     if (data.size() != in.size_bytes)
       throw InputError(in.file->string() + ": " + std::to_string(data.size()) + " bytes, the manifest says " +
                        std::to_string(in.size_bytes));
@@ -130,7 +130,7 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
 
 Job job_from_stream(const std::filesystem::path& stream, const std::vector<RegionArg>& regions,
                     const std::vector<PlacementArg>& inputs, const std::vector<PlacementArg>& dumps) {
-  return job_from_stream_bytes(stream.filename().string(), read_file(stream.string()), stream.string(), regions,
+  return job_from_stream_bytes(stream.filename().string(), sim::read_file(stream.string()), stream.string(), regions,
                                inputs, dumps);
 }
 
@@ -146,9 +146,9 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
   if (npu.payload) take_payload_variant(job, *npu.payload);
   for (const auto& r : regions) {
     const std::string what = "--region " + std::to_string(r.region);
-    if (r.region >= kRegions) throw InputError(what + ": region must be 0-7");
+    if (r.region >= isa::kRegionCount) throw InputError(what + ": region must be 0-7");
     std::vector<uint8_t> data;
-    if (r.file) data = read_file(r.file->string());
+    if (r.file) data = sim::read_file(r.file->string());
     const uint64_t size = r.size_bytes.value_or(data.size());
     if (size < data.size())
       throw InputError(what + ": size " + std::to_string(size) + " is smaller than " + r.file->string() + " (" +
@@ -157,11 +157,11 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
     place(job.regions[r.region], r.region, 0, data, what);
   }
   for (const auto& in : inputs) {
-    if (in.region >= kRegions) throw InputError("--input: region must be 0-7");
-    place(job.regions[in.region], in.region, in.offset, read_file(in.file.string()), in.file.string());
+    if (in.region >= isa::kRegionCount) throw InputError("--input: region must be 0-7");
+    place(job.regions[in.region], in.region, in.offset, sim::read_file(in.file.string()), in.file.string());
   }
   for (const auto& d : dumps) {
-    if (d.region >= kRegions) throw InputError("--dump: region must be 0-7");
+    if (d.region >= isa::kRegionCount) throw InputError("--dump: region must be 0-7");
     const auto size = job.regions[d.region].size();
     if (d.offset > size || d.size_bytes > size - d.offset)
       throw InputError("--dump " + std::to_string(d.region) + ":" + std::to_string(d.offset) + ":" +
@@ -173,11 +173,11 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
 }
 
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {
-  const auto file = read_file(model.string());
+  const auto file = sim::read_file(model.string());
   const auto npu = read_npu_file(file, model.string());
   if (npu.kind != NpuFileKind::TFLITE) throw InputError(model.string() + ": not a .tflite model");
   const VelaModel& vm = *npu.model;
-  // CPU operators the firmware runs (DEQUANTIZE, detection post-processing) run after the job (host/cpu_ops.h).
+  // CPU operators the firmware runs (DEQUANTIZE, detection post-processing) run after the job (host/firmware/cpu_ops.h).
   if (!vm.cpu_operators.empty()) check_cpu_operators(vm, model.string());
   if (vm.ethosu_operators.size() != 1)
     throw InputError(model.string() + ": expected one ethos-u operator, found " +
@@ -235,7 +235,7 @@ Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::s
       continue;
     }
     const std::string& name = *files[i];
-    const auto data = read_file(name);
+    const auto data = sim::read_file(name);
     if (data.size() != t.size_bytes)
       throw InputError(name + ": " + std::to_string(data.size()) + " bytes, input '" + t.name + "' has " +
                        std::to_string(t.size_bytes));

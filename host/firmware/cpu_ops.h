@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "host/payload.h"
+#include "host/formats/payload.h"
 
 namespace ethosu::host {
 

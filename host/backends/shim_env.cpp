@@ -62,7 +62,7 @@ uint64_t parse_sram_size(const std::string& text) {
 
 ShimSettings read_shim_settings(const EnvLookup& getenv) {
   ShimSettings s;
-  ConfigRequest& r = s.request;
+  MachineRequest& r = s.request;
   r.variant = value(getenv, "ETHOSU_SIM_VARIANT");
   if (r.variant && !isa::parse_variant(*r.variant))
     throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': expected ethos-u65-256 or ethos-u65-512");

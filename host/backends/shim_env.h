@@ -33,7 +33,7 @@ namespace ethosu::host {
 inline constexpr uint64_t kMaxJobRegionBytes = uint64_t{2} << 30;
 
 struct ShimSettings {
-  ConfigRequest request;       // variant, system, files and assignments as given
+  MachineRequest request;       // variant, system, files and assignments as given
   bool functional = false;
   uint64_t sram_size_bytes = 0;
   bool verbose = false;

@@ -459,8 +459,9 @@ int run_bench(const std::vector<std::string>& argv) {
     host::apply_variant(config, job.variant, sim::Source::PRESET, "the job");
     host::apply_machine(config, mach, sim::Source::PRESET, "--system " + bench.system);
     config.set("sim.limits.host_threads", bench.threads, sim::Source::CLI, "--threads");
-    bench.options.config = npu::read_config(config);
-    bench.options.regioncfg = host::regioncfg(config);
+    const host::RunOptions machine = host::run_options(config);
+    bench.options.config = machine.config;
+    bench.options.regioncfg = machine.regioncfg;
 
     Row row;
     row.name = case_name(dir);

@@ -8,6 +8,7 @@
 #include "host/recording/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
+#include "host/cli/machine_options.h"
 #include "sim/files.h"
 #include "host/recording/calibrate.h"
 #include "sim/config.h"
@@ -99,13 +100,13 @@ void print(const host::CalibrationResult& r) {
 }  // namespace
 
 int run_calibrate(const std::vector<std::string>& argv) {
-  Args a(argv, {{"--fit", "", true, true},
-                {"--config", "", true, false},
-                {"--set", "", true, true},
+  std::vector<OptionSpec> specs = machine_option_specs(PARAMETER_OPTIONS);
+  specs.insert(specs.end(), {{"--fit", "", true, true},
                 {"--output", "-o", true, false},
                 {"--json", "", false, false},
                 {"--max-evaluations", "", true, false},
                 {"--list-params", "", false, false}});
+  Args a(argv, specs);
   if (a.flag("--list-params")) {
     list_params();
     return 0;
@@ -115,9 +116,7 @@ int run_calibrate(const std::vector<std::string>& argv) {
   for (const auto& list : a.values("--fit"))
     for (const auto& name : split_list(list)) options.fit.push_back(name);
   if (options.fit.empty()) throw UsageError("--fit NAME[,NAME...] is required");
-  if (auto file = a.value("--config")) options.base.config_file = *file;
-  options.base.assignments = a.values("--set");
-  for (const auto& s : options.base.assignments) split_assignment(s, "--set");
+  options.base = machine_request(a, PARAMETER_OPTIONS);
   if (auto n = a.value("--max-evaluations")) options.max_evaluations = parse_size(*n, "--max-evaluations");
   std::vector<host::RecordedJob> jobs;
   for (const auto& dir : a.positionals()) jobs.emplace_back(host::read_capture(dir), dir);

@@ -11,6 +11,7 @@
 #include "host/recording/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
+#include "host/cli/machine_options.h"
 #include "host/recording/compare.h"
 #include "isa/registers.h"
 
@@ -162,18 +163,16 @@ int compare_all(const std::vector<std::string>& dirs, const host::ReplayOptions&
 }  // namespace
 
 int run_replay(const std::vector<std::string>& argv) {
-  Args a(argv, {{"--functional", "", false, false},
-                {"--config", "", true, false},
-                {"--set", "", true, true},
-                {"--save", "", true, false},
-                {"--json", "", false, false}});
+  std::vector<OptionSpec> specs = machine_option_specs(PARAMETER_OPTIONS);
+  specs.insert(specs.end(), {{"--functional", "", false, false}, {"--save", "", true, false}, {"--json", "", false, false}});
+  Args a(argv, specs);
   a.expect_positionals(1, SIZE_MAX, "CAPTURE_DIR");
   if (a.value("--save") && a.positionals().size() > 1) throw UsageError("--save takes one CAPTURE_DIR");
   host::ReplayOptions options;
   options.functional = a.flag("--functional");
-  options.assignments = a.values("--set");
-  if (auto file = a.value("--config")) options.config_file = *file;
-  for (const auto& s : options.assignments) split_assignment(s, "--set");
+  const ethosu_sim::MachineRequest request = machine_request(a, PARAMETER_OPTIONS);
+  options.config_file = request.config_file;
+  options.assignments = request.assignments;
   // Every capture and the --save folder are checked before anything runs: exit status 2 means nothing ran. (A
   // session's captures are read twice rather than held in memory together.)
   bool hardware = false;

@@ -7,6 +7,7 @@
 #include "host/recording/capture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
+#include "host/cli/machine_options.h"
 #include "host/firmware/cpu_ops.h"
 #include "sim/files.h"
 #include "host/run/job.h"
@@ -22,7 +23,8 @@
 
 namespace ethosu::cli {
 
-const char* const kRunHelp =
+const std::string kRunHelp =
+    std::string(
     "usage: ethosu-sim run CASE_DIR [--out DIR]\n"
     "       ethosu-sim run STREAM --region N=FILE[:SIZE] ... [--input R:OFFSET=FILE ...]\n"
     "                             [--dump R:OFFSET:SIZE=FILE ...]\n"
@@ -55,15 +57,9 @@ const char* const kRunHelp =
     "                  inside it, or inside its parent case for a nested build such as u65_512/)\n"
     "\n"
     "The job runs on the cycle-level SystemC platform, driven through the NPU's registers the way the\n"
-    "Linux and Arm core drivers do, and prints a table of cycles per operation. Machine:\n"
-    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for;\n"
-    "                       needed for payloads of Vela 3.2 and older, whose header names an Ethos-U55)\n"
-    "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a vela.ini\n"
-    "                       system config (Ethos_U65_High_End, ... or one from --vela-ini)\n"
-    "  --memory-mode NAME   vela.ini memory mode with --system (default Dedicated_Sram)\n"
-    "  --vela-ini FILE      read system configs and memory modes from a vela.ini (repeatable)\n"
-    "  --config FILE        parameters, one 'name = value' per line\n"
-    "  --set NAME=VALUE     one parameter by hierarchical name (repeatable; --list-params shows them)\n"
+    "Linux and Arm core drivers do, and prints a table of cycles per operation. Machine:\n")
+    + kMachineOptionsHelp +
+    std::string(
     "  --list-params        print every parameter with its value, unit, meaning and range, and exit\n"
     "Results:\n"
     "  --pmu EVENT,...      up to 4 PMU events for the event counters (names such as MAC_ACTIVE or ids)\n"
@@ -76,7 +72,7 @@ const char* const kRunHelp =
     "  --capture DIR        write a capture of the submission and its results to DIR, for 'ethosu-sim replay'\n"
     "                       (host/recording/CAPTURE.md); also when the NPU faults\n"
     "\n"
-    "exit status: 0 ran (and matched), 1 the NPU faulted or an output differs, 2 usage or input error\n";
+    "exit status: 0 ran (and matched), 1 the NPU faulted or an output differs, 2 usage or input error\n");
 
 namespace {
 
@@ -136,16 +132,11 @@ void write_graph_outputs(const std::filesystem::path& model, const host::Job& jo
 }  // namespace
 
 int run_run(const std::vector<std::string>& argv) {
-  Args a(argv, {{"--out", "", true, false},
+  std::vector<OptionSpec> specs = machine_option_specs(ALL_MACHINE_OPTIONS);
+  specs.insert(specs.end(), {{"--out", "", true, false},
                 {"--region", "", true, true},
                 {"--input", "", true, true},
                 {"--dump", "", true, true},
-                {"--variant", "", true, false},
-                {"--system", "", true, false},
-                {"--memory-mode", "", true, false},
-                {"--vela-ini", "", true, true},
-                {"--config", "", true, false},
-                {"--set", "", true, true},
                 {"--list-params", "", false, false},
                 {"--list-pmu-events", "", false, false},
                 {"--pmu", "", true, false},
@@ -154,6 +145,7 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--functional", "", false, false},
                 {"--allow-outside-case", "", false, false},
                 {"--capture", "", true, false}});
+  Args a(argv, specs);
   if (a.flag("--list-params")) {
     const sim::Config config = host::make_config();  // outlives the loop: params() points into it
     for (const auto* p : config.params())
@@ -221,15 +213,7 @@ int run_run(const std::vector<std::string>& argv) {
   }
   host::RunOptions options;
   options.timed = !a.flag("--functional");
-  host::ConfigRequest request;
-  request.variant = a.value("--variant");
-  request.system = a.value("--system");
-  request.memory_mode = a.value("--memory-mode");
-  for (const auto& f : a.values("--vela-ini")) request.vela_ini.push_back(f);
-  if (auto f = a.value("--config")) request.config_file = *f;
-  request.assignments = a.values("--set");
-  if (!request.system && (request.memory_mode || !request.vela_ini.empty()))
-    throw UsageError("--memory-mode and --vela-ini go with --system");
+  const host::MachineRequest request = machine_request(a, ALL_MACHINE_OPTIONS);
   const sim::Config config = host::resolve_config(request, job.variant);
   if (request.system && !request.vela_ini.empty()) {
     host::VelaIni ini;
@@ -240,8 +224,7 @@ int run_run(const std::vector<std::string>& argv) {
   job.variant = config.param("npu.variant").as_string();
   if (const auto warning = host::check_payload_header(job, config))
     std::cerr << "ethosu-sim run: warning: " << *warning << "\n";
-  options.config = npu::read_config(config);
-  options.regioncfg = host::regioncfg(config);
+  options = host::run_options(config, options.timed);
   if (auto pmu = a.value("--pmu")) {
     if (!options.timed) throw UsageError("--pmu needs the timed platform (drop --functional)");
     host::PmuSelection sel;

@@ -7,7 +7,7 @@ const Subcommand* find_subcommand(const std::string& name) {
       {"disasm", kDisasmHelp, run_disasm},
       {"asm", kAsmHelp, run_asm},
       {"validate", kValidateHelp, run_validate},
-      {"run", kRunHelp, run_run},
+      {"run", kRunHelp.c_str(), run_run},
       {"bench", kBenchHelp, run_bench},
       {"replay", kReplayHelp, run_replay},
       {"calibrate", kCalibrateHelp, run_calibrate},

@@ -26,7 +26,7 @@ int run_calibrate(const std::vector<std::string>& args);
 extern const char* const kDisasmHelp;
 extern const char* const kAsmHelp;
 extern const char* const kValidateHelp;
-extern const char* const kRunHelp;
+extern const std::string kRunHelp;
 extern const char* const kBenchHelp;
 extern const char* const kReplayHelp;
 extern const char* const kCalibrateHelp;

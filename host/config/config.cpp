@@ -29,7 +29,7 @@ uint32_t regioncfg(const sim::Config& c) {
   return v;
 }
 
-sim::Config resolve_config(const ConfigRequest& request, const std::string& job_variant) {
+sim::Config resolve_config(const MachineRequest& request, const std::string& job_variant) {
   sim::Config config = make_config();
   apply_variant(config, job_variant, sim::Source::PRESET, "the job");
   if (request.system) {

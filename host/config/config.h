@@ -23,15 +23,13 @@ sim::Config make_config();
 uint32_t regioncfg(const sim::Config& c);
 
 // What a user asks of the machine, from any front end (CLI options, driver-shim environment variables,
-// Python keyword arguments). Applied in this order: the job's variant, the system (a preset, or a vela.ini
-// system config with its memory mode), the config file, the assignments, the variant asked for.
-// The fields are the public MachineRequest's (include/ethosu_sim/config.h).
-struct ConfigRequest : ethosu_sim::MachineRequest {
-  std::string origin = "--set";  // how the assignments are named in the report
-};
+// Python keyword arguments): the public MachineRequest. Applied in this order: the job's variant, the system (a
+// preset, or a vela.ini system config with its memory mode), the config file, the assignments, the variant asked
+// for.
+using ethosu_sim::MachineRequest;
 // The resolved configuration for a job compiled for job_variant; throws InputError for unknown systems,
 // memory modes, parameters and values, naming them.
-sim::Config resolve_config(const ConfigRequest& request, const std::string& job_variant);
+sim::Config resolve_config(const MachineRequest& request, const std::string& job_variant);
 
 // PMEVTYPER values for up to four PMU events given by name (as in Arm's pmu_ethosu.h, with or without the
 // ETHOSU_PMU_ prefix) or decimal hardware id. Throws InputError naming an unknown event or a fifth one; events the

@@ -10,23 +10,10 @@
 
 namespace ethosu_sim {
 
-using ethosu::host::ConfigRequest;
-
-namespace {
-
-ConfigRequest config_request(const MachineRequest& r) {
-  ConfigRequest c;
-  static_cast<MachineRequest&>(c) = r;
-  c.origin = "assignment";
-  return c;
-}
-
-}  // namespace
-
 Config::Config() : Config(MachineRequest{}) {}
 
 Config::Config(const MachineRequest& request, const std::string& job_variant)
-    : impl_(std::make_shared<Impl>(ethosu::host::resolve_config(config_request(request), job_variant))) {}
+    : impl_(std::make_shared<Impl>(ethosu::host::resolve_config(request, job_variant))) {}
 
 void Config::set(const std::string& name, const std::string& value) {
   auto own = std::make_shared<Impl>(*impl_);  // copy on write: other Configs keep their values

@@ -71,7 +71,7 @@ struct Evaluation {
 
 class Objective {
  public:
-  Objective(const std::vector<RecordedJob>& jobs, const ConfigRequest& base, const std::vector<Axis>& axes)
+  Objective(const std::vector<RecordedJob>& jobs, const MachineRequest& base, const std::vector<Axis>& axes)
       : jobs_(jobs), base_(base), axes_(axes) {
     base_.variant.reset();  // each job runs on its own variant
   }
@@ -87,7 +87,7 @@ class Objective {
     const auto hit = cache_.find(key);
     if (hit != cache_.end()) return hit->second;
     ++evaluations_;
-    ConfigRequest request = base_;
+    MachineRequest request = base_;
     for (size_t i = 0; i < axes_.size(); ++i) request.assignments.push_back(axes_[i].param->name() + "=" + key[i]);
     request.origin = "calibrate";
     std::map<std::string, npu::NpuConfig> by_variant;
@@ -111,7 +111,7 @@ class Objective {
 
  private:
   const std::vector<RecordedJob>& jobs_;
-  ConfigRequest base_;
+  MachineRequest base_;
   const std::vector<Axis>& axes_;
   std::map<std::vector<std::string>, Evaluation> cache_;
   size_t evaluations_ = 0;

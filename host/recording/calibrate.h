@@ -28,7 +28,7 @@ namespace ethosu::host {
 
 struct CalibrationOptions {
   std::vector<std::string> fit;  // parameter names
-  ConfigRequest base;            // the starting configuration (its variant is ignored: each job has its own)
+  MachineRequest base;            // the starting configuration (its variant is ignored: each job has its own)
   size_t max_evaluations = 400;  // objective evaluations (each simulates every job once)
 };
 

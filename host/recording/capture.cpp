@@ -188,7 +188,7 @@ std::string region_difference(unsigned region, const std::vector<uint8_t>& repla
 // are restored as a preset would set them.
 sim::Config recorded_config(const Capture& c, const std::string& origin) {
   const sim::Config declared = make_config();
-  ConfigRequest request;
+  MachineRequest request;
   std::vector<std::pair<std::string, std::string>> labels;
   for (const auto& [name, value] : c.parameters) {
     const sim::Param* p = declared.find(name);
@@ -467,9 +467,7 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   job.variant = config.param("npu.variant").as_string();
   job.stream = c.stream;
   job.regions = c.regions_before;
-  RunOptions options;
-  options.timed = timed;
-  options.config = npu::read_config(config);
+  RunOptions options = run_options(config, timed);
   options.regioncfg = c.regioncfg;
   options.pmu_events = c.pmu_events;
   const RunOutcome outcome = run_job(job, options);

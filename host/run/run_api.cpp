@@ -69,10 +69,7 @@ std::vector<uint8_t> Job::output_bytes(size_t output) const {
 
 RunResult run(Job& job, const RunOptions& options) {
   host::Job& j = job.impl().job;
-  host::RunOptions o;
-  o.timed = options.timed;
-  o.config = ethosu::npu::read_config(options.config.impl().params);
-  o.regioncfg = options.config.regioncfg();
+  host::RunOptions o = host::run_options(options.config.impl().params, options.timed);
   o.pmu_events = options.pmu_events;
   ethosu::sim::Trace trace;
   if (options.trace) {

@@ -1,5 +1,7 @@
 #include "host/run/run_job.h"
 
+#include "host/config/config.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -38,6 +40,14 @@ RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) 
 }
 
 }  // namespace
+
+RunOptions run_options(const sim::Config& config, bool timed) {
+  RunOptions o;
+  o.timed = timed;
+  o.config = npu::read_config(config);
+  o.regioncfg = regioncfg(config);
+  return o;
+}
 
 RunOutcome run_job(Job& job, const RunOptions& options) {
   const auto variant = isa::parse_variant(job.variant);

@@ -10,6 +10,7 @@
 #include "host/run/job.h"
 #include "models/npu/job_report.h"
 #include "models/platform/platform.h"
+#include "sim/config.h"
 #include "sim/trace.h"
 
 namespace ethosu::host {
@@ -35,6 +36,11 @@ struct RunOutcome {
   uint64_t cycle_counter = 0;
   std::array<uint32_t, 4> event_counters{};
 };
+
+// The options of a run on the machine `config` resolves to: its NPU configuration and the REGIONCFG its region
+// mapping gives a driver. Every front end starts its runs from them (and sets what it adds: PMU events, a trace,
+// a driver's own REGIONCFG).
+RunOptions run_options(const sim::Config& config, bool timed = true);
 
 // Runs the job on the simulator; its region buffers hold the results afterwards.
 RunOutcome run_job(Job& job, const RunOptions& options = {});

@@ -30,6 +30,7 @@ struct MachineRequest {
   std::vector<std::filesystem::path> vela_ini;        // extra vela.ini files
   std::optional<std::filesystem::path> config_file;   // `name = value` lines
   std::vector<std::string> assignments;               // "name=value"
+  std::string origin = "assignment";                  // how the assignments are named in the resolved configuration
 };
 
 struct Parameter {

@@ -77,8 +77,8 @@ class Config:
         return dataclasses.replace(self, params=params, **fields)
 
     def request(self):
-        """The native ConfigRequest."""
-        r = _ethosu_sim.ConfigRequest()
+        """The native MachineRequest."""
+        r = _ethosu_sim.MachineRequest()
         r.variant = self.variant
         r.system = self.system
         r.memory_mode = self.memory_mode

@@ -81,7 +81,7 @@ void bind_job(py::module_& m) {
   // The driver's payload header check for a run of `job` under `request` (host::check_payload_header).
   m.def(
       "payload_header_warning",
-      [](const NativeJob& n, const host::ConfigRequest& request) {
+      [](const NativeJob& n, const host::MachineRequest& request) {
         return host::check_payload_header(n.job, host::resolve_config(request, n.job.variant));
       },
       py::arg("job"), py::arg("request"));

@@ -16,7 +16,7 @@ namespace ethosu::python {
 namespace {
 
 std::string calibrate(const std::vector<std::string>& paths, const std::vector<std::string>& fit,
-                      const host::ConfigRequest& request, size_t max_evaluations) {
+                      const host::MachineRequest& request, size_t max_evaluations) {
   host::CalibrationOptions o;
   o.fit = fit;
   o.base = request;

@@ -1,4 +1,4 @@
-// Configuration and runs for Python: ConfigRequest, resolve_config, run, and the tables of parameters,
+// Configuration and runs for Python: MachineRequest, resolve_config, run, and the tables of parameters,
 // PMU events, stall causes and traffic classes.
 #include <chrono>
 #include <memory>
@@ -86,16 +86,13 @@ py::list pmu_events() {
   return out;
 }
 
-py::dict run(const NativeJob& native, const host::ConfigRequest& request, const std::vector<std::string>& pmu,
+py::dict run(const NativeJob& native, const host::MachineRequest& request, const std::vector<std::string>& pmu,
              bool functional, const std::optional<std::filesystem::path>& trace_path) {
   host::Job job = native.job;  // the caller's job stays as loaded, so it can run again
   auto resolved = std::make_shared<const sim::Config>(host::resolve_config(request, job.variant));
   const sim::Config& config = *resolved;
   job.variant = config.param("npu.variant").as_string();
-  host::RunOptions options;
-  options.timed = !functional;
-  options.config = npu::read_config(config);
-  options.regioncfg = host::regioncfg(config);
+  host::RunOptions options = host::run_options(config, !functional);
   host::PmuSelection pmu_selection;
   if (!pmu.empty()) {
     if (functional) throw InputError("PMU events need the timed platform (functional=False)");
@@ -175,25 +172,25 @@ void bind_run(py::module_& m) {
            })
       .def("config_json", [](const RunRecord& r) { return r.config->to_json().dump(); });
 
-  py::class_<host::ConfigRequest>(m, "ConfigRequest")
+  py::class_<host::MachineRequest>(m, "MachineRequest")
       .def(py::init<>())
-      .def_readwrite("variant", &host::ConfigRequest::variant)
-      .def_readwrite("system", &host::ConfigRequest::system)
-      .def_readwrite("memory_mode", &host::ConfigRequest::memory_mode)
-      .def_readwrite("vela_ini", &host::ConfigRequest::vela_ini)
-      .def_readwrite("config_file", &host::ConfigRequest::config_file)
-      .def_readwrite("assignments", &host::ConfigRequest::assignments)
-      .def_readwrite("origin", &host::ConfigRequest::origin);
+      .def_readwrite("variant", &host::MachineRequest::variant)
+      .def_readwrite("system", &host::MachineRequest::system)
+      .def_readwrite("memory_mode", &host::MachineRequest::memory_mode)
+      .def_readwrite("vela_ini", &host::MachineRequest::vela_ini)
+      .def_readwrite("config_file", &host::MachineRequest::config_file)
+      .def_readwrite("assignments", &host::MachineRequest::assignments)
+      .def_readwrite("origin", &host::MachineRequest::origin);
 
   m.def(
       "resolve_config",
-      [](const host::ConfigRequest& request, const std::string& job_variant) {
+      [](const host::MachineRequest& request, const std::string& job_variant) {
         return host::resolve_config(request, job_variant).to_json().dump();
       },
       py::arg("request"), py::arg("job_variant"));
   m.def(
       "check_config",
-      [](const host::ConfigRequest& request, const std::string& job_variant) { host::resolve_config(request, job_variant); },
+      [](const host::MachineRequest& request, const std::string& job_variant) { host::resolve_config(request, job_variant); },
       py::arg("request"), py::arg("job_variant"));
   m.def("run", &run, py::arg("job"), py::arg("request"), py::arg("pmu"), py::arg("functional"), py::arg("trace"));
   m.def("parameters", &parameters);

@@ -15,13 +15,11 @@ using nlohmann::json;
 json record_of(const GoldenCase& c, const std::vector<std::string>& assignments) {
   host::Job job = c.load(c.source);
   // As cmd_run.cpp configures a run: the job's variant, the default system, then --set.
-  host::ConfigRequest request;
+  host::MachineRequest request;
   request.assignments = assignments;
   const sim::Config config = host::resolve_config(request, job.variant);
   job.variant = config.param("npu.variant").as_string();
-  host::RunOptions options;
-  options.config = npu::read_config(config);
-  options.regioncfg = host::regioncfg(config);
+  host::RunOptions options = host::run_options(config);
   options.pmu_events = host::parse_pmu_events({kRecordedPmuEvents.begin(), kRecordedPmuEvents.end()}).events;
   const host::RunOutcome outcome = host::run_job(job, options);
   const npu::JobReport& report = *outcome.report;

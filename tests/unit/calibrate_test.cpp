@@ -32,7 +32,7 @@ Capture dma_job(uint32_t bytes) {
 }
 
 npu::NpuConfig machine(const std::vector<std::string>& assignments) {
-  ConfigRequest r;
+  MachineRequest r;
   r.assignments = assignments;
   return npu::read_config(resolve_config(r, "ethos-u65-256"));
 }
@@ -76,7 +76,7 @@ TEST(Calibrate, FindsTheLatencyAndBandwidthAJobSetDetermines) {
   // The parameter file resolves to the fitted values.
   const auto file = std::filesystem::temp_directory_path() / "calibrate_test.cfg";
   sim::write_text_file(file.string(), r.parameter_file());
-  ConfigRequest request;
+  MachineRequest request;
   request.config_file = file;
   const sim::Config fitted = resolve_config(request, "ethos-u65-256");
   EXPECT_EQ(fitted.param("mem.axi1.read_latency_cycles").value_text(), param(r, "mem.axi1.read_latency_cycles").after);

@@ -522,13 +522,10 @@ Capture captured_run(bool timed, const std::vector<std::string>& assignments = {
   job.stream = isa::assemble(kPool, "pool");
   job.regions[1].resize(256);
   for (size_t i = 0; i < 16; ++i) job.regions[1][i] = static_cast<uint8_t>(i * 7);
-  ConfigRequest request;
+  MachineRequest request;
   request.assignments = assignments;
   const sim::Config config = resolve_config(request, job.variant);
-  RunOptions options;
-  options.timed = timed;
-  options.config = npu::read_config(config);
-  options.regioncfg = regioncfg(config);
+  RunOptions options = run_options(config, timed);
   if (timed) options.pmu_events = parse_pmu_events({"CYCLE", "MAC_ACTIVE", "AXI1_WR_DATA_BEAT_WRITTEN"}).events;
   const auto before = job.regions;
   const RunOutcome outcome = run_job(job, options);

@@ -108,7 +108,7 @@ TEST_F(JobFiles, OldPayloadHeadersRunOnlyOnAVariantTheUserNames) {
   const std::string refused = tb::input_error_of([&] { check_payload_header(job, resolve_config({}, job.variant)); });
   EXPECT_NE(refused.find("Arm's core driver refuses such a payload"), std::string::npos) << refused;
   EXPECT_NE(refused.find("--variant ethos-u65-256"), std::string::npos) << refused;
-  ConfigRequest named;
+  MachineRequest named;
   named.variant = "ethos-u65-512";
   const auto warning = check_payload_header(job, resolve_config(named, job.variant));
   ASSERT_TRUE(warning);

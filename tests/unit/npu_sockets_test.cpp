@@ -106,9 +106,7 @@ UserRun run_on_user_platform(const Config& config) {
 uint64_t ready_platform_cycles(const Config& config, std::vector<uint8_t>& region1) {
   user();  // elaborated first: modules cannot be added once the simulator has started SystemC
   ethosu::host::Job j = job();
-  ethosu::host::RunOptions o;
-  o.config = ethosu::npu::read_config(config.impl().params);
-  o.regioncfg = config.regioncfg();
+  const ethosu::host::RunOptions o = ethosu::host::run_options(config.impl().params);
   const ethosu::host::RunOutcome r = ethosu::host::run_job(j, o);
   EXPECT_FALSE(r.fault) << *r.fault;
   region1 = j.regions[1];

@@ -68,13 +68,11 @@ Job make_job(const std::string& kind) {
 // What a run shows, as text: every difference between two runs shows up in it.
 std::string fingerprint(const std::string& kind, const std::vector<std::string>& assignments) {
   Job job = make_job(kind);
-  ConfigRequest request;
+  MachineRequest request;
   request.assignments = assignments;
   const sim::Config config = resolve_config(request, job.variant);
   job.variant = config.param("npu.variant").as_string();
-  RunOptions options;
-  options.config = npu::read_config(config);
-  options.regioncfg = regioncfg(config);
+  RunOptions options = run_options(config);
   options.pmu_events = parse_pmu_events({"MAC_DPU_ACTIVE", "WD_ACTIVE", "AXI0_RD_DATA_BEAT_RECEIVED",
                                          "AXI1_WR_DATA_BEAT_WRITTEN"}).events;
   const RunOutcome r = run_job(job, options);

@@ -126,7 +126,9 @@ Device::Device(const host::ShimSettings& settings)
       config_(host::resolve_config(settings.request, variant_name_)),
       next_mmap_offset_(kFirstMmapOffset) {
   variant_ = isa::parse_variant(variant_name_).value_or(isa::Variant::U65_256);
-  npu_config_ = npu::read_config(config_);
+  // The Linux driver programs its own REGIONCFG, whatever the configuration maps.
+  run_options_ = host::run_options(config_, !settings.functional);
+  run_options_.regioncfg = kLinuxRegioncfg;
   sram_size_bytes_ = static_cast<uint32_t>(std::min<uint64_t>(settings.sram_size_bytes, 0xFFFFFFFFu));
 }
 
@@ -234,10 +236,7 @@ void Device::run(const ValidatedStream& stream, const std::array<BufferPtr, 8>& 
   // 50 ms autosuspend each job of a test starts from a cleared pool.
   if (sram) job.regions[2].assign(sram_size_bytes_, 0);
 
-  host::RunOptions options;
-  options.timed = !settings_.functional;
-  options.config = npu_config_;
-  options.regioncfg = kLinuxRegioncfg;
+  host::RunOptions options = run_options_;
   if (perfmon) std::copy(perfmon->events.begin(), perfmon->events.end(), options.pmu_events.begin());
 
   JobResult result;

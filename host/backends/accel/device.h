@@ -32,6 +32,7 @@
 #include "host/backends/accel/cmdstream.h"
 #include "host/backends/accel/ethosu_accel_uapi.h"
 #include "host/backends/shim_env.h"
+#include "host/run/run_job.h"
 #include "isa/validator.h"
 #include "models/platform/platform.h"
 #include "sim/config.h"
@@ -100,7 +101,7 @@ class Device {
   isa::Variant variant_;
   std::string variant_name_;
   sim::Config config_;
-  npu::NpuConfig npu_config_;
+  host::RunOptions run_options_;  // every job's, but for its PMU events
   uint32_t sram_size_bytes_ = 0;
   std::atomic<uint64_t> next_mmap_offset_;
   std::mutex npu_mutex_;  // one job at a time, as on the NPU; held only by a running job

@@ -245,11 +245,9 @@ Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array
   Ran ran;
   for (const sim::Param* p : config.params())
     if (p->source() != sim::Source::DEFAULT) ran.parameters[p->name()] = p->value_text();
-  ran.regioncfg = host::regioncfg(config);
-  host::RunOptions options;
-  options.timed = ran.timed = !settings.functional;
-  options.config = npu::read_config(config);
-  options.regioncfg = ran.regioncfg;
+  ran.timed = !settings.functional;
+  host::RunOptions options = host::run_options(config, ran.timed);
+  ran.regioncfg = options.regioncfg;
   if (options.timed) options.pmu_events = hw_events;
   const host::RunOutcome out = host::run_job(job, options);
   ran.ok = !out.fault;

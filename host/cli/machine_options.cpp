@@ -1,0 +1,48 @@
+#include "host/cli/machine_options.h"
+
+namespace ethosu::cli {
+
+const char* const kMachineOptionsHelp =
+    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for;\n"
+    "                       needed for payloads of Vela 3.2 and older, whose header names an Ethos-U55)\n"
+    "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a vela.ini\n"
+    "                       system config (Ethos_U65_High_End, ... or one from --vela-ini)\n"
+    "  --memory-mode NAME   vela.ini memory mode with --system (default Dedicated_Sram)\n"
+    "  --vela-ini FILE      read system configs and memory modes from a vela.ini (repeatable)\n"
+    "  --config FILE        parameters, one 'name = value' per line\n"
+    "  --set NAME=VALUE     one parameter by hierarchical name (repeatable; --list-params shows them)\n";
+
+std::vector<OptionSpec> machine_option_specs(unsigned groups) {
+  std::vector<OptionSpec> specs;
+  if (groups & VARIANT_OPTION) specs.push_back({"--variant", "", true, false});
+  if (groups & SYSTEM_OPTIONS) {
+    specs.push_back({"--system", "", true, false});
+    specs.push_back({"--memory-mode", "", true, false});
+    specs.push_back({"--vela-ini", "", true, true});
+  }
+  if (groups & PARAMETER_OPTIONS) {
+    specs.push_back({"--config", "", true, false});
+    specs.push_back({"--set", "", true, true});
+  }
+  return specs;
+}
+
+ethosu_sim::MachineRequest machine_request(const Args& a, unsigned groups) {
+  ethosu_sim::MachineRequest r;
+  r.origin = "--set";
+  if (groups & VARIANT_OPTION) r.variant = a.value("--variant");
+  if (groups & SYSTEM_OPTIONS) {
+    r.system = a.value("--system");
+    r.memory_mode = a.value("--memory-mode");
+    for (const auto& f : a.values("--vela-ini")) r.vela_ini.emplace_back(f);
+    if (!r.system && (r.memory_mode || !r.vela_ini.empty())) throw UsageError("--memory-mode and --vela-ini go with --system");
+  }
+  if (groups & PARAMETER_OPTIONS) {
+    if (auto f = a.value("--config")) r.config_file = *f;
+    r.assignments = a.values("--set");
+    for (const auto& s : r.assignments) split_assignment(s, "--set");
+  }
+  return r;
+}
+
+}  // namespace ethosu::cli

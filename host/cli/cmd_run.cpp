@@ -81,23 +81,12 @@ uint32_t parse_region(const std::string& s, const std::string& opt) {
   return static_cast<uint32_t>(s[0] - '0');
 }
 
-// "R:OFFSET" or "R:OFFSET:SIZE"
-std::vector<std::string> split_colon(const std::string& s) {
+// "R:OFFSET" or "R:OFFSET:SIZE" at ':', an event list at ','; empty pieces are kept.
+std::vector<std::string> split(const std::string& s, char separator) {
   std::vector<std::string> out;
   size_t start = 0;
   for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == ':') {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  return out;
-}
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == ',') {
+    if (i == s.size() || s[i] == separator) {
       out.push_back(s.substr(start, i - start));
       start = i + 1;
     }
@@ -197,13 +186,13 @@ int run_run(const std::vector<std::string>& argv) {
     std::vector<host::PlacementArg> inputs, dumps;
     for (const auto& in : a.values("--input")) {
       auto [where, file] = split_assignment(in, "--input");
-      auto parts = split_colon(where);
+      auto parts = split(where, ':');
       if (parts.size() != 2) throw UsageError("--input expects R:OFFSET=FILE, got '" + in + "'");
       inputs.push_back({parse_region(parts[0], "--input"), parse_size(parts[1], "--input offset"), 0, file});
     }
     for (const auto& d : a.values("--dump")) {
       auto [where, file] = split_assignment(d, "--dump");
-      auto parts = split_colon(where);
+      auto parts = split(where, ':');
       if (parts.size() != 3) throw UsageError("--dump expects R:OFFSET:SIZE=FILE, got '" + d + "'");
       dumps.push_back({parse_region(parts[0], "--dump"), parse_size(parts[1], "--dump offset"),
                        parse_size(parts[2], "--dump size"), file});
@@ -229,7 +218,7 @@ int run_run(const std::vector<std::string>& argv) {
     if (!options.timed) throw UsageError("--pmu needs the timed platform (drop --functional)");
     host::PmuSelection sel;
     try {
-      sel = host::parse_pmu_events(split_list(*pmu));
+      sel = host::parse_pmu_events(split(*pmu, ','));
     } catch (const InputError& e) {
       throw UsageError(std::string("--pmu: ") + e.what());
     }

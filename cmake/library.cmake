@@ -39,7 +39,7 @@ ethosu_public_library(ethosu-sim-functional functional
 # libsystemc's main() calls sc_main: the library defines one, so programs with their own main() need none
 # (a program's own sc_main takes precedence).
 ethosu_public_library(ethosu-sim-npu npu
-  PARTS ethosu_mem ethosu_npu ethosu_system_config ethosu_sc_main
+  PARTS ethosu_mem ethosu_npu ethosu_config ethosu_sc_main
   LINK ethosu-sim-functional PkgConfig::SYSTEMC)
 ethosu_public_library(ethosu-sim-platform platform
   PARTS ethosu_platform ethosu_host_formats ethosu_firmware_ops ethosu_capture_writer ethosu_host

@@ -177,4 +177,41 @@ Stream decode(const uint8_t* data, size_t size_bytes) {
 
 Stream decode(const std::vector<uint8_t>& bytes) { return decode(bytes.data(), bytes.size()); }
 
+std::vector<Diagnostic> architecture_problems(const Stream& s, const Architecture& arch) {
+  std::vector<Diagnostic> out;
+  for (const Command& c : s.commands) {
+    if (!c.info) continue;
+    const std::string name(c.info->name);
+    if (!arch.has_command(c.cmd())) {
+      add(out, Severity::ERROR, Problem::UNKNOWN_OPCODE, c.offset, name + " does not exist on the " + arch.describe());
+      continue;
+    }
+    for (const auto& f : fields_of(c.cmd())) {
+      if (f.location == Location::ADDR40 && arch.address_bits < 40) {
+        const uint64_t v = static_cast<uint64_t>(value(c.bits, f));
+        if (v >> arch.address_bits)
+          add(out, Severity::ERROR, Problem::RESERVED_BITS, c.offset,
+              name + ": " + std::string(f.name) + " " + hex(v) + " is wider than the " + arch.describe() + "'s " +
+                  std::to_string(arch.address_bits) + "-bit addresses");
+      }
+      if (f.type == FieldType::ENUM && f.enum_id == EnumId::dma_stride_mode &&
+          value(c.bits, f) >= static_cast<int64_t>(arch.dma_dimensions))
+        add(out, Severity::ERROR, Problem::ILLEGAL_VALUE, c.offset,
+            name + ": " + std::string(f.name) + " = " + std::to_string(value(c.bits, f)) + ": the " + arch.describe() +
+                "'s DMA has " + std::to_string(arch.dma_dimensions) + "-D stride modes only");
+    }
+  }
+  return out;
+}
+
+Stream decode(const uint8_t* data, size_t size_bytes, const Architecture& arch) {
+  Stream s = decode(data, size_bytes);
+  for (Diagnostic& d : architecture_problems(s, arch)) s.diagnostics.push_back(std::move(d));
+  return s;
+}
+
+Stream decode(const std::vector<uint8_t>& bytes, const Architecture& arch) {
+  return decode(bytes.data(), bytes.size(), arch);
+}
+
 }  // namespace ethosu::isa

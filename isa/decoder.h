@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/architecture.h"
 #include "isa/isa.h"
 
 namespace ethosu::isa {
@@ -67,8 +68,15 @@ struct Stream {
   const Diagnostic* first_error() const;
 };
 
+// Without an architecture: every command of the family's table (for tools that show any stream). With one: also
+// what that configuration refuses (architecture_problems), as its NPU would.
 Stream decode(const uint8_t* data, size_t size_bytes);
 Stream decode(const std::vector<uint8_t>& bytes);
+Stream decode(const uint8_t* data, size_t size_bytes, const Architecture& arch);
+Stream decode(const std::vector<uint8_t>& bytes, const Architecture& arch);
+// The errors of a decoded stream on one configuration: commands it does not have (UNKNOWN_OPCODE), address bits
+// beyond its address width (RESERVED_BITS), DMA stride modes it does not have (ILLEGAL_VALUE).
+std::vector<Diagnostic> architecture_problems(const Stream& s, const Architecture& arch);
 
 // Checks one well-formed command's fields (reserved bits, enum values); appends diagnostics.
 void check_fields(const Command& c, std::vector<Diagnostic>& out);

@@ -199,6 +199,8 @@ struct Operation {
   bool reads_weights() const { return kind == OpKind::CONV || kind == OpKind::DEPTHWISE; }
   bool reads_scales() const;       // CONV/DEPTHWISE with per-channel scaling
   bool uses_kernel() const { return kind == OpKind::CONV || kind == OpKind::DEPTHWISE || kind == OpKind::POOL; }
+  // Its activation looks its results up in a LUT in SHRAM (ACTIVATION TABLE_0..7).
+  bool uses_lut() const { return activation.function >= enums::activation_function::TABLE_0; }
   unsigned cores() const { return parallel_mode == enums::parallel_mode::DUAL_CORE_DEPTH ? 2 : 1; }
 };
 

@@ -104,7 +104,7 @@ unsigned div_up(uint64_t a, uint64_t b) { return static_cast<unsigned>(sim::ceil
 
 class Checker {
  public:
-  Checker(const ValidatorOptions& o, Report& r) : opt_(o), vi_(variant_info(o.variant)), r_(r) {}
+  Checker(const ValidatorOptions& o, Report& r) : opt_(o), arch_(architecture(o.variant)), r_(r) {}
 
   void operation(const Command& c, const Operation& op, const StreamState& st) {
     cmd_ = &c;
@@ -221,9 +221,9 @@ class Checker {
   }
 
   void streams(const Operation& op) {
-    if (op.cores() > vi_.cores)
+    if (op.cores() > arch_.cores)
       add(Severity::ERROR, Category::UNSUPPORTED, "PARALLEL_MODE dual-core on a single-core variant");
-    const unsigned cores = std::min(op.cores(), vi_.cores);  // a missing core reads nothing
+    const unsigned cores = std::min(op.cores(), arch_.cores);  // a missing core reads nothing
     for (unsigned core = 0; core < cores; ++core) {
       const std::string sfx = core ? "1" : "";
       if (op.reads_weights()) {
@@ -271,7 +271,7 @@ class Checker {
   // SHRAM banks an operation needs, following the buffer sizing of spec 05 sections 3 and 4 but
   // without Vela's granule rounding, so that only layouts that cannot hold the block are reported.
   void shram(const Operation& op) {
-    const unsigned usable = vi_.usable_banks();
+    const unsigned usable = arch_.usable_banks(op.uses_lut());
     const ShramConfig& s = op.shram;
     const bool ew = op.kind == OpKind::ELEMENTWISE;
     const bool binary_map = op.reads_ifm2();
@@ -294,12 +294,13 @@ class Checker {
       const Kernel& k = op.kernel;
       const bool up = op.upscale != enums::ifm_upscale_mode::NONE;
       const uint64_t nearest = op.upscale == enums::ifm_upscale_mode::NEAREST ? 1 : 0;
-      auto axis = [&](uint64_t blk, uint64_t stride, uint64_t dilated) {
+      // In whole OFM micro-blocks, as Vela sizes it.
+      auto axis = [&](uint64_t blk, uint64_t stride, uint64_t dilated, unsigned ublock) {
         const uint64_t need = (blk - 1) * stride + std::min<uint64_t>(8, dilated) + nearest;
-        return round_up(up ? div_up(need, 2) : need, 2);
+        return round_up(up ? div_up(need, 2) : need, ublock);
       };
-      iw = axis(b.width, k.stride_x, k.dilated_width);
-      ih = axis(b.height, k.stride_y, k.dilated_height);
+      iw = axis(b.width, k.stride_x, k.dilated_width, arch_.ofm_ublock.w);
+      ih = axis(b.height, k.stride_y, k.dilated_height, arch_.ofm_ublock.h);
       if (op.kind == OpKind::CONV) {
         const bool narrow = k.weight_order == enums::weight_order::PART_KERNEL_FIRST || ifm_bits > 8;
         id = std::min<uint64_t>(narrow ? 16 : 32, round_up(op.ifm.depth, 8));
@@ -351,10 +352,10 @@ class Checker {
         return;
       }
       r_.shram.add(s);
-      if (!s.empty() && (s.lo < 0 || static_cast<uint64_t>(s.hi) > vi_.shram_bytes()))
+      if (!s.empty() && (s.lo < 0 || static_cast<uint64_t>(s.hi) > arch_.shram_bytes()))
         add(Severity::ERROR, Category::SHRAM,
             std::string(access_name(a)) + " SHRAM bytes [" + hex(s.lo) + ", " + hex(s.hi) + ") outside the " +
-                std::to_string(vi_.shram_bytes()) + "-byte SHRAM",
+                std::to_string(arch_.shram_bytes()) + "-byte SHRAM",
             a, -1, s);
       if (e.address % 16)
         add(Severity::WARNING, Category::ALIGNMENT,
@@ -369,7 +370,7 @@ class Checker {
             "DMA length " + std::to_string(d.length_bytes) +
                 " to SHRAM is not a multiple of 16 (spec 01 section 6)");
       // Vela writes mask 3 on every U65 (spec 01 section 6), so only a mask naming no core is suspicious.
-      if ((d.dst.region & ((1u << vi_.cores) - 1)) == 0)
+      if ((d.dst.region & ((1u << arch_.cores) - 1)) == 0)
         add(Severity::WARNING, Category::SHRAM,
             "internal DMA destination core mask " + std::to_string(d.dst.region) + " selects no core");
     }
@@ -420,7 +421,7 @@ class Checker {
   }
 
   const ValidatorOptions& opt_;
-  VariantInfo vi_;
+  const Architecture& arch_;
   Report& r_;
   const Command* cmd_ = nullptr;
 };
@@ -473,7 +474,14 @@ Report validate(const Stream& s, const ValidatorOptions& options) {
   Report r;
   r.variant = options.variant;
   r.region_size_bytes = options.region_size_bytes;
-  for (const Diagnostic& d : s.diagnostics) {
+  std::vector<Diagnostic> diagnostics = s.diagnostics;
+  // What the configuration refuses, unless the stream was decoded for it already.
+  for (Diagnostic& d : architecture_problems(s, architecture(options.variant)))
+    if (std::find_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& e) {
+          return e.offset == d.offset && e.message == d.message;
+        }) == diagnostics.end())
+      diagnostics.push_back(std::move(d));
+  for (const Diagnostic& d : diagnostics) {
     Finding f;
     f.severity = d.severity;
     f.category = Category::DECODE;
@@ -496,7 +504,7 @@ std::string render(const Report& r) {
   std::string out;
   char line[256];
   std::snprintf(line, sizeof line, "variant %s: %zu operation(s), %zu error(s), %zu warning(s)\n",
-                r.variant == Variant::U65_512 ? "ethos-u65-512" : "ethos-u65-256", r.operations,
+                variant_name(r.variant), r.operations,
                 r.count(Severity::ERROR), r.count(Severity::WARNING));
   out += line;
   std::snprintf(line, sizeof line, "%-6s %-8s %14s %14s %14s\n", "region", "access", "lowest", "end", "size");
@@ -513,7 +521,7 @@ std::string render(const Report& r) {
   }
   if (r.shram.used) {
     std::snprintf(line, sizeof line, "%-6s %-8s %14s %14s %14s\n", "shram", "DMA", hex(r.shram.lowest).c_str(),
-                  hex(r.shram.end).c_str(), hex(static_cast<int64_t>(variant_info(r.variant).shram_bytes())).c_str());
+                  hex(r.shram.end).c_str(), hex(static_cast<int64_t>(architecture(r.variant).shram_bytes())).c_str());
     out += line;
   }
   for (const Finding& f : r.findings)

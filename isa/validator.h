@@ -20,7 +20,7 @@
 #include "isa/access.h"
 #include "isa/decoder.h"
 #include "isa/operation.h"
-#include "isa/variant.h"
+#include "isa/architecture.h"
 
 namespace ethosu::isa {
 

@@ -60,12 +60,27 @@ uint64_t parse_sram_size(const std::string& text) {
 
 }  // namespace
 
+std::string shim_variant_names() {
+  std::string out;
+  for (isa::Variant v : isa::variants())
+    if (isa::architecture(v).product == isa::Product::U65) out += (out.empty() ? "" : ", ") + std::string(isa::variant_name(v));
+  return out;
+}
+
 ShimSettings read_shim_settings(const EnvLookup& getenv) {
   ShimSettings s;
   MachineRequest& r = s.request;
   r.variant = value(getenv, "ETHOSU_SIM_VARIANT");
-  if (r.variant && !isa::parse_variant(*r.variant))
-    throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': expected ethos-u65-256 or ethos-u65-512");
+  if (r.variant) {
+    const isa::Architecture* arch = isa::find_architecture(*r.variant);
+    if (!arch) throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': expected one of " + shim_variant_names());
+    // The drivers the shims stand in for drive the U65: NXP's stack (i.MX 93) and the mainline accel/ethosu driver,
+    // which takes an NPU of architecture major 1 for a U65 and has no U55 support.
+    if (arch->product != isa::Product::U65)
+      throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': the " + arch->describe() +
+                       " has no Linux driver (accel/ethosu and NXP's stack drive the Ethos-U65); expected one of " +
+                       shim_variant_names());
+  }
   r.system = value(getenv, "ETHOSU_SIM_SYSTEM");
   r.memory_mode = value(getenv, "ETHOSU_SIM_MEMORY_MODE");
   if (const auto v = value(getenv, "ETHOSU_SIM_VELA_INI"))
@@ -78,7 +93,7 @@ ShimSettings read_shim_settings(const EnvLookup& getenv) {
   // Resolving now reports a bad system, file or parameter when the device is opened, not at the first job.
   const sim::Config config = [&] {
     try {
-      return resolve_config(r, r.variant.value_or("ethos-u65-256"));
+      return resolve_config(r, r.variant.value_or(isa::variant_name(isa::kDefaultVariant)));
     } catch (const InputError& e) {
       throw InputError(std::string("ETHOSU_SIM_SYSTEM/MEMORY_MODE/VELA_INI/CONFIG/SET: ") + e.what());
     }

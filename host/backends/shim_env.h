@@ -3,7 +3,8 @@
 // Contract: shim_settings() reads the variables once per process (first call) and returns the same
 // object afterwards; a bad value (unknown variant, system, parameter, malformed assignment) throws
 // ethosu::InputError naming the variable. The variables (documented in the README):
-//   ETHOSU_SIM_VARIANT      ethos-u65-256 (default) or ethos-u65-512
+//   ETHOSU_SIM_VARIANT      ethos-u65-256 (default) or ethos-u65-512: the drivers drive the Ethos-U65 (a U55 is
+//                           refused: no Linux driver drives one)
 //   ETHOSU_SIM_SYSTEM       a preset (imx93 default) or a vela.ini system config
 //   ETHOSU_SIM_MEMORY_MODE  vela.ini memory mode (with a vela.ini system)
 //   ETHOSU_SIM_VELA_INI     extra vela.ini files, ':'-separated
@@ -40,6 +41,8 @@ struct ShimSettings {
 };
 
 const ShimSettings& shim_settings();
+// The variants the shims take, for messages.
+std::string shim_variant_names();
 
 using EnvLookup = std::function<const char*(const char* name)>;
 ShimSettings read_shim_settings(const EnvLookup& getenv);

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "isa/architecture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
 #include "sim/files.h"
@@ -56,7 +57,7 @@ const char* const kBenchHelp =
     "                       case in this process, as Python and the driver shims run a loaded job)\n"
     "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a built-in\n"
     "                       vela.ini system config with the Dedicated_Sram memory mode\n"
-    "  --variant NAME       only the cases compiled for ethos-u65-256 or ethos-u65-512\n"
+    "  --variant NAME       only the cases compiled for that configuration (ethos-u65-256, ethos-u55-128, ...)\n"
     "  --threads N          host threads one operation's kernels may use (sim.limits.host_threads,\n"
     "                       default 1); cpu then counts every thread, wall is the time to wait\n"
     "  --simd NAME          run the kernels on this SIMD target instead of the host's best (AVX2, SSE4,\n"
@@ -379,11 +380,6 @@ std::string csv_row(const Row& r) {
   return s;
 }
 
-host::Machine machine(const std::string& name) {
-  const auto presets = host::preset_names();
-  if (std::find(presets.begin(), presets.end(), name) != presets.end()) return host::preset(name);
-  return host::VelaIni().machine(name, "Dedicated_Sram");
-}
 
 }  // namespace
 
@@ -417,10 +413,14 @@ int run_bench(const std::vector<std::string>& argv) {
   std::optional<isa::Variant> only;
   if (auto v = a.value("--variant")) {
     only = isa::parse_variant(*v);
-    if (!only) throw UsageError("--variant: unknown variant '" + *v + "' (ethos-u65-256 or ethos-u65-512)");
+    if (!only) throw UsageError("--variant: unknown variant '" + *v + "'; known: " + isa::variant_names());
   }
   bench.system = a.value("--system").value_or("imx93");
-  const host::Machine mach = machine(bench.system);
+  {
+    host::MachineRequest check;  // an unknown system is refused before anything runs
+    check.system = bench.system;
+    host::resolve_config(check, isa::variant_name(isa::kDefaultVariant));
+  }
   if (auto t = a.value("--threads")) bench.threads = *t;
   if (auto simd = a.value("--simd")) {
     kernels::limit_simd(*simd);
@@ -455,9 +455,9 @@ int run_bench(const std::vector<std::string>& argv) {
     if (!variant) throw InputError(dir.string() + ": unknown NPU variant '" + job.variant + "'");
     if (only && *variant != *only) continue;
 
-    sim::Config config = host::make_config();
-    host::apply_variant(config, job.variant, sim::Source::PRESET, "the job");
-    host::apply_machine(config, mach, sim::Source::PRESET, "--system " + bench.system);
+    host::MachineRequest request;
+    request.system = bench.system;
+    sim::Config config = host::resolve_config(request, job.variant);
     config.set("sim.limits.host_threads", bench.threads, sim::Source::CLI, "--threads");
     const host::RunOptions machine = host::run_options(config);
     bench.options.config = machine.config;

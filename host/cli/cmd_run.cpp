@@ -36,7 +36,9 @@ const std::string kRunHelp =
     "           corpus layout): regions are laid out as the manifest says, inputs placed, the stream\n"
     "           run, and output<k>.bin written to --out (default: the current folder) in the order of the\n"
     "           manifest's outputs. When expected outputs exist they are compared: exact, or the number\n"
-    "           and largest difference of mismatching bytes.\n"
+    "           and largest difference of mismatching bytes. Also a compilation folder CASE/<accelerator> of\n"
+    "           the U55 and U85 corpora: Vela's model_vela.tflite for that configuration, run on the inputs\n"
+    "           CASE/info.json names, its outputs compared with the expected ones by tensor name.\n"
     "STREAM     a bare command stream or a COP1/COP2 driver payload, with:\n"
     "  --region N=FILE[:SIZE]   region N (0-7) loaded from FILE, optionally enlarged to SIZE bytes;\n"
     "  --region N=:SIZE         or SIZE zero bytes (K, M, G suffixes allowed)\n"
@@ -159,7 +161,7 @@ int run_run(const std::vector<std::string>& argv) {
   if (is_dir) {
     if (!a.values("--region").empty() || !a.values("--input").empty() || !a.values("--dump").empty())
       throw UsageError("--region, --input and --dump are for raw streams, not case folders");
-    job = host::job_from_case(target, a.flag("--allow-outside-case"));
+    job = host::job_from_folder(target, a.flag("--allow-outside-case"));
   } else if (is_tflite) {
     if (!a.values("--region").empty() || !a.values("--dump").empty())
       throw UsageError("--region and --dump are for raw streams; a .tflite brings its own regions");
@@ -211,7 +213,7 @@ int run_run(const std::vector<std::string>& argv) {
       std::cerr << "ethosu-sim run: warning: " << w << "\n";
   }
   job.variant = config.param("npu.variant").as_string();
-  if (const auto warning = host::check_payload_header(job, config))
+  if (const auto warning = host::check_variant(job, config))
     std::cerr << "ethosu-sim run: warning: " << *warning << "\n";
   options = host::run_options(config, options.timed);
   if (auto pmu = a.value("--pmu")) {

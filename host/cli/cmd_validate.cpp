@@ -1,6 +1,7 @@
 // validate: per-region extents and every problem a stream has.
 #include <iostream>
 
+#include "isa/architecture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
 #include "host/cli/inputs.h"
@@ -9,17 +10,18 @@
 namespace ethosu::cli {
 
 const char* const kValidateHelp =
-    "usage: ethosu-sim validate FILE [--region N=SIZE ...] [--variant ethos-u65-256|ethos-u65-512]\n"
+    "usage: ethosu-sim validate FILE [--region N=SIZE ...] [--variant NAME]\n"
     "\n"
     "Walks the command stream as the Linux accel/ethosu driver does, tracking the sticky state, and\n"
     "prints for each region the lowest and highest byte touched by IFM, IFM2, OFM, weights, scales and\n"
     "DMA, then every problem: decoder errors, accesses outside a region whose size is given, block\n"
-    "configurations that do not fit the variant's SHRAM, operations the U65 cannot run, alignment\n"
-    "rules, and what the Linux driver would reject. FILE: bare stream, COP1/COP2 payload or Vela .tflite\n"
+    "configurations that do not fit the configuration's SHRAM, commands and operations it does not have,\n"
+    "alignment rules, and what the Linux driver would reject. FILE: bare stream, COP1/COP2 payload or Vela .tflite\n"
     "(for a .tflite, regions 0-2 default to the flash, scratch and scratch_fast tensor sizes).\n"
     "\n"
     "  --region N=SIZE   size of region N (0-7) in bytes; K, M, G suffixes allowed; repeatable\n"
-    "  --variant NAME    ethos-u65-256 (default) or ethos-u65-512\n"
+    "  --variant NAME    the configuration: ethos-u55-32, -64, -128, -256, ethos-u65-256 or -512 (default: the one\n"
+    "                    a payload's header names, else ethos-u65-256)\n"
     "\n"
     "exit status: 0 no errors, 1 errors found, 2 usage or input error\n";
 
@@ -27,10 +29,10 @@ int run_validate(const std::vector<std::string>& argv) {
   Args a(argv, {{"--region", "", true, true}, {"--variant", "", true, false}});
   a.expect_positionals(1, 1, "FILE");
   isa::ValidatorOptions opt;
+  std::optional<isa::Variant> named;
   if (auto v = a.value("--variant")) {
-    auto parsed = isa::parse_variant(*v);
-    if (!parsed) throw UsageError("unknown variant '" + *v + "' (ethos-u65-256 or ethos-u65-512)");
-    opt.variant = *parsed;
+    named = isa::parse_variant(*v);
+    if (!named) throw UsageError("unknown variant '" + *v + "'; known: " + isa::variant_names());
   }
   std::array<std::optional<uint64_t>, isa::kRegionCount> given{};
   for (const auto& r : a.values("--region")) {
@@ -42,6 +44,8 @@ int run_validate(const std::vector<std::string>& argv) {
   int status = 0;
   for (const auto& st : streams) {
     opt.region_size_bytes = st.region_size_bytes;
+    const isa::Architecture* header = st.payload_config ? isa::from_config_register(*st.payload_config) : nullptr;
+    opt.variant = named ? *named : header ? header->variant : isa::kDefaultVariant;
     for (size_t i = 0; i < given.size(); ++i)
       if (given[i]) opt.region_size_bytes[i] = given[i];
     const auto report = isa::validate(isa::decode(st.bytes), opt);

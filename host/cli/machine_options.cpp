@@ -3,11 +3,14 @@
 namespace ethosu::cli {
 
 const char* const kMachineOptionsHelp =
-    "  --variant NAME       ethos-u65-256 or ethos-u65-512 (default: what the case or payload was built for;\n"
-    "                       needed for payloads of Vela 3.2 and older, whose header names an Ethos-U55)\n"
-    "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a vela.ini\n"
-    "                       system config (Ethos_U65_High_End, ... or one from --vela-ini)\n"
-    "  --memory-mode NAME   vela.ini memory mode with --system (default Dedicated_Sram)\n"
+    "  --variant NAME       ethos-u55-32, -64, -128, -256, ethos-u65-256 or -512 (default: what the case or\n"
+    "                       payload was built for; needed for U65 payloads of Vela 3.2 and older, whose header\n"
+    "                       names an Ethos-U55)\n"
+    "  --system NAME        a preset (imx93, imx93-800mhz, internal-default, corstone-300) or a vela.ini\n"
+    "                       system config (Ethos_U65_High_End, Ethos_U55_High_End_Embedded, ... or one from\n"
+    "                       --vela-ini); default: imx93 for a U65, corstone-300 for a U55\n"
+    "  --memory-mode NAME   vela.ini memory mode with --system (default Dedicated_Sram on a U65, Shared_Sram on a\n"
+    "                       U55)\n"
     "  --vela-ini FILE      read system configs and memory modes from a vela.ini (repeatable)\n"
     "  --config FILE        parameters, one 'name = value' per line\n"
     "  --set NAME=VALUE     one parameter by hierarchical name (repeatable; --list-params shows them)\n";

@@ -16,7 +16,8 @@ sim::Config make_config() {
   const Machine imx93 = preset("imx93");
   npu::NpuConfig defaults;
   defaults.clock_hz = imx93.system.core_clock_hz;
-  for (unsigned p = 0; p < kAxiPorts; ++p) set_port_timing(defaults.axi[p], imx93.system.port_timing(p));
+  const unsigned width = isa::architecture(defaults.variant).axi_bytes_per_beat;
+  for (unsigned p = 0; p < kAxiPorts; ++p) set_port_timing(defaults.axi[p], imx93.system.port_timing(p), width);
   npu::declare_parameters(c, defaults);
   declare_parameters(c);
   return c;
@@ -29,32 +30,58 @@ uint32_t regioncfg(const sim::Config& c) {
   return v;
 }
 
-sim::Config resolve_config(const MachineRequest& request, const std::string& job_variant) {
+namespace {
+
+isa::Variant variant_named(std::string_view name, std::string_view what) {
+  const auto v = isa::parse_variant(std::string(name));
+  if (!v)
+    throw InputError(std::string(what) + ": unknown NPU variant '" + std::string(name) + "'; known: " + isa::variant_names());
+  return *v;
+}
+
+// The machine a request names, on a configuration whose AXI width is `axi_bytes_per_beat`: its system or the
+// configuration's default one.
+sim::Config resolve_with(const MachineRequest& request, isa::Variant job, const isa::Architecture& arch) {
   sim::Config config = make_config();
-  apply_variant(config, job_variant, sim::Source::PRESET, "the job");
+  npu::apply_variant(config, job, sim::Source::PRESET, "the job");
+  const unsigned width = arch.axi_bytes_per_beat;
   if (request.system) {
     const std::string& sys = *request.system;
     const auto presets = preset_names();
     if (std::find(presets.begin(), presets.end(), sys) != presets.end() && !request.memory_mode) {
-      apply_machine(config, preset(sys), sim::Source::PRESET, "system " + sys);
+      apply_machine(config, preset(sys), width, sim::Source::PRESET, "system " + sys);
     } else {
       VelaIni ini;
       for (const auto& f : request.vela_ini) ini.add_file(f);
-      apply_machine(config, ini.machine(sys, request.memory_mode.value_or("Dedicated_Sram")), sim::Source::PRESET,
-                    "system " + sys);
+      const std::string mode = request.memory_mode.value_or(std::string(arch.default_memory_mode));
+      apply_machine(config, ini.machine(sys, mode), width, sim::Source::PRESET, "system " + sys);
     }
   } else if (request.memory_mode || !request.vela_ini.empty()) {
     throw InputError("a memory mode or vela.ini needs a system config to go with it");
+  } else if (arch.default_system != config.param("system.config").as_string()) {
+    const std::string sys(arch.default_system);
+    apply_machine(config, preset(sys), width, sim::Source::PRESET, "system " + sys + " (the " + std::string(arch.name) + "'s)");
   }
   if (request.config_file) config.load_file(*request.config_file);
   for (const auto& s : request.assignments) config.set_assignment(s, sim::Source::CLI, request.origin);
-  if (request.variant) apply_variant(config, *request.variant, sim::Source::CLI, "variant");
-  // A variant named in a file or by --set brings its cores, MACs and SHRAM, except where they were set as
-  // high up themselves.
+  if (request.variant) npu::apply_variant(config, variant_named(*request.variant, "variant"), sim::Source::CLI, "variant");
+  // A variant named in a file or by --set brings the parameters it describes, except where they were set as high up
+  // themselves. (Copies: applying the variant rewrites the very strings the parameter holds.)
   const sim::Param& v = config.param("npu.variant");
-  // Copies: applying the variant rewrites the very strings v holds.
   if (v.source() > sim::Source::PRESET)
-    apply_variant(config, std::string(v.as_string()), v.source(), std::string(v.origin()));
+    npu::apply_variant(config, variant_named(std::string(v.as_string()), v.origin()), v.source(), std::string(v.origin()));
+  return config;
+}
+
+}  // namespace
+
+sim::Config resolve_config(const MachineRequest& request, const std::string& job_variant) {
+  const isa::Variant job = variant_named(job_variant, "the job");
+  const isa::Variant asked = request.variant ? variant_named(*request.variant, "variant") : job;
+  sim::Config config = resolve_with(request, job, isa::architecture(asked));
+  // A variant a file or an assignment names decides the system's AXI width and default too.
+  const isa::Variant resolved = variant_named(config.param("npu.variant").as_string(), "npu.variant");
+  if (resolved != asked) config = resolve_with(request, job, isa::architecture(resolved));
   return config;
 }
 
@@ -63,7 +90,7 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names) {
   size_t n = 0;
   for (const auto& raw : names) {
     if (raw.empty()) continue;
-    if (n == sel.events.size()) throw InputError("PMU events: at most 4 (the U65 has 4 event counters)");
+    if (n == sel.events.size()) throw InputError("PMU events: at most 4 (the NPU has 4 event counters)");
     std::string_view name = raw;
     if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
     const isa::PmuEventInfo* e = isa::find_pmu_event(name);

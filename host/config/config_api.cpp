@@ -19,8 +19,9 @@ void Config::set(const std::string& name, const std::string& value) {
   auto own = std::make_shared<Impl>(*impl_);  // copy on write: other Configs keep their values
   ethosu::sim::Config& p = own->params;
   p.set(name, value, ethosu::sim::Source::CLI, "set");
-  // A variant brings its cores, MACs and SHRAM, as --variant does.
-  if (name == "npu.variant") ethosu::host::apply_variant(p, value, ethosu::sim::Source::CLI, "set");
+  // A variant brings the parameters it describes, as --variant does (the system stays as it was resolved).
+  if (name == "npu.variant")
+    ethosu::npu::apply_variant(p, *ethosu::isa::parse_variant(value), ethosu::sim::Source::CLI, "set");
   impl_ = std::move(own);
 }
 

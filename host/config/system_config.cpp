@@ -54,6 +54,22 @@ const std::vector<BuiltinSection>& builtin_sections() {
         {"sram_clock_scale", "1.0"}, {"sram_burst_length", "32"}, {"sram_read_latency", "32"},
         {"sram_write_latency", "32"}, {"dram_clock_scale", "0.75"}, {"dram_burst_length", "128"},
         {"dram_read_latency", "500"}, {"dram_write_latency", "250"}}},
+      // Arm's vela.ini U55 system configs (Vela 5.1): SRAM 1.6 / 4 GB/s, flash 0.1 / 0.5 GB/s. A flash takes no
+      // writes: its max_writes is 0.
+      {"System_Config.Ethos_U55_Deep_Embedded",
+       {{"core_clock", "200e6"}, {"axi0_port", "Sram"}, {"axi1_port", "OffChipFlash"},
+        {"sram_clock_scale", "1.0"}, {"sram_burst_length", "32"}, {"sram_read_latency", "32"},
+        {"sram_write_latency", "32"}, {"sram_max_reads", "8"}, {"sram_max_writes", "8"},
+        {"offchipflash_clock_scale", "0.0625"}, {"offchipflash_burst_length", "128"},
+        {"offchipflash_read_latency", "64"}, {"offchipflash_write_latency", "0"}, {"offchipflash_max_reads", "2"},
+        {"offchipflash_max_writes", "0"}}},
+      {"System_Config.Ethos_U55_High_End_Embedded",
+       {{"core_clock", "500e6"}, {"axi0_port", "Sram"}, {"axi1_port", "OffChipFlash"},
+        {"sram_clock_scale", "1.0"}, {"sram_burst_length", "32"}, {"sram_read_latency", "32"},
+        {"sram_write_latency", "32"}, {"sram_max_reads", "4"}, {"sram_max_writes", "4"},
+        {"offchipflash_clock_scale", "0.125"}, {"offchipflash_burst_length", "128"},
+        {"offchipflash_read_latency", "64"}, {"offchipflash_write_latency", "0"}, {"offchipflash_max_reads", "2"},
+        {"offchipflash_max_writes", "0"}}},
       // Vela's built-in U65 system config: the Client_Server figures.
       {"System_Config.internal-default", {{"inherit", "System_Config.Ethos_U65_Client_Server"}}},
       // NXP's i.MX 93 default: the High_End figures (LPDDR4X at 3.75 GB/s = scale 0.234375 at 1 GHz).
@@ -299,14 +315,16 @@ SystemConfig VelaIni::system_config(std::string_view name) const {
     if (const Entry* e = lookup(section, prefix + "_write_latency")) {
       t.write_latency_cycles = to_int(e->origin, prefix + "_write_latency", e->value);
     }
-    // The U65's AXI limiters track up to 64 reads and 32 writes (spec 05 section 1).
+    // The widest AXI limiters (the U65's) track up to 64 reads and 32 writes (spec 05 section 1); a configuration
+    // with narrower ones keeps its own. 0 is a memory that takes no such transactions (Vela's flash has
+    // max_writes 0): the port keeps its limit, as nothing is written there.
     for (auto [suffix, limit, field] : {std::tuple{"_max_reads", int64_t{64}, &t.max_reads},
                                         std::tuple{"_max_writes", int64_t{32}, &t.max_writes}}) {
       if (const Entry* e = lookup(section, prefix + suffix)) {
         const int64_t v = to_int(e->origin, prefix + suffix, e->value);
-        if (v < 1 || v > limit)
-          bad(e->origin, prefix + suffix, "1 to " + std::to_string(limit) + " outstanding transactions", e->value);
-        *field = v;
+        if (v > limit)
+          bad(e->origin, prefix + suffix, "0 to " + std::to_string(limit) + " outstanding transactions", e->value);
+        if (v > 0) *field = v;
       }
     }
   }
@@ -357,7 +375,7 @@ Machine VelaIni::machine(std::string_view system_config_name, std::string_view m
   return m;
 }
 
-std::vector<std::string> preset_names() { return {"imx93", "imx93-800mhz", "internal-default"}; }
+std::vector<std::string> preset_names() { return {"imx93", "imx93-800mhz", "internal-default", "corstone-300"}; }
 
 Machine preset(std::string_view name) {
   const VelaIni builtin;
@@ -383,6 +401,13 @@ Machine preset(std::string_view name) {
     dram.write_latency_cycles = std::llround(static_cast<double>(dram.write_latency_cycles) / ratio);
     return m;
   }
+  if (name == "corstone-300") {
+    // Arm's Corstone-300 with an Ethos-U55, as Vela models it by default for the U55 and as the FVP's timing
+    // adapters mirror it: SRAM at 8 B/cycle and flash at 1 B/cycle at 500 MHz, constants in flash, the arena in SRAM.
+    Machine m = builtin.machine("Ethos_U55_High_End_Embedded", "Shared_Sram");
+    m.system.name = "corstone-300";
+    return m;
+  }
   std::string msg = "unknown system preset '" + std::string(name) + "'; known:";
   for (const std::string& n : preset_names()) msg += " " + n;
   throw InputError(msg);
@@ -397,8 +422,8 @@ std::array<unsigned, isa::kRegionCount> region_ports(const MemoryMode& mode) {
   return ports;
 }
 
-void set_port_timing(axi::AxiPortParams& port, const MemTiming& t) {
-  port.bytes_per_cycle = kAxiBytesPerBeat * t.clock_scale;
+void set_port_timing(axi::AxiPortParams& port, const MemTiming& t, unsigned axi_bytes_per_beat) {
+  port.bytes_per_cycle = axi_bytes_per_beat * t.clock_scale;
   port.burst_bytes = static_cast<uint32_t>(t.burst_bytes);
   port.read_latency_cycles = static_cast<uint32_t>(t.read_latency_cycles);
   port.write_latency_cycles = static_cast<uint32_t>(t.write_latency_cycles);
@@ -421,7 +446,8 @@ void declare_parameters(sim::Config& c) {
   }
 }
 
-void apply_machine(sim::Config& c, const Machine& m, Source source, std::string_view origin) {
+void apply_machine(sim::Config& c, const Machine& m, unsigned axi_bytes_per_beat, Source source,
+                   std::string_view origin) {
   // The read-only labels of where the values came from are a preset's to set.
   const Source label = std::min(source, Source::PRESET);
   c.set_value("system.config", m.system.name, label, origin);
@@ -431,7 +457,7 @@ void apply_machine(sim::Config& c, const Machine& m, Source source, std::string_
     const std::string pre = "mem.axi" + std::to_string(p) + ".";
     const MemTiming& t = m.system.port_timing(p);
     c.set_value(pre + "memory", std::string(to_string(m.system.axi_port[p])), label, origin);
-    c.set_value(pre + "bytes_per_cycle", kAxiBytesPerBeat * t.clock_scale, source, origin);
+    c.set_value(pre + "bytes_per_cycle", axi_bytes_per_beat * t.clock_scale, source, origin);
     c.set_value(pre + "burst_bytes", t.burst_bytes, source, origin);
     c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
     c.set_value(pre + "write_latency_cycles", t.write_latency_cycles, source, origin);
@@ -443,21 +469,6 @@ void apply_machine(sim::Config& c, const Machine& m, Source source, std::string_
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     c.set_value("regions." + std::to_string(r) + ".port", static_cast<int64_t>(ports[r]), source, origin);
   }
-}
-
-void apply_variant(sim::Config& c, std::string_view variant, Source source, std::string_view origin) {
-  int64_t cores = 0;
-  if (variant == "ethos-u65-256") cores = 1;
-  if (variant == "ethos-u65-512") cores = 2;  // two 256-MAC cores (spec 05 section 1)
-  if (cores == 0) throw InputError("unknown NPU variant '" + std::string(variant) + "'; known: ethos-u65-256 ethos-u65-512");
-  c.set_value("npu.variant", std::string(variant), source, origin);
-  // What the variant fixes, unless set at this layer or above on its own.
-  const auto set = [&](const char* name, int64_t value) {
-    if (c.param(name).source() < source) c.set_value(name, value, source, origin);
-  };
-  set("npu.cores", cores);
-  set("npu.mac.per_core", 256);
-  set("npu.shram.bytes_per_core", 48 * 1024);
 }
 
 }  // namespace ethosu::host

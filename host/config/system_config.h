@@ -1,13 +1,13 @@
-// The system around the NPU (clock, the memory behind each AXI port, which port each region uses) and
-// the NPU variant, as run-time parameters; built-in presets; and a reader for Vela's vela.ini files, so
-// that a Vela estimate and a simulation describe the same machine.
+// The system around the NPU (clock, the memory behind each AXI port, which port each region uses) as run-time
+// parameters; built-in presets; and a reader for Vela's vela.ini files, so that a Vela estimate and a simulation
+// describe the same machine.
 //
 // Contract:
-// * declare_parameters() declares every variant and system parameter (table in the README) with the
-//   `imx93` preset's values as defaults; apply_machine()/apply_variant() write a machine or a variant
-//   into one layer of the registry.
+// * declare_parameters() declares the system's own parameters with the `imx93` preset's values as defaults;
+//   apply_machine() writes a machine (clock, port timing, region mapping) into one layer of the registry.
 // * VelaIni holds [System_Config.NAME] and [Memory_Mode.NAME] sections. It starts with built-in sections:
-//   Arm's vela.ini U65 system configs (Ethos_U65_Embedded, _Mid_End, _High_End, _Client_Server) and
+//   Arm's vela.ini U55 and U65 system configs (Ethos_U55_Deep_Embedded, _High_End_Embedded, Ethos_U65_Embedded,
+//   _Mid_End, _High_End, _Client_Server) and
 //   memory modes (Sram_Only, Shared_Sram, Dedicated_Sram), `internal-default` for both (Vela's built-in
 //   U65 defaults) and `System_Config.Imx93` (NXP's Vela default for the i.MX 93). User files are merged
 //   over them, as Vela merges several --config files: a later file adds sections and overrides keys.
@@ -48,9 +48,6 @@ inline constexpr size_t kMemAreas = 4;
 const char* to_string(MemArea area);
 
 inline constexpr unsigned kAxiPorts = 2;
-
-// U65 AXI data width; Vela's bytes/cycle = width x clock scale (spec 05 section 7.5).
-inline constexpr double kAxiBytesPerBeat = 16.0;
 
 struct MemTiming {
   double clock_scale = 1.0;  // memory bandwidth as a fraction of one AXI beat per NPU cycle
@@ -117,7 +114,8 @@ class VelaIni {
   std::map<std::string, Section> sections_;
 };
 
-// Presets: "imx93", "imx93-800mhz", "internal-default".
+// Presets: "imx93" (NXP's i.MX 93: 1 GHz, SRAM, LPDDR4X at 3.75 GB/s), "imx93-800mhz", "internal-default" (Vela's
+// built-in U65 system), "corstone-300" (Arm's Corstone-300 with an Ethos-U55, Vela's default for the U55).
 std::vector<std::string> preset_names();
 Machine preset(std::string_view name);
 
@@ -128,11 +126,10 @@ std::array<unsigned, isa::kRegionCount> region_ports(const MemoryMode& mode);
 // The system's own parameters: where the values came from (system.config, system.memory_mode, mem.axiN.memory),
 // the SRAM's size and the region mapping (regions.N.port); the NPU declares the rest (models/npu/npu_config.h).
 void declare_parameters(sim::Config& config);
-// A port's timing as Vela's memory timing gives it.
-void set_port_timing(axi::AxiPortParams& port, const MemTiming& t);
-void apply_machine(sim::Config& config, const Machine& machine, sim::Source source, std::string_view origin);
-// "ethos-u65-256" or "ethos-u65-512": npu.variant, and npu.cores, npu.mac.per_core and npu.shram.bytes_per_core
-// where no layer at `source` or above has set them.
-void apply_variant(sim::Config& config, std::string_view variant, sim::Source source, std::string_view origin);
+// A port's timing as Vela's memory timing gives it: bytes per cycle = the NPU's AXI data width (the
+// configuration's: 16 bytes on the U65, 8 on the U55) x the memory's clock scale (spec 05 section 7.5).
+void set_port_timing(axi::AxiPortParams& port, const MemTiming& t, unsigned axi_bytes_per_beat);
+void apply_machine(sim::Config& config, const Machine& machine, unsigned axi_bytes_per_beat, sim::Source source,
+                   std::string_view origin);
 
 }  // namespace ethosu::host

@@ -215,6 +215,61 @@ const CaseRegion* CorpusCase::region(uint32_t index) const {
   return it == regions.end() ? nullptr : &*it;
 }
 
+bool is_compilation(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / "model_vela.tflite", ec) &&
+         fs::is_regular_file(fs::absolute(dir, ec).lexically_normal().parent_path() / "info.json", ec);
+}
+
+VelaCompilation load_compilation(const std::filesystem::path& dir, bool allow_outside) {
+  std::error_code ec;
+  const fs::path folder = fs::absolute(dir, ec).lexically_normal();
+  const fs::path case_dir = (folder.filename().empty() ? folder.parent_path() : folder).parent_path();
+  VelaCompilation c;
+  c.info = case_dir / "info.json";
+  c.accelerator = (folder.filename().empty() ? folder.parent_path() : folder).filename().string();
+  c.name = case_dir.filename().string() + "/" + c.accelerator;
+  const ManifestReader r(c.info, allow_outside);
+  const json m = r.load();
+  if (!m.is_object()) r.fail("(top level)", "is not an object");
+  const json& compilations = r.member(m, "compilations", "");
+  const std::string key = "compilations." + c.accelerator;
+  const json& compilation = r.member(compilations, c.accelerator.c_str(), "compilations");
+  if (compilation.contains("vela_npu_cycles")) c.vela_npu_cycles = r.u64(compilation, "vela_npu_cycles", key);
+  if (compilation.contains("vela_total_cycles")) c.vela_total_cycles = r.u64(compilation, "vela_total_cycles", key);
+  if (compilation.contains("system_config")) c.system_config = r.string(compilation, "system_config", key);
+  if (compilation.contains("memory_mode")) c.memory_mode = r.string(compilation, "memory_mode", key);
+  const std::optional<fs::path> model = r.file(json{{"model", c.accelerator + "/model_vela.tflite"}}, "model", key, std::nullopt);
+  c.model = *model;
+  if (m.contains("inputs_by")) c.inputs_by_name = r.string(m, "inputs_by", "") == "name";
+  // Inputs and outputs in the order of their `k`.
+  const auto ordered = [&](const char* list_key) {
+    const json& list = r.member(m, list_key, "");
+    if (!list.is_array()) r.fail(list_key, "is not a list");
+    std::vector<const json*> entries(list.size(), nullptr);
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string at = std::string(list_key) + "[" + std::to_string(i) + "]";
+      const uint64_t k = r.u64(list[i], "k", at);
+      if (k >= entries.size() || entries[k]) r.fail(at + ".k", "is not a distinct index below " + std::to_string(list.size()));
+      entries[k] = &list[i];
+    }
+    return entries;
+  };
+  const std::vector<const json*> inputs = ordered("inputs");
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const std::string at = "inputs[k=" + std::to_string(k) + "]";
+    const std::optional<fs::path> file = r.file(*inputs[k], "file", at, std::nullopt);
+    if (!file) r.fail(at + ".file", "missing");
+    c.inputs.push_back({r.string(*inputs[k], "tensor", at), *file});
+  }
+  const std::vector<const json*> outputs = ordered("outputs");
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const std::string at = "outputs[k=" + std::to_string(k) + "]";
+    c.outputs.push_back({r.string(*outputs[k], "tensor", at), r.file(*outputs[k], "expected", at, std::nullopt)});
+  }
+  return c;
+}
+
 CorpusCase load_case(const std::filesystem::path& path, bool allow_outside) {
   std::error_code ec;
   const fs::path manifest_path = fs::is_directory(path, ec) ? path / "manifest.json" : path;

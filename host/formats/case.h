@@ -51,6 +51,35 @@ struct CorpusCase {
   const CaseRegion* region(uint32_t index) const;
 };
 
+// A case compiled by Vela for one configuration, as the family corpora hold it (shared/corpus-u55, corpus-u85):
+// CASE/info.json names the inputs and the expected outputs by tensor name, CASE/<accelerator>/model_vela.tflite
+// is Vela's model for that configuration.
+struct CompiledInput {
+  std::string tensor;
+  std::filesystem::path file;
+};
+struct CompiledOutput {
+  std::string tensor;
+  std::optional<std::filesystem::path> expected;  // absent where the case keeps no reference
+};
+struct VelaCompilation {
+  std::filesystem::path info;   // CASE/info.json
+  std::filesystem::path model;  // CASE/<accelerator>/model_vela.tflite
+  std::string name;             // "add_i8/ethos-u55-128"
+  std::string accelerator;      // the folder's name, a key of info.json's compilations
+  bool inputs_by_name = false;  // the inputs go to their tensors by name, not in graph order
+  std::vector<CompiledInput> inputs;    // in the model's graph-input order
+  std::vector<CompiledOutput> outputs;  // in the graph's output order
+  std::optional<uint64_t> vela_npu_cycles, vela_total_cycles;  // Vela's estimate
+  std::string system_config, memory_mode;                      // what Vela compiled for
+};
+
+// True for a folder that holds model_vela.tflite and whose parent holds info.json.
+bool is_compilation(const std::filesystem::path& dir);
+// `dir` is CASE/<accelerator>. The files info.json names must lie, after symbolic links, inside CASE unless
+// `allow_outside`. Anything wrong throws ethosu::InputError naming info.json and the key.
+VelaCompilation load_compilation(const std::filesystem::path& dir, bool allow_outside = false);
+
 // `path` is a manifest.json or the folder holding one.
 // The files a manifest names must lie, after symbolic links, inside the case folder (or, for a nested build
 // such as u65_512/, the parent case's folder) unless `allow_outside`.

@@ -1,5 +1,7 @@
 #include "host/formats/payload.h"
 
+#include "isa/architecture.h"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -330,9 +332,9 @@ std::vector<uint8_t> make_driver_payload(const std::vector<uint8_t>& stream, Pay
 }
 
 uint32_t vela_config_word(const std::string& variant) {
-  if (variant == "ethos-u65-256") return 0x10003008;
-  if (variant == "ethos-u65-512") return 0x10006009;
-  throw InputError("unknown NPU variant '" + variant + "' (ethos-u65-256 or ethos-u65-512)");
+  const isa::Architecture* a = isa::find_architecture(variant);
+  if (!a) throw InputError("unknown NPU variant '" + variant + "'; known: " + isa::variant_names());
+  return a->config;
 }
 
 NpuFileKind classify_npu_file(const std::vector<uint8_t>& file, const std::string& what) {

@@ -90,8 +90,8 @@ std::vector<uint8_t> make_driver_payload(const std::vector<uint8_t>& stream, Pay
                                          uint32_t config_word, uint32_t id_word, bool separate_io_regions = false,
                                          uint64_t staging_bytes = 0);
 
-// The CONFIG word Vela writes for a variant ("ethos-u65-256": product 1, 2^8 MACs, 48 KiB SHRAM; -512: 2^9,
-// 96 KiB), and the ID word of architecture 1.0.6.
+// The CONFIG word Vela writes for a variant: the configuration's CONFIG register (isa/architecture.h); and the ID
+// word Vela's Python core writes (architecture 1.0.6, nothing else).
 uint32_t vela_config_word(const std::string& variant);
 inline constexpr uint32_t kVelaIdWord = 0x10060000;
 

@@ -377,7 +377,7 @@ Capture read_capture(const fs::path& dir) {
   }
   c.variant = m.string(m.member(j, "variant", "top level"), "variant");
   if (!isa::parse_variant(c.variant))
-    m.fail("variant", "unknown NPU variant '" + c.variant + "' (ethos-u65-256 or ethos-u65-512)");
+    m.fail("variant", "unknown NPU variant '" + c.variant + "'; known: " + isa::variant_names());
   const json& timed = m.member(j, "timed", "top level");
   if (!timed.is_boolean()) m.fail("timed", "expected true or false");
   c.timed = timed.get<bool>();

@@ -14,7 +14,7 @@
 #include "host/recording/capture_names.h"
 #include "sim/files.h"
 #include "isa/registers.h"
-#include "isa/variant.h"
+#include "isa/architecture.h"
 #include "sim/error.h"
 
 namespace ethosu::host {

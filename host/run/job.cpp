@@ -6,11 +6,14 @@
 #include "host/firmware/cpu_ops.h"
 #include "sim/files.h"
 #include "host/formats/payload.h"
-#include "isa/variant.h"
+#include "isa/architecture.h"
+#include "isa/decoder.h"
 #include "sim/error.h"
 #include "sim/text.h"
 
 namespace ethosu::host {
+
+namespace fs = std::filesystem;
 namespace {
 
 // Regions are host buffers; keep a region, and a job's regions together, within what a host can sensibly
@@ -59,18 +62,28 @@ void load_region(Job& job, uint32_t index, uint64_t size, const std::filesystem:
 
 using sim::hex_word;
 
-// The variant a payload was compiled for, from its header.
+// The configuration a payload was compiled for, from the CONFIG word of its header: the one that word is, unless
+// the header comes from Vela 3.2 or older (see Job::header_variant).
 void take_payload_variant(Job& job, const DriverPayload& payload) {
   if (!payload.config) return;
   const OptimizerConfig& c = *payload.config;
-  const std::string named = c.accelerator();
-  if (isa::parse_variant(named)) {
-    job.variant = named;
+  job.payload_config = c.config_word;
+  const isa::Architecture* named = isa::from_config_register(c.config_word);
+  const auto fits = [&](const isa::Architecture& a) {
+    for (const isa::Diagnostic& d : isa::architecture_problems(isa::decode(job.stream), a))
+      if (d.problem == isa::Problem::UNKNOWN_OPCODE) return false;
+    return true;
+  };
+  if (named && fits(*named)) {
+    job.variant = job.compiled_for = std::string(named->name);
     return;
   }
-  job.header_variant = named + " (CONFIG word " + hex_word(c.config_word) + ", product " + std::to_string(c.product) + ")";
-  const std::string same_macs = "ethos-u65-" + std::to_string(uint32_t{1} << c.macs_per_cc_log2);
-  if (isa::parse_variant(same_macs)) job.variant = same_macs;
+  job.header_variant = c.accelerator() + " (CONFIG word " + hex_word(c.config_word) + ", product " +
+                       std::to_string(c.product) + ")";
+  for (isa::Variant v : isa::variants()) {
+    const isa::Architecture& a = isa::architecture(v);
+    if (a.product == isa::Product::U65 && a.macs() == uint32_t{1} << c.macs_per_cc_log2) job.variant = a.name;
+  }
 }
 
 }  // namespace
@@ -83,22 +96,40 @@ std::vector<uint8_t> Job::output_bytes(const OutputSpec& o) const {
           r.begin() + static_cast<std::ptrdiff_t>(o.offset + o.size_bytes)};
 }
 
-std::optional<std::string> check_payload_header(const Job& job, const sim::Config& resolved) {
-  if (!job.header_variant) return std::nullopt;
+std::optional<std::string> check_variant(const Job& job, const sim::Config& resolved) {
   const sim::Param& v = resolved.param("npu.variant");
-  const std::string what = job.name + ": the payload header names " + *job.header_variant +
-                           ", as Vela 3.2 and older write it for every target; Arm's core driver refuses such a "
-                           "payload on an Ethos-U65 (its product check)";
-  if (v.source() <= sim::Source::PRESET)
-    throw InputError(what + ". Name the NPU to run it anyway: --variant ethos-u65-256 or ethos-u65-512");
-  return what + "; running it on " + v.as_string() + " (set by " + v.origin() + ")";
+  const std::string running = v.as_string();
+  const isa::Architecture* arch = isa::find_architecture(running);
+  if (!arch) throw InputError("unknown NPU variant '" + running + "'; known: " + isa::variant_names());
+  if (job.header_variant) {
+    std::string u65s;
+    for (isa::Variant u : isa::variants())
+      if (isa::architecture(u).product == isa::Product::U65) u65s += (u65s.empty() ? "" : " or ") + std::string(isa::variant_name(u));
+    const std::string what = job.name + ": the payload header names " + *job.header_variant +
+                             ", but its stream is an Ethos-U65's: a payload of Vela 3.2 or older, which wrote product 0 "
+                             "for every target; Arm's core driver refuses such a payload on an Ethos-U65 (its product "
+                             "check)";
+    if (v.source() <= sim::Source::PRESET) throw InputError(what + ". Name the NPU to run it anyway: --variant " + u65s);
+    return what + "; running it on " + running + " (set by " + v.origin() + ")";
+  }
+  if (job.payload_config) {
+    if (const auto mismatch = isa::config_mismatch(*arch, *job.payload_config))
+      throw InputError(job.name + ": the payload was compiled for " + job.compiled_for + " (CONFIG word " +
+                       hex_word(*job.payload_config) + "); Arm's core driver refuses it on the " + arch->describe() +
+                       " (its optimizer-config check: " + *mismatch + ")");
+    return std::nullopt;
+  }
+  if (!job.compiled_for.empty() && job.compiled_for != running)
+    return job.name + ": compiled for " + job.compiled_for + "; running it on " + running + " (set by " + v.origin() +
+           "), whose NPU runs the stream as it is";
+  return std::nullopt;
 }
 
 Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
   const CorpusCase c = load_case(dir, allow_outside);
   Job job;
   job.name = c.name;
-  if (!c.accelerator.empty()) job.variant = c.accelerator;
+  if (!c.accelerator.empty()) job.variant = job.compiled_for = c.accelerator;
   job.stream = sim::read_file(c.command_stream.string());
   for (const auto& r : c.regions) {
     const std::string what = c.manifest.string() + ": region " + std::to_string(r.index);
@@ -170,6 +201,35 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
     job.outputs.push_back({d.file.string(), d.region, d.offset, d.size_bytes, std::nullopt, ""});
   }
   return job;
+}
+
+Job job_from_compilation(const std::filesystem::path& dir, bool allow_outside) {
+  const VelaCompilation c = load_compilation(dir, allow_outside);
+  std::vector<std::string> inputs;
+  for (const CompiledInput& in : c.inputs)
+    inputs.push_back(c.inputs_by_name ? in.tensor + "=" + in.file.string() : in.file.string());
+  Job job = job_from_tflite(c.model, inputs);
+  job.name = c.name;
+  if (job.compiled_for != c.accelerator)
+    throw InputError(c.model.string() + ": its payload header names " +
+                     (job.compiled_for.empty() ? std::string("no configuration") : job.compiled_for) + ", not " +
+                     c.accelerator + " as its folder says");
+  for (const CompiledOutput& o : c.outputs) {
+    const auto it = std::find_if(job.outputs.begin(), job.outputs.end(), [&](const OutputSpec& s) { return s.name == o.tensor; });
+    if (it == job.outputs.end()) throw InputError(c.info.string() + ": output '" + o.tensor + "' is not an output of " + c.model.string());
+    it->expected = o.expected;
+  }
+  return job;
+}
+
+Job job_from_folder(const std::filesystem::path& dir, bool allow_outside) {
+  std::error_code ec;
+  // Any manifest.json makes a case folder, so that one which is no regular file is refused as such.
+  if (fs::symlink_status(dir / "manifest.json", ec).type() != fs::file_type::not_found)
+    return job_from_case(dir, allow_outside);
+  if (is_compilation(dir)) return job_from_compilation(dir, allow_outside);
+  throw InputError(dir.string() + ": neither a case folder (manifest.json) nor a compilation folder "
+                                   "(model_vela.tflite, with info.json in the folder above)");
 }
 
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "isa/access.h"
+#include "isa/architecture.h"
 #include "sim/config.h"
 
 namespace ethosu::host {
@@ -31,9 +32,15 @@ struct OutputSpec {
 
 struct Job {
   std::string name;
-  std::string variant = "ethos-u65-256";
-  // Set when the payload header names no Ethos-U65 (Vela 3.2 and older write product 0, Ethos-U55, for every
-  // target): what it names, with its CONFIG word. `variant` is then the U65 with the same MAC count.
+  // The configuration the job runs on: what it was compiled for until a front end resolves the machine.
+  std::string variant = isa::variant_name(isa::kDefaultVariant);
+  // What the job's source says it was compiled for (a case's manifest, a payload header); empty when it says
+  // nothing (a bare stream).
+  std::string compiled_for;
+  std::optional<uint32_t> payload_config;  // the CONFIG word of the payload header, when there is one
+  // Set for a U65 payload of Vela 3.2 and older, which wrote product 0 (Ethos-U55) into the header for every target:
+  // the header names a configuration whose command set the stream does not fit (it sets NPU_SET_PARALLEL_MODE), or
+  // none at all. What the header names, with its CONFIG word; `variant` is then the U65 with as many MACs.
   std::optional<std::string> header_variant;
   std::vector<uint8_t> stream;
   std::array<std::vector<uint8_t>, isa::kRegionCount> regions;
@@ -47,6 +54,11 @@ struct Job {
 
 // A corpus case folder (manifest.json layout of shared/opcorpus and shared/corpus).
 Job job_from_case(const std::filesystem::path& dir, bool allow_outside = false);  // see load_case()
+// A case compiled for one configuration (CASE/<accelerator> of shared/corpus-u55, corpus-u85; load_compilation()):
+// its model with the case's inputs, its outputs expected by tensor name.
+Job job_from_compilation(const std::filesystem::path& dir, bool allow_outside = false);
+// Either kind of folder; InputError when `dir` is neither.
+Job job_from_folder(const std::filesystem::path& dir, bool allow_outside = false);
 
 struct RegionArg {  // --region N=FILE[:SIZE] or N=:SIZE
   uint32_t region = 0;
@@ -60,11 +72,13 @@ struct PlacementArg {  // --input R:OFFSET=FILE, --dump R:OFFSET:SIZE=FILE
   std::filesystem::path file;
 };
 
-// The payload header check a driver makes, for the variant the configuration resolved to: a job whose header
-// names no U65 (header_variant) runs only on a variant the user named (--variant, --set npu.variant, a config
-// file), since Arm's core driver refuses it on a U65 (its product check). Returns the warning to print when
-// the user's variant wins; throws InputError, saying how to run it, when the variant came from the job.
-std::optional<std::string> check_payload_header(const Job& job, const sim::Config& resolved);
+// The check of the configuration a job runs on against what it was compiled for. A payload runs only where Arm's
+// core driver runs it (its optimizer-config check: product, MACs, command-stream version): elsewhere InputError.
+// An old Vela header (header_variant) runs only on a variant the user named (--variant, --set npu.variant, a
+// config file), with a warning; without one, InputError saying how to run it. A case compiled for another
+// configuration runs with a warning (its stream runs as that configuration's NPU runs it). Returns the warning to
+// print, if any.
+std::optional<std::string> check_variant(const Job& job, const sim::Config& resolved);
 
 // A raw stream (bare, COP1 or COP2) with regions from files and/or sizes, inputs placed at offsets, and the
 // byte ranges to dump as outputs.

@@ -1,4 +1,5 @@
 // The public jobs and runs (include/ethosu_sim/run.h) over host::Job and host::run_job.
+#include "isa/architecture.h"
 #include "ethosu_sim/run.h"
 
 #include "sim/files.h"
@@ -37,7 +38,7 @@ Job& Job::operator=(Job&& other) noexcept = default;
 Job::~Job() = default;
 
 Job Job::from_case(const std::filesystem::path& folder, bool allow_outside) {
-  return Job(std::make_unique<Impl>(host::job_from_case(folder, allow_outside)));
+  return Job(std::make_unique<Impl>(host::job_from_folder(folder, allow_outside)));
 }
 
 Job Job::from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {
@@ -46,7 +47,7 @@ Job Job::from_tflite(const std::filesystem::path& model, const std::vector<std::
 
 Job Job::from_stream(std::vector<uint8_t> stream, std::array<std::vector<uint8_t>, kRegionCount> regions,
                      const std::string& variant) {
-  if (!parse_variant(variant)) throw InputError("unknown NPU variant '" + variant + "' (ethos-u65-256 or ethos-u65-512)");
+  if (!parse_variant(variant)) throw InputError("unknown NPU variant '" + variant + "'; known: " + ethosu::isa::variant_names());
   const host::NpuFile npu = host::read_npu_file(stream, "command stream");
   if (npu.kind == host::NpuFileKind::TFLITE) throw InputError("command stream: is a .tflite model (Job::from_tflite)");
   host::Job j;

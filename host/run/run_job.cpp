@@ -7,7 +7,7 @@
 
 #include "isa/decoder.h"
 #include "isa/registers.h"
-#include "isa/variant.h"
+#include "isa/architecture.h"
 #include "host/run/simulator.h"
 #include "models/npu/cc/engine.h"
 #include "models/npu/cc/status_timeline.h"
@@ -18,11 +18,7 @@ namespace ethosu::host {
 namespace {
 
 RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) {
-  npu::NpuConfig config = options.config;
-  if (config.variant != variant) {
-    config.variant = variant;
-    config.cores = isa::variant_info(variant).cores;
-  }
+  const npu::NpuConfig config = npu::with_variant(options.config, variant);
   const TimedRun t = Simulator::instance().run(job, config, options.regioncfg, options.pmu_events, options.trace);
   RunOutcome out;
   out.fault = t.fault;
@@ -51,21 +47,22 @@ RunOptions run_options(const sim::Config& config, bool timed) {
 
 RunOutcome run_job(Job& job, const RunOptions& options) {
   const auto variant = isa::parse_variant(job.variant);
-  if (!variant) throw InputError("unknown NPU variant '" + job.variant + "' (ethos-u65-256 or ethos-u65-512)");
+  if (!variant) throw InputError("unknown NPU variant '" + job.variant + "'; known: " + isa::variant_names());
   if (options.timed) return run_timed(job, *variant, options);
   cc::Regions regions{};
   for (size_t i = 0; i < isa::kRegionCount; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};
   // The same engine and machine parameters as the timed NPU, whose SHRAM starts from zero for every job.
-  const npu::NpuConfig& n = options.config;
-  const unsigned cores = n.variant == *variant ? n.cores : isa::variant_info(*variant).cores;
-  cc::ShramBanks shram(cores, std::vector<uint8_t>(n.shram.bytes_per_core));
+  const npu::NpuConfig n = npu::with_variant(options.config, *variant);
+  cc::ShramBanks shram(n.cores, std::vector<uint8_t>(n.shram.bytes_per_core));
   cc::EngineConfig engine;
+  engine.variant = n.variant;
   engine.dma_queue_depth = n.dma.queue_depth;
   engine.tsu_banks = n.cc.tsu_banks;
   engine.limits = n.limits;
   for (unsigned r = 0; r < isa::kRegionCount; ++r) engine.region_port[r] = static_cast<uint8_t>((options.regioncfg >> (2 * r) & 3) >> 1);
   cc::StatusTimeline timeline(*variant);
-  const cc::RunResult r = cc::Engine::run(isa::decode(job.stream), regions, shram, engine, timeline);
+  const cc::RunResult r =
+      cc::Engine::run(isa::decode(job.stream, isa::architecture(n.variant)), regions, shram, engine, timeline);
 
   RunOutcome out;
   out.hazards = r.hazards;

@@ -37,8 +37,9 @@ struct Output {
 
 class Job {
  public:
-  // The manifest's files must lie inside the folder (or its parent case, for a nested build such as u65_512/)
-  // unless allow_outside.
+  // A case folder (manifest.json) or a compilation folder (CASE/<accelerator>: Vela's model_vela.tflite for one
+  // configuration, with CASE/info.json naming its inputs and expected outputs). The files they name must lie
+  // inside the case folder (or its parent case, for a nested build such as u65_512/) unless allow_outside.
   static Job from_case(const std::filesystem::path& folder, bool allow_outside = false);
   // inputs: "FILE" (the next input in the model's graph-input order) or "NAME=FILE" (the input tensor NAME),
   // placed at their offline-planned offsets; missing inputs are zero.

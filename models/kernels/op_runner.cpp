@@ -147,8 +147,10 @@ kernels::KernelGeometry geometry(const Operation& op) {
 
 }  // namespace
 
-OpRunner::OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, unsigned host_threads)
-    : regions_(regions), shram_(shram), threads_(host_threads), scratch_(threads_.threads()) {}
+OpRunner::OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, unsigned host_threads,
+                   unsigned ofm_ublock_depth)
+    : regions_(regions), shram_(shram), ofm_ublock_depth_(static_cast<int>(ofm_ublock_depth)), threads_(host_threads),
+      scratch_(threads_.threads()) {}
 
 unsigned kernel_bands(const Operation& op, const Regions& regions, unsigned threads) {
   // About a tenth of a millisecond of kernel work per band: waking a thread costs some microseconds.
@@ -251,10 +253,11 @@ std::shared_ptr<const kernels::ConvWeights> OpRunner::decode_weights(const Opera
   l.part_kernel_first = op.kernel.weight_order == en::weight_order::PART_KERNEL_FIRST;
   l.ifm_bits = static_cast<int>(op.ifm.element.bits());
   l.cores = static_cast<int>(op.cores());
+  l.ofm_ublock_depth = ofm_ublock_depth_;
   // The cache key: every input of the decode, the layout and each core's compressed bytes.
   const int32_t params[] = {static_cast<int32_t>(l.kind), l.ofm_depth,    l.ifm_depth,       l.kernel_height,
                             l.kernel_width,              l.dilation_y,   l.dilation_x,      l.ofm_block_depth,
-                            l.part_kernel_first,         l.ifm_bits,     l.cores};
+                            l.part_kernel_first,         l.ifm_bits,     l.cores,           l.ofm_ublock_depth};
   std::vector<kernels::ByteSpan> key{{reinterpret_cast<const uint8_t*>(params), sizeof params}};
   for (unsigned core = 0; core < op.cores(); ++core) {
     const auto& s = op.weights[core];

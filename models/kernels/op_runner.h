@@ -73,7 +73,9 @@ unsigned kernel_bands(const isa::Operation& op, const Regions& regions, unsigned
 class OpRunner {
  public:
   // host_threads: how many host threads one operation's kernels may use (cc::Limits::host_threads).
-  OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, unsigned host_threads = 1);
+  // ofm_ublock_depth: the MAC array's OFM micro-block depth, which orders the weight streams (4 or 8).
+  OpRunner(const Regions& regions, std::vector<std::vector<uint8_t>>& shram, unsigned host_threads = 1,
+           unsigned ofm_ublock_depth = 8);
   // Executes op (bounds already checked); returns the multiply-accumulates performed. Throws WeightFault
   // for a stream the weight decoder rejects, UnknownBehaviour for an operation the model cannot run.
   uint64_t execute(const isa::Operation& op);
@@ -98,6 +100,7 @@ class OpRunner {
 
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;
+  int ofm_ublock_depth_;
   std::vector<kernels::ScaleBias> scales_;
   weights::DecodeScratch stream_scratch_;
   sim::HostThreads threads_;

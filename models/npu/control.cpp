@@ -8,26 +8,8 @@ using isa::Reg;
 using isa::RegField;
 
 namespace {
-constexpr uint64_t kAddressMask = (uint64_t{1} << 40) - 1;  // U65 addresses are 40-bit
-
 uint32_t bit(RegField f) { return isa::reg_field_mask(f); }
-
-// Only address bits 39:32 exist in a 64-bit address register's high word.
-constexpr uint64_t address(uint64_t v) { return v & kAddressMask; }
 }  // namespace
-
-IdentityRegisters identity(isa::Variant v) {
-  // Product 1 (U65), command stream version 0, 48 KiB SHRAM per 256-MAC core; macs_per_cc = log2(total MACs).
-  IdentityRegisters r;
-  r.id = isa::register_info(Reg::ID).reset;
-  const bool dual = v == isa::Variant::U65_512;
-  uint32_t c = 0;
-  c = isa::set(c, RegField::CONFIG_macs_per_cc, dual ? 9 : 8);
-  c = isa::set(c, RegField::CONFIG_shram_size, dual ? 96 : 48);
-  c = isa::set(c, RegField::CONFIG_product, 1);
-  r.config = c;
-  return r;
-}
 
 void ControlRegisters::reset() {
   status_ = isa::register_info(Reg::STATUS).reset & ~bit(RegField::STATUS_reset_status);  // reset completes at once
@@ -49,7 +31,7 @@ bool ControlRegisters::write(uint16_t offset, uint32_t v, HostAction& action) {
 bool ControlRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
   if (!at) return false;
   switch (at.reg()) {
-    case Reg::ID: v = identity_.id; return true;
+    case Reg::ID: v = arch_->id; return true;
     case Reg::STATUS: v = status_; return true;
     case Reg::CMD: v = cmd_; return true;
     case Reg::RESET: v = reset_; return true;
@@ -58,7 +40,7 @@ bool ControlRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
     case Reg::QCONFIG: v = qconfig_; return true;
     case Reg::QSIZE: v = qsize_; return true;
     case Reg::PROT: v = prot_; return true;
-    case Reg::CONFIG: v = identity_.config; return true;
+    case Reg::CONFIG: v = arch_->config; return true;
     case Reg::LOCK: v = lock_; return true;
     case Reg::REGIONCFG: v = regioncfg_; return true;
     case Reg::AXI_LIMIT0: v = axi_limit_[0]; return true;

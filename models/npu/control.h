@@ -13,24 +13,18 @@
 #include <cstdint>
 
 #include "isa/registers.h"
-#include "isa/variant.h"
+#include "isa/architecture.h"
 #include "models/npu/cc/fault.h"
 
 namespace ethosu::npu {
 
 enum class HostAction : uint8_t { NONE, RUN, SOFT_RESET };
 
-// Register values a variant reports (spec 02 section 3, CONFIG and ID).
-struct IdentityRegisters {
-  uint32_t id = 0x10066001;
-  uint32_t config = 0x10003008;
-};
-IdentityRegisters identity(isa::Variant v);
-
 class ControlRegisters {
  public:
-  explicit ControlRegisters(isa::Variant v) : identity_(identity(v)) { reset(); }
-  void set_variant(isa::Variant v) { identity_ = identity(v); }
+  // ID and CONFIG read the configuration's values; addresses have its width.
+  explicit ControlRegisters(isa::Variant v) : arch_(&isa::architecture(v)) { reset(); }
+  void set_variant(isa::Variant v) { arch_ = &isa::architecture(v); }
   void reset();
 
   // Host side: the control page's registers (false for any other register word).
@@ -67,7 +61,9 @@ class ControlRegisters {
   unsigned command_port() const { return (qconfig_ & 3) >> 1; }
 
  private:
-  IdentityRegisters identity_;
+  uint64_t address(uint64_t v) const { return v & arch_->address_mask(); }
+
+  const isa::Architecture* arch_;
   uint32_t status_ = 0, cmd_ = 0, reset_ = 0, prot_ = 0, lock_ = 0;
   uint64_t qbase_ = 0;
   uint32_t qread_ = 0, qconfig_ = 0, qsize_ = 0, regioncfg_ = 0;

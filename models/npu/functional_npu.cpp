@@ -8,8 +8,8 @@
 namespace ethosu_sim {
 
 FunctionalNpu::FunctionalNpu(Variant variant) : variant_(variant) {
-  const ethosu::isa::VariantInfo vi = ethosu::isa::variant_info(variant);
-  shram_.assign(vi.cores, std::vector<uint8_t>(vi.shram_bytes()));
+  const ethosu::isa::Architecture& arch = ethosu::isa::architecture(variant);
+  shram_.assign(arch.cores, std::vector<uint8_t>(arch.shram_bytes()));
 }
 
 FunctionalResult FunctionalNpu::run(const std::vector<uint8_t>& stream,
@@ -18,9 +18,11 @@ FunctionalResult FunctionalNpu::run(const std::vector<uint8_t>& stream,
   cc::Regions r{};
   for (size_t i = 0; i < kRegionCount; ++i) r[i] = {regions[i].data, regions[i].data ? regions[i].size_bytes : 0};
   cc::EngineConfig config;
+  config.variant = variant_;
+  config.dma_queue_depth = ethosu::isa::architecture(variant_).dma_queue_depth;
   for (unsigned i = 0; i < kRegionCount; ++i) config.region_port[i] = static_cast<uint8_t>((regioncfg >> (2 * i) & 3) >> 1);
   cc::StatusTimeline timeline(variant_);
-  const cc::RunResult result = cc::Engine::run(ethosu::isa::decode(stream), r, shram_, config, timeline);
+  const cc::RunResult result = cc::Engine::run(ethosu::isa::decode(stream, ethosu::isa::architecture(variant_)), r, shram_, config, timeline);
   FunctionalResult out;
   out.completed = !result.fault;
   if (result.fault) out.fault = result.fault->text();

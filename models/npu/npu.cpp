@@ -26,7 +26,11 @@ const MirrorWord& mirror_word(uint16_t offset) {
     for (const auto& c : isa::kCommands) {
       if (isa::is_operation(c.cmd) || c.mirror_register == 0) continue;
       words[c.mirror_register / 4u] = {&c, false};
-      if (c.kind == isa::Kind::CMD1) words[c.mirror_register / 4u + 1] = {&c, true};
+      const auto fields = isa::fields_of(c.cmd);
+      const bool has_parameter = std::any_of(fields.begin(), fields.end(), [](const isa::FieldInfo& f) {
+        return f.location != isa::Location::PAYLOAD;
+      });
+      if (c.kind == isa::Kind::CMD1 && has_parameter) words[c.mirror_register / 4u + 1] = {&c, true};
     }
     return words;
   }();
@@ -93,7 +97,7 @@ void NpuCore::configure(const NpuConfig& c) {
   mac_.configure(c.mac, c.cores);
   ao_.configure(c.ao);
   dma_.configure(c.dma);
-  cc_.configure(c.cc, c.clock_hz, c.limits);
+  cc_.configure(c.variant, c.cc, c.clock_hz, c.limits);
 }
 
 void NpuCore::set_trace(sim::Trace* trace) {
@@ -145,7 +149,8 @@ uint32_t NpuCore::read_register(uint16_t offset) {
   const isa::RegisterWord at = isa::locate_register(offset);
   uint32_t v = 0;
   if (ctrl_.read(at, v) || pmu_.registers().read(at, v)) return v;
-  if (const MirrorWord& m = mirror_word(offset); m.command) {
+  // A state register of a command this configuration does not have is a hole.
+  if (const MirrorWord& m = mirror_word(offset); m.command && isa::architecture(config_.variant).has_command(m.command->cmd)) {
     // A state register's mirror: the command's payload word, or its 16-bit parameter (of which a command with a
     // payload keeps 8 bits: address bits 39:32, a scale's shift).
     const uint64_t bits = mirror_.bits(m.command->cmd);

@@ -20,7 +20,7 @@
 
 #include "ethosu_sim/npu.h"
 #include "isa/state.h"
-#include "isa/variant.h"
+#include "isa/architecture.h"
 #include "models/npu/cc/fault.h"
 #include "models/npu/axi/axi_port.h"
 #include "models/npu/ao/ao.h"

@@ -4,12 +4,15 @@
 // WdTiming, MacTiming, ShramParams, the AXI ports' AxiPortParams, the engine's Limits; sim/params.h);
 // NpuConfig::fields places them in the hierarchy (`npu.<block>.*`, `mem.axiN.*`, `sim.limits.*`).
 // declare_parameters() declares every NPU parameter, with `defaults` as their defaults, and read_config() reads
-// a resolved configuration back. The defaults of a NpuConfig are the U65-256's; npu_config() gives a variant's.
+// a resolved configuration back. The parameters that describe the machine start from the configuration's
+// architecture description (isa/architecture.h): apply_variant() writes them into a layer; what no parameter
+// changes (the AXI width and AXI_LIMITn ranges, the output unit's rates) read_config() takes from it. The defaults
+// of a NpuConfig are the default variant's; npu_config() gives a variant's.
 #pragma once
 
 #include <array>
 
-#include "isa/variant.h"
+#include "isa/architecture.h"
 #include "models/npu/ao/ao_timing.h"
 #include "models/npu/axi/axi_timing.h"
 #include "models/npu/cc/cc_timing.h"
@@ -23,7 +26,7 @@
 namespace ethosu::npu {
 
 struct NpuConfig {
-  isa::Variant variant = isa::Variant::U65_256;  // what ID and CONFIG report (npu.variant)
+  isa::Variant variant = isa::kDefaultVariant;  // npu.variant
   double clock_hz = 1e9;                         // system.clock_hz
   unsigned cores = 1;
   CcTiming cc;
@@ -49,8 +52,14 @@ struct NpuConfig {
   }
 };
 NpuConfig npu_config(isa::Variant v);
+// `c` on another configuration: what describes the machine (cores, MACs, SHRAM, the DMA queue, what no parameter
+// changes) becomes v's, the rest stays.
+NpuConfig with_variant(const NpuConfig& c, isa::Variant v);
 
 void declare_parameters(sim::Config& config, const NpuConfig& defaults);
+// npu.variant = v in layer `source`, with the parameters it describes (cores, MACs, SHRAM, the DMA queue) where no
+// layer at `source` or above has set them.
+void apply_variant(sim::Config& config, isa::Variant v, sim::Source source, std::string_view origin);
 // The configuration `config` resolves to; throws ethosu::InputError where values do not fit together (a MAC
 // array width without a micro-block).
 NpuConfig read_config(const sim::Config& config);

@@ -33,13 +33,18 @@ def _manifest_shapes(path):
 
 
 class Job:
-    """A loaded submission. ``Job(path)`` takes a case folder or a .tflite; raw streams use from_stream()."""
+    """A loaded submission. ``Job(path)`` takes a case folder, a compilation folder (CASE/<accelerator> of the
+    U55 and U85 corpora: Vela's model for one configuration, the case's inputs) or a .tflite; raw streams use
+    from_stream()."""
 
     def __init__(self, path, allow_outside_case=False):
         """allow_outside_case: a case folder's manifest may name files outside the folder (by default they
         must lie inside it, or inside its parent case for a nested build such as u65_512/)."""
         path = os.path.abspath(os.fspath(path))  # absolute: the spec travels to workers with other cwds
-        if os.path.isdir(path) or os.path.basename(path) == "manifest.json":
+        if os.path.isdir(path) and not os.path.exists(os.path.join(path, "manifest.json")) and \
+                os.path.exists(os.path.join(path, "model_vela.tflite")):
+            self._spec = ("compilation", path, bool(allow_outside_case))
+        elif os.path.isdir(path) or os.path.basename(path) == "manifest.json":
             self._spec = ("case", path, bool(allow_outside_case))
         elif path.endswith(".tflite"):
             self._spec = ("tflite", path)
@@ -98,6 +103,9 @@ class Job:
             shapes = _manifest_shapes(path)
         elif kind == "tflite":
             self._native = _ethosu_sim.load_tflite(path)
+            shapes = {}
+        elif kind == "compilation":
+            self._native = _ethosu_sim.load_compilation(path, self._spec[2])
             shapes = {}
         elif kind == "stream_bytes":
             self._native = _ethosu_sim.load_stream_bytes(path, list(self._spec[2]), list(self._spec[3]))

@@ -70,6 +70,7 @@ void bind_job(py::module_& m) {
 
   m.def("load_case", &load_case, py::arg("path"), py::arg("allow_outside") = false);
   m.def("load_tflite", &load_tflite, py::arg("path"));
+  m.def("load_compilation", &load_compilation, py::arg("path"), py::arg("allow_outside") = false);
   m.def("load_stream", &load_stream, py::arg("path"), py::arg("regions"), py::arg("dumps"));
   m.def(
       "load_stream_bytes",
@@ -78,11 +79,11 @@ void bind_job(py::module_& m) {
         return load_stream_bytes(std::string(stream), regions, dumps);
       },
       py::arg("stream"), py::arg("regions"), py::arg("dumps"));
-  // The driver's payload header check for a run of `job` under `request` (host::check_payload_header).
+  // The driver's payload header check for a run of `job` under `request` (host::check_variant).
   m.def(
       "payload_header_warning",
       [](const NativeJob& n, const host::MachineRequest& request) {
-        return host::check_payload_header(n.job, host::resolve_config(request, n.job.variant));
+        return host::check_variant(n.job, host::resolve_config(request, n.job.variant));
       },
       py::arg("job"), py::arg("request"));
   m.def(

@@ -73,17 +73,34 @@ NativeJob load_case(const std::filesystem::path& dir, bool allow_outside) {
   return n;
 }
 
-NativeJob load_tflite(const std::filesystem::path& model) {
-  NativeJob n;
-  n.kind = "tflite";
-  n.job = host::job_from_tflite(model, {});
-  // job_from_tflite accepted the model, so it has exactly one ethos-u operator with planned offsets.
+namespace {
+
+// The tensors of a Vela model's one ethos-u operator, with their types and shapes.
+void take_model_tensors(const std::filesystem::path& model, NativeJob& n) {
   const auto npu = host::read_npu_file(sim::read_file(model.string()), model.string());
   const host::EthosuOperator& op = npu.model->ethosu_operators.front();
   for (const auto& t : op.model_inputs)
     n.inputs.push_back({t.name, t.region, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
   for (const auto& t : op.model_outputs)
     n.outputs.push_back({t.name, t.region, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
+}
+
+}  // namespace
+
+NativeJob load_compilation(const std::filesystem::path& dir, bool allow_outside) {
+  NativeJob n;
+  n.kind = "compilation";
+  n.job = host::job_from_compilation(dir, allow_outside);
+  take_model_tensors(host::load_compilation(dir, allow_outside).model, n);
+  return n;
+}
+
+NativeJob load_tflite(const std::filesystem::path& model) {
+  NativeJob n;
+  n.kind = "tflite";
+  n.job = host::job_from_tflite(model, {});
+  // job_from_tflite accepted the model, so it has exactly one ethos-u operator with planned offsets.
+  take_model_tensors(model, n);
   return n;
 }
 

@@ -39,6 +39,8 @@ struct NativeJob {
 
 NativeJob load_case(const std::filesystem::path& dir, bool allow_outside);
 NativeJob load_tflite(const std::filesystem::path& model);
+// A case compiled for one configuration (CASE/<accelerator> of the family corpora): the case's inputs placed.
+NativeJob load_compilation(const std::filesystem::path& dir, bool allow_outside);
 // regions: (index, file or none, size or none); dumps: (region, offset, size, name).
 NativeJob load_stream(const std::filesystem::path& stream,
                       const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,

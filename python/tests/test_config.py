@@ -10,7 +10,8 @@ def test_parameters_listed_with_units():
     params = ethosu_sim.parameters()
     p = params["mem.axi1.read_latency_cycles"]
     assert p["type"] == "int" and p["unit"] == "cycles" and p["value"] == 500 and p["description"]
-    assert params["npu.variant"]["choices"] == ["ethos-u65-256", "ethos-u65-512"]
+    assert params["npu.variant"]["choices"] == ["ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
+                                                "ethos-u65-256", "ethos-u65-512"]
     assert params["mem.axi1.bytes_per_cycle"]["value"] == pytest.approx(3.75)
     # Ranges as the registry enforces them, for sweeps and fits that must stay inside.
     assert (p["min"], p["max"]) == (0, 1000000)

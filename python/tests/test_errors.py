@@ -18,7 +18,7 @@ def test_exception_types():
     ({"mem.axi1.read_latency_cycles": -5}, "mem.axi1.read_latency_cycles"),  # out of range
     ({"mem.axi1.burst_bytes": "many"}, "many"),                             # wrong type
     ({"system": "no_such_system"}, "no_such_system"),
-    ({"variant": "ethos-u55-128"}, "ethos-u55-128"),
+    ({"variant": "ethos-u99-128"}, "ethos-u99-128"),
     ({"memory_mode": "Sram_Only"}, "system"),                               # a memory mode needs a system
 ])
 def test_bad_configuration(add_case, settings, message):

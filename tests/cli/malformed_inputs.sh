@@ -210,8 +210,8 @@ expect 1 "PMCCNTR (cycle counter) " replay "$tmp/cap_cycles"
 expect 1 "1 of 2 captures identical" replay "$tmp/cap" "$tmp/cap_cycles"
 corrupt cap_version 's/"version": 2/"version": 7/'
 expect 2 "cap_version/capture.json: version: version 7 is not known" replay "$tmp/cap_version"
-corrupt cap_variant 's/"variant": "ethos-u65-256"/"variant": "ethos-u55-64"/'
-expect 2 "cap_variant/capture.json: variant: unknown NPU variant 'ethos-u55-64'" replay "$tmp/cap_variant"
+corrupt cap_variant 's/"variant": "ethos-u65-256"/"variant": "ethos-u99-64"/'
+expect 2 "cap_variant/capture.json: variant: unknown NPU variant 'ethos-u99-64'" replay "$tmp/cap_variant"
 corrupt cap_json 's/"results"/results/'
 expect 2 "cap_json/capture.json: not valid JSON" replay "$tmp/cap_json"
 corrupt cap_truncated ''

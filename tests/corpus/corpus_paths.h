@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/architecture.h"
 #include "sim/files.h"
 
 namespace ethosu::test {
@@ -47,6 +48,39 @@ inline std::vector<fs::path> corpus_cases() {
   add_children(shared_root() / "corpus");
   std::sort(cases.begin(), cases.end());
   return cases;
+}
+
+// Every compilation folder of the family corpora (corpus-u55/CASE/<accelerator>, corpus-u85/...) whose
+// configuration the simulator has; the others are left out (a family not modelled yet).
+inline std::vector<fs::path> compilation_dirs() {
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (const char* corpus : {"corpus-u55", "corpus-u85"}) {
+    const fs::path root = shared_root() / corpus;
+    if (!fs::is_directory(root, ec)) continue;
+    for (const auto& c : fs::directory_iterator(root, ec)) {
+      if (!fs::is_regular_file(c.path() / "info.json", ec)) continue;
+      for (const auto& a : fs::directory_iterator(c.path(), ec))
+        if (fs::is_regular_file(a.path() / "model_vela.tflite", ec) && isa::find_architecture(a.path().filename().string()))
+          dirs.push_back(a.path());
+    }
+  }
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+// The case folders and the compilation folders together: what `ethosu-sim run DIR` runs.
+inline std::vector<fs::path> run_cases() {
+  std::vector<fs::path> all = corpus_cases();
+  const std::vector<fs::path> compiled = compilation_dirs();
+  all.insert(all.end(), compiled.begin(), compiled.end());
+  return all;
+}
+
+inline std::vector<fs::path> run_cases_or_placeholder() {
+  auto c = run_cases();
+  if (c.empty()) c.push_back(fs::path());
+  return c;
 }
 
 // "opcorpus/add_i8", "corpus/kws_dscnn_mlperf/u65_512": a readable test parameter name.

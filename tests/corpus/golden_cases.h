@@ -3,8 +3,8 @@
 //
 // Contract: golden_cases() lists the cases of every source found under shared_root(), sorted by label. A case's
 // label is its path under shared_root() without extension ("corpus/kws_dscnn_mlperf/u65_512"), its record is
-// golden_dir()/LABEL.json, and its load() makes the job `ethosu-sim run SOURCE` runs. Another corpus (the U55 and
-// U85 corpora's Vela models, once they run) is one more entry of case_sources().
+// golden_dir()/LABEL.json, and its load() makes the job `ethosu-sim run SOURCE` runs. Another corpus is one more
+// entry of case_sources().
 #pragma once
 
 #include <algorithm>
@@ -33,10 +33,12 @@ struct CaseSource {
   host::Job (*load)(const fs::path& source);
 };
 
-inline const std::array<CaseSource, 1>& case_sources() {
-  static const std::array<CaseSource, 1> sources{{
+inline const std::array<CaseSource, 2>& case_sources() {
+  static const std::array<CaseSource, 2> sources{{
       // opcorpus/*, corpus/*, corpus/*/u65_512: folders with manifest.json and cmdstream.bin.
       {corpus_cases, [](const fs::path& dir) { return host::job_from_case(dir); }},
+      // corpus-u55/CASE/<accelerator> (and the other families' once the simulator has their configurations).
+      {compilation_dirs, [](const fs::path& dir) { return host::job_from_compilation(dir); }},
   }};
   return sources;
 }

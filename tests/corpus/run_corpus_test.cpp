@@ -1,4 +1,5 @@
-// Functional conformance: every corpus case runs through the same path as `ethosu-sim run CASE_DIR`.
+// Functional conformance: every corpus case, and every case the family corpora compiled for a configuration the
+// simulator has (corpus-u55/CASE/<accelerator>), runs through the same path as `ethosu-sim run DIR`.
 // Outputs whose reference is bit-exact (TFLite-integer numpy, TFLite Micro) must match byte for byte;
 // outputs whose only reference is ArmNN's float arithmetic must stay within the tolerance below,
 // and the test prints their differences. The functional model and the timed platform run the same
@@ -30,7 +31,7 @@ class RunCorpus : public ::testing::TestWithParam<fs::path> {
 };
 
 void RunCorpus::check(bool timed) {
-  host::Job job = host::job_from_case(GetParam());
+  host::Job job = host::job_from_folder(GetParam());
   host::RunOptions options;
   options.timed = timed;
   const host::RunOutcome r = host::run_job(job, options);
@@ -72,7 +73,7 @@ void expect_same_run(const host::Job& job, const std::string& what) {
 }
 
 TEST_P(RunCorpus, FunctionalAndTimedModelsAgree) {
-  const host::Job job = host::job_from_case(GetParam());
+  const host::Job job = host::job_from_folder(GetParam());
   expect_same_run(job, "as compiled");
   // Cut in the middle of the stream (on a word): everything before the cut runs, then a parse error.
   host::Job cut = job;
@@ -92,6 +93,6 @@ TEST_P(RunCorpus, FunctionalModelMatchesTheReference) { check(false); }
 // The timed platform, driven through the NPU's registers, must leave the same bytes.
 TEST_P(RunCorpus, TimedPlatformMatchesTheReference) { check(true); }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, RunCorpus, ::testing::ValuesIn(test::cases_or_placeholder()), test::CaseName());
+INSTANTIATE_TEST_SUITE_P(Corpus, RunCorpus, ::testing::ValuesIn(test::run_cases_or_placeholder()), test::CaseName());
 
 }  // namespace

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "isa/decoder.h"
-#include "isa/variant.h"
+#include "isa/architecture.h"
 #include "models/npu/cc/engine.h"
 #include "tests/fuzz/fuzz_defaults.h"
 
@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cc::EngineConfig config;
   config.limits.work = uint64_t{1} << 22;
   config.limits.buffer_elements = uint64_t{1} << 18;
-  const auto vi = ethosu::isa::variant_info(variant);
+  const auto vi = ethosu::isa::architecture(variant);
   cc::ShramBanks shram(vi.cores, std::vector<uint8_t>(vi.shram_bytes()));
   cc::NoTime no_time;
   (void)cc::Engine::run(ethosu::isa::decode(data, size), regions, shram, config, no_time);

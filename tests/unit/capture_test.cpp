@@ -376,10 +376,10 @@ TEST(Capture, EveryCorruptionIsAnInputErrorNamingTheFile) {
       {"unknown variant",
        [](const fs::path& d) {
          json j = load_manifest(d);
-         j["variant"] = "ethos-u55-128";
+         j["variant"] = "ethos-u99-1";
          save_manifest(d, j);
        },
-       "capture.json", "unknown NPU variant 'ethos-u55-128'"},
+       "capture.json", "unknown NPU variant 'ethos-u99-1'"},
       {"unknown key",
        [](const fs::path& d) {
          json j = load_manifest(d);

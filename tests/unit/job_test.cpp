@@ -98,26 +98,52 @@ TEST_F(JobFiles, SeparateIoRegionsPlaceInputsAndOutputsInRegions3And4) {
   EXPECT_EQ(run.output_bytes(run.outputs[0]), (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
+TEST_F(JobFiles, APayloadRunsWhereItsHeaderSaysAndOnlyThere) {
+  // A U55-256's header (product 0, 2^8 MACs, 48 KiB) on a stream the U55 has every command of.
+  const Job u55 = job_from_stream(file("u55.bin", make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP1,
+                                                                     0x00003008, kVelaIdWord)),
+                                  {{1, std::nullopt, 64}}, {}, {});
+  EXPECT_EQ(u55.variant, "ethos-u55-256");
+  EXPECT_FALSE(u55.header_variant);
+  EXPECT_FALSE(check_variant(u55, resolve_config({}, u55.variant)));
+  // Another configuration is refused as Arm's core driver refuses it.
+  MachineRequest other;
+  other.variant = "ethos-u55-128";
+  const std::string refused = tb::input_error_of([&] { check_variant(u55, resolve_config(other, u55.variant)); });
+  EXPECT_NE(refused.find("compiled for ethos-u55-256 (CONFIG word 0x00003008)"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("macs_per_cc 8 (the NPU's 7)"), std::string::npos) << refused;
+  // A current U65 header needs no check.
+  const Job current = job_from_stream(file("new.bin", cop1()), {{1, std::nullopt, 64}}, {}, {});
+  EXPECT_EQ(current.variant, "ethos-u65-256");
+  EXPECT_FALSE(current.header_variant);
+  EXPECT_FALSE(check_variant(current, resolve_config({}, current.variant)));
+}
+
 TEST_F(JobFiles, OldPayloadHeadersRunOnlyOnAVariantTheUserNames) {
+  // Vela 3.2 and older wrote product 0 for every target: the same CONFIG word as a U55-256's, told apart by the
+  // stream, which sets NPU_SET_PARALLEL_MODE (the U55 has no such command).
+  const std::vector<uint32_t> u65_stream = {0x00000123, 0x0000FFFF};  // NPU_SET_PARALLEL_MODE 0, NPU_OP_STOP
   const std::string stream = file(
-      "old.bin", make_driver_payload(tb::words_to_bytes(kStream), PayloadFormat::COP1, 0x00003008, kVelaIdWord));
+      "old.bin", make_driver_payload(tb::words_to_bytes(u65_stream), PayloadFormat::COP1, 0x00003008, kVelaIdWord));
   const Job job = job_from_stream(stream, {{1, std::nullopt, 64}}, {}, {});
   ASSERT_TRUE(job.header_variant);
   EXPECT_EQ(*job.header_variant, "ethos-u55-256 (CONFIG word 0x00003008, product 0)");
   EXPECT_EQ(job.variant, "ethos-u65-256");
-  const std::string refused = tb::input_error_of([&] { check_payload_header(job, resolve_config({}, job.variant)); });
+  const std::string refused = tb::input_error_of([&] { check_variant(job, resolve_config({}, job.variant)); });
   EXPECT_NE(refused.find("Arm's core driver refuses such a payload"), std::string::npos) << refused;
   EXPECT_NE(refused.find("--variant ethos-u65-256"), std::string::npos) << refused;
   MachineRequest named;
   named.variant = "ethos-u65-512";
-  const auto warning = check_payload_header(job, resolve_config(named, job.variant));
+  const auto warning = check_variant(job, resolve_config(named, job.variant));
   ASSERT_TRUE(warning);
   EXPECT_NE(warning->find("names ethos-u55-256 (CONFIG word 0x00003008, product 0)"), std::string::npos) << *warning;
   EXPECT_NE(warning->find("running it on ethos-u65-512"), std::string::npos) << *warning;
-  // A current header needs no check.
-  const Job current = job_from_stream(file("new.bin", cop1()), {{1, std::nullopt, 64}}, {}, {});
-  EXPECT_FALSE(current.header_variant);
-  EXPECT_FALSE(check_payload_header(current, resolve_config({}, current.variant)));
+  // Product 0 with 2^9 MACs is no configuration at all: the U65-512 of an old Vela.
+  const Job old512 = job_from_stream(file("old512.bin", make_driver_payload(tb::words_to_bytes(u65_stream),
+                                                                            PayloadFormat::COP1, 0x00006009, kVelaIdWord)),
+                                     {{1, std::nullopt, 64}}, {}, {});
+  ASSERT_TRUE(old512.header_variant);
+  EXPECT_EQ(old512.variant, "ethos-u65-512");
 }
 
 }  // namespace

@@ -58,7 +58,8 @@ TEST(PublicIsa, ValidateGivesExtentsAndFindings) {
   EXPECT_TRUE(out_of_region_2(v)) << v.text;
   EXPECT_NE(v.text.find("0x100"), std::string::npos);
   EXPECT_EQ(parse_variant("ethos-u65-512"), Variant::U65_512);
-  EXPECT_FALSE(parse_variant("ethos-u55-128"));
+  EXPECT_EQ(parse_variant("ethos-u55-128"), Variant::U55_128);
+  EXPECT_FALSE(parse_variant("ethos-u99-1"));
 }
 
 TEST(PublicFunctional, RunsOnTheCallersBuffersAndReportsFaults) {

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "host/config/config.h"
+#include "models/npu/npu_config.h"
 #include "sim/error.h"
 #include "tests/unit/input_errors.h"
 
@@ -15,6 +16,9 @@ namespace {
 using ethosu::testing::input_error_of;
 
 using sim::Source;
+
+// Vela's system configs give bandwidths as clock scales of the NPU's AXI width: 16 bytes on the U65.
+constexpr unsigned kU65AxiBytes = 16;
 
 // Every parameter, the NPU's and the system's.
 sim::Config declared() { return make_config(); }
@@ -31,7 +35,7 @@ TEST(SystemConfigTest, Imx93PresetFigures) {
   EXPECT_EQ(sram.read_latency_cycles, 32);
   EXPECT_EQ(sram.write_latency_cycles, 32);
   EXPECT_DOUBLE_EQ(dram.clock_scale, 0.234375);
-  EXPECT_DOUBLE_EQ(kAxiBytesPerBeat * dram.clock_scale * m.system.core_clock_hz, 3.75e9);  // 3.75 GB/s
+  EXPECT_DOUBLE_EQ(16.0 * dram.clock_scale * m.system.core_clock_hz, 3.75e9);  // 3.75 GB/s
   EXPECT_EQ(dram.burst_bytes, 128);
   EXPECT_EQ(dram.read_latency_cycles, 500);
   EXPECT_EQ(dram.write_latency_cycles, 250);
@@ -43,7 +47,7 @@ TEST(SystemConfigTest, Imx93At800MHzKeepsDramBandwidthAndNanoseconds) {
   const Machine m = preset("imx93-800mhz");
   EXPECT_DOUBLE_EQ(m.system.core_clock_hz, 800e6);
   const MemTiming& dram = m.system.port_timing(1);
-  EXPECT_DOUBLE_EQ(kAxiBytesPerBeat * dram.clock_scale * m.system.core_clock_hz, 3.75e9);
+  EXPECT_DOUBLE_EQ(16.0 * dram.clock_scale * m.system.core_clock_hz, 3.75e9);
   EXPECT_EQ(dram.read_latency_cycles, 400);
   EXPECT_EQ(dram.write_latency_cycles, 200);
   EXPECT_DOUBLE_EQ(m.system.port_timing(0).clock_scale, 1.0);
@@ -155,7 +159,7 @@ TEST(SystemConfigTest, UserIniWithInheritanceAndEveryKeyKind) {
   EXPECT_EQ(big.cache_port, 0u);
 
   sim::Config c = declared();
-  apply_machine(c, ini.machine("Derived", "Big"), Source::FILE, "user.ini");
+  apply_machine(c, ini.machine("Derived", "Big"), kU65AxiBytes, Source::FILE, "user.ini");
   EXPECT_EQ(c.param("system.clock_hz").as_int(), 2000000000);
   EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 8.0);
   EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").as_int(), 350);
@@ -197,7 +201,7 @@ TEST(SystemConfigTest, Vela51KeysMapToTheAxiLimitsOrWarn) {
   EXPECT_EQ(sc.port_timing(1).max_reads, 24);
   EXPECT_EQ(sc.port_timing(1).max_writes, 12);
   sim::Config c = declared();
-  apply_machine(c, ini.machine("Ethos_U65_High_End_51", "Shared_Sram"), Source::PRESET, "vela51");
+  apply_machine(c, ini.machine("Ethos_U65_High_End_51", "Shared_Sram"), kU65AxiBytes, Source::PRESET, "vela51");
   EXPECT_EQ(c.param("mem.axi0.max_outstanding_reads").as_int(), 16);
   EXPECT_EQ(c.param("mem.axi1.max_outstanding_reads").as_int(), 24);
   EXPECT_EQ(c.param("mem.axi1.max_outstanding_writes").as_int(), 12);
@@ -208,11 +212,11 @@ TEST(SystemConfigTest, Vela51KeysMapToTheAxiLimitsOrWarn) {
             std::string::npos)
       << ignored[0];
   EXPECT_NE(input_error_of([&] { ini.system_config("TooMany"); })
-                .find("vela51.ini:21: dram_max_writes: expected 1 to 32 outstanding transactions, got '33'"),
+                .find("vela51.ini:21: dram_max_writes: expected 0 to 32 outstanding transactions, got '33'"),
             std::string::npos);
   // The built-in (Vela 3.10) sections set no limits: the U65's own stay.
   sim::Config d = declared();
-  apply_machine(d, VelaIni().machine("Ethos_U65_High_End", "Dedicated_Sram"), Source::PRESET, "builtin");
+  apply_machine(d, VelaIni().machine("Ethos_U65_High_End", "Dedicated_Sram"), kU65AxiBytes, Source::PRESET, "builtin");
   EXPECT_EQ(d.param("mem.axi1.max_outstanding_reads").as_int(), 64);
   EXPECT_TRUE(VelaIni().ignored_keys("Ethos_U65_High_End", "Dedicated_Sram").empty());
 }
@@ -291,22 +295,24 @@ TEST(SystemConfigTest, ParametersDefaultToImx93AndTakePresets) {
   EXPECT_EQ(c.param("regions.2.port").as_int(), 0);
   EXPECT_EQ(c.param("regions.7.port").as_int(), 1);
 
-  apply_machine(c, preset("internal-default"), Source::PRESET, "internal-default");
+  apply_machine(c, preset("internal-default"), kU65AxiBytes, Source::PRESET, "internal-default");
   c.set("mem.axi1.read_latency_cycles", "700", Source::CLI, "--set");
   EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 12.0);
   EXPECT_EQ(c.param("mem.axi1.bytes_per_cycle").origin(), "internal-default");
   EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").as_int(), 700);
   // Swapping presets between jobs keeps the command-line value.
   c.clear(Source::PRESET);
-  apply_machine(c, preset("imx93-800mhz"), Source::PRESET, "imx93-800mhz");
+  apply_machine(c, preset("imx93-800mhz"), kU65AxiBytes, Source::PRESET, "imx93-800mhz");
   EXPECT_EQ(c.param("system.clock_hz").as_int(), 800000000);
   EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 4.6875);
   EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").as_int(), 700);
 
-  apply_variant(c, "ethos-u65-512", Source::PRESET, "ethos-u65-512");
+  npu::apply_variant(c, isa::Variant::U65_512, Source::PRESET, "ethos-u65-512");
   EXPECT_EQ(c.param("npu.cores").as_int(), 2);
   EXPECT_EQ(c.param("npu.variant").as_string(), "ethos-u65-512");
-  EXPECT_NE(input_error_of([&] { apply_variant(c, "ethos-u55-128", Source::PRESET, "x"); }).find("unknown NPU variant"),
+  MachineRequest unknown;
+  unknown.variant = "ethos-u99-1";
+  EXPECT_NE(input_error_of([&] { resolve_config(unknown, "ethos-u65-256"); }).find("unknown NPU variant"),
             std::string::npos);
 }
 

@@ -122,10 +122,10 @@ BufferObject::~BufferObject() { munmap(data, size_bytes); }
 
 Device::Device(const host::ShimSettings& settings)
     : settings_(settings),
-      variant_name_(settings.request.variant.value_or("ethos-u65-256")),
+      variant_name_(settings.request.variant.value_or(isa::variant_name(isa::kDefaultVariant))),
       config_(host::resolve_config(settings.request, variant_name_)),
       next_mmap_offset_(kFirstMmapOffset) {
-  variant_ = isa::parse_variant(variant_name_).value_or(isa::Variant::U65_256);
+  variant_ = isa::parse_variant(variant_name_).value_or(isa::kDefaultVariant);
   // The Linux driver programs its own REGIONCFG, whatever the configuration maps.
   run_options_ = host::run_options(config_, !settings.functional);
   run_options_.regioncfg = kLinuxRegioncfg;
@@ -133,8 +133,8 @@ Device::Device(const host::ShimSettings& settings)
 }
 
 std::array<uint32_t, 4> Device::npu_info() const {
-  const npu::IdentityRegisters id = npu::identity(variant_);
-  return {id.id, id.config, sram_size_bytes_, kPmuCounters};
+  const isa::Architecture& arch = isa::architecture(variant_);
+  return {arch.id, arch.config, sram_size_bytes_, kPmuCounters};
 }
 
 uint64_t Device::allocate_mmap_offset(uint64_t size_bytes) {

@@ -456,10 +456,11 @@ int core_share(int total, const WeightLayout& l) { return (total - l.core + l.co
 
 struct Geometry {
   int ofm_depth, block_depth, depth, ifm_block_depth, sub_h, sub_w, tap_round;
+  int ofm_ublock;  // OFM channels per group of the stream
   bool dw, pk;
 };
 
-constexpr int kIfmMicroBlock = 8, kOfmMicroBlock = 8;
+constexpr int kIfmMicroBlock = 8;
 
 Geometry geometry(const WeightLayout& l) {
   Geometry g{};
@@ -473,12 +474,13 @@ Geometry geometry(const WeightLayout& l) {
   g.sub_h = 8 / l.dilation_y;
   g.sub_w = 8 / l.dilation_x;
   g.tap_round = g.dw ? 4 : (g.pk ? (l.ifm_bits == 16 ? 2 : 4) : 1);
+  g.ofm_ublock = l.ofm_ublock_depth;
   return g;
 }
 
 int round_up(int v, int m) { return (v + m - 1) / m * m; }
 
-// Walks the consumption order (04-weight-codec.md section 3) one 8-OFM x 8-IFM (or 8 x 1) group at a time;
+// Walks the consumption order (04-weight-codec.md section 3) one OFM micro-block x 8-IFM (or x 1) group at a time;
 // visit(o_first, o_end, i_first, ky, kx) gets the group's first stream position implicitly by call order.
 template <typename Visit>
 void walk(const WeightLayout& l, const Geometry& g, Visit&& visit) {
@@ -496,7 +498,7 @@ void walk(const WeightLayout& l, const Geometry& g, Visit&& visit) {
           const int iu_out_end = g.pk ? ibd : 1;
           const int iu_in_end = g.pk ? 1 : ibd;
           for (int iu_out = 0; iu_out < iu_out_end; iu_out += kIfmMicroBlock) {
-            for (int ou = 0; ou < o_end - ob; ou += kOfmMicroBlock) {
+            for (int ou = 0; ou < o_end - ob; ou += g.ofm_ublock) {
               for (int e = 0; e < taps; ++e) {
                 const int ky = e / sw, kx = e % sw;
                 for (int iu_in = 0; iu_in < iu_in_end; iu_in += kIfmMicroBlock) {
@@ -535,6 +537,7 @@ void validate(const WeightLayout& l) {
   if ((l.dilation_x != 1 && l.dilation_x != 2) || (l.dilation_y != 1 && l.dilation_y != 2)) bad("dilation must be 1 or 2");
   if (l.ifm_bits != 8 && l.ifm_bits != 16) bad("IFM precision must be 8 or 16 bits");
   if (l.cores < 1 || l.cores > 2 || l.core < 0 || l.core >= l.cores) bad("core must be 0 or 1 of 1 or 2 cores");
+  if (l.ofm_ublock_depth != 4 && l.ofm_ublock_depth != 8) bad("OFM micro-block depth must be 4 or 8");
   if (core_share(l.ofm_block_depth, l) < 1) {
     bad("OFM tile depth " + std::to_string(l.ofm_block_depth) + " leaves core " + std::to_string(l.core) + " no channels");
   }
@@ -543,7 +546,7 @@ void validate(const WeightLayout& l) {
 size_t stream_weight_count(const WeightLayout& l) {
   validate(l);
   const Geometry g = geometry(l);
-  const size_t group = static_cast<size_t>(kOfmMicroBlock) * (g.dw ? 1 : kIfmMicroBlock);
+  const size_t group = static_cast<size_t>(g.ofm_ublock) * (g.dw ? 1 : kIfmMicroBlock);
   size_t count = 0;
   walk(l, g, [&](int, int, int, int, int) { count += group; });
   return count;
@@ -572,13 +575,14 @@ namespace {
 }
 
 // Scatters the stream into `dst` group by group in consumption order; take(n) gives the next n stream weights (a
-// group: 8 OFM x 8 IFM, or 8 x 1 for depthwise), valid until its next call.
+// group: an OFM micro-block x 8 IFM, or x 1 for depthwise), valid until its next call.
 template <typename Take>
 void scatter(const WeightLayout& l, const PackedLayout& dst, Take&& take) {
   const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
   const Geometry g = geometry(l);
   const int i_group = g.dw ? 1 : kIfmMicroBlock;
-  const size_t group = static_cast<size_t>(kOfmMicroBlock * i_group);
+  const int ofm_ublock = g.ofm_ublock;
+  const size_t group = static_cast<size_t>(ofm_ublock * i_group);
   // Local copies: the stores below could alias the caller's structs, which would reload every stride.
   const PackedLayout d = dst;
   const int core = l.core, cores = l.cores, kernel_width = l.kernel_width;
@@ -597,25 +601,26 @@ void scatter(const WeightLayout& l, const PackedLayout& dst, Take&& take) {
     const int i_count = std::max(0, std::min(i_group, depth - i_first));
     // i_first is a multiple of 8: its pairs start at a pair boundary.
     const size_t pair0 = static_cast<size_t>(i_first / 2) * d.ifm_pair_stride;
-    if (i_count == kIfmMicroBlock && o_first + kOfmMicroBlock <= o_end) {
+    if (i_count == kIfmMicroBlock && o_first + ofm_ublock <= o_end) {
       // The common whole group: each OFM channel's 8 IFM channels are 4 pairs, copied as 32-bit words. o_first
-      // is a multiple of 8, so the group's channels share one 16-channel group, `lane_step` apart.
+      // is a multiple of the micro-block depth (4 or 8), so the group's channels share one 16-channel group,
+      // `lane_step` apart.
       int16_t* const first = d.base + lane(o_first) + tap + pair0;
       if (conv_layout) {
         for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
-          for (int oz = 0; oz < kOfmMicroBlock; ++oz)
+          for (int oz = 0; oz < ofm_ublock; ++oz)
             std::memcpy(first + pair * kConvPairStride + oz * 2, s + oz * kIfmMicroBlock + 2 * pair,
                         2 * sizeof(int16_t));
         return;
       }
-      for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += kIfmMicroBlock) {
+      for (int oz = 0; oz < ofm_ublock; ++oz, s += kIfmMicroBlock) {
         int16_t* row = first + oz * lane_step;
         for (int pair = 0; pair < kIfmMicroBlock / 2; ++pair)
           std::memcpy(row + pair * d.ifm_pair_stride, s + 2 * pair, 2 * sizeof(int16_t));
       }
       return;
     }
-    for (int oz = 0; oz < kOfmMicroBlock; ++oz, s += i_group) {
+    for (int oz = 0; oz < ofm_ublock; ++oz, s += i_group) {
       const int o = o_first + oz;
       if (o >= o_end) continue;
       int16_t* row = d.base + lane(o) + tap + pair0;

@@ -8,7 +8,8 @@
 //    values, a slice without the palette it needs, an index whose code exceeds 9 bits, a stream that ends
 //    inside a slice or without an end-of-stream marker, or more weights than `max_weights`.
 //  * reorder() maps that sequence back to the dense OHWI layout, using the hardware consumption order
-//    (OFM tile depth, part-kernel-first or depth-first, 8/16-bit IFM, dilation, U65-512 channel split).
+//    (OFM tile depth, the OFM micro-block depth, part-kernel-first or depth-first, 8/16-bit IFM, dilation,
+//    U65-512 channel split).
 //    It throws InputError when the stream length differs from what the layout consumes.
 //  * decode_weights() does both for one core's stream; decode_packed() does both straight into any layout
 //    whose element (o, tap, i) sits at a separable offset (the kernels' packed layouts, see PackedLayout).
@@ -64,6 +65,8 @@ struct WeightLayout {
   int ifm_bits = 8;              // 8 or 16 (IFM_PRECISION)
   int cores = 1;                 // 2 on U65-512 with PARALLEL_MODE = 1
   int core = 0;                  // which core's stream (core k holds OFM channels k, k + cores, ...)
+  int ofm_ublock_depth = 8;      // the MAC array's OFM micro-block depth, which groups the stream's OFM channels:
+                                 // 8, or 4 on the Ethos-U55-32
 };
 
 // Dense weights of the whole op, [ofm_depth][kernel_height][kernel_width][depth] with depth = ifm_depth
@@ -78,7 +81,7 @@ struct DenseWeights {
 };
 
 // Throws InputError when the layout is out of the hardware's range (non-positive sizes, dilation not 1/2,
-// ifm_bits not 8/16, core >= cores).
+// ifm_bits not 8/16, core >= cores, an OFM micro-block depth other than 4 or 8).
 void validate(const WeightLayout& layout);
 
 // Number of weights one core's stream holds for this layout (padding included).

@@ -70,7 +70,8 @@ Cc::Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks)
   SC_THREAD(thread);
 }
 
-void Cc::configure(const CcTiming& t, double clock_hz, const cc::Limits& limits) {
+void Cc::configure(isa::Variant variant, const CcTiming& t, double clock_hz, const cc::Limits& limits) {
+  engine_config_.variant = variant;
   timing_ = t;
   limits_ = limits;
   clock_ = CycleClock{clock_hz};
@@ -168,10 +169,10 @@ void Cc::map_regions() {
 
 void Cc::stage_regions(const isa::Stream& stream) {
   if (std::none_of(staged_.begin(), staged_.end(), [](const Staged& s) { return s.needed; })) return;
-  // Walked as on two cores, which reach every byte one core would (and the second core's weights).
-  isa::ValidatorOptions both_cores;
-  both_cores.variant = isa::Variant::U65_512;
-  const isa::Report extents = isa::validate(stream, both_cores);
+  // Walked as this NPU walks it: what its cores reach.
+  isa::ValidatorOptions own;
+  own.variant = engine_config_.variant;
+  const isa::Report extents = isa::validate(stream, own);
   for (unsigned r = 0; r < regions_.size(); ++r) {
     Staged& st = staged_[r];
     const isa::Extent used = extents.region_extent(r);
@@ -251,7 +252,7 @@ void Cc::run_stream() {
   std::vector<uint8_t> bytes;
   try {
     if (fetch_stream(bytes)) {
-      const isa::Stream stream = isa::decode(bytes);
+      const isa::Stream stream = isa::decode(bytes, isa::architecture(engine_config_.variant));
       stage_regions(stream);
       const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
       report_.hazards = r.hazards;

@@ -63,7 +63,8 @@ class Cc : public Block, private cc::Timeline {
   Cc(const sc_core::sc_module_name& name, const CcBlocks& blocks);
   SC_HAS_PROCESS(Cc);
 
-  void configure(const CcTiming& t, double clock_hz, const cc::Limits& limits);
+  // `variant`: the configuration the stream runs on (its command set and data path).
+  void configure(isa::Variant variant, const CcTiming& t, double clock_hz, const cc::Limits& limits);
   const CcTiming& timing() const { return timing_; }
   // `irq_changed` is the NPU's hook, called when an interrupt source may have changed.
   void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }

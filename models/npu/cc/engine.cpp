@@ -35,7 +35,8 @@ class Run {
  public:
   Run(const Regions& regions, ShramBanks& shram, const EngineConfig& config, Timeline& timeline, RunResult& result)
       : regions_(regions), shram_(shram), config_(config), timeline_(timeline), result_(result),
-        work_left_(config.limits.work), ops_(regions, shram, config.limits.host_threads) {}
+        work_left_(config.limits.work),
+        ops_(regions, shram, config.limits.host_threads, isa::architecture(config.variant).ofm_ublock.d) {}
 
   // Handles one event; false when the stream ends (stop or fault).
   bool event(const isa::Event& e, const isa::StreamState& st) {

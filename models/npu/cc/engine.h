@@ -45,6 +45,7 @@ using kernels::Regions;
 using ShramBanks = std::vector<std::vector<uint8_t>>;
 
 struct EngineConfig {
+  isa::Variant variant = isa::kDefaultVariant;  // the configuration: its SHRAM and MAC array shape the data path
   uint32_t dma_queue_depth = 2;  // NPU_OP_DMA_START outstanding before the CC waits (npu.dma.queue_depth)
   uint32_t tsu_banks = 4;        // kernel operations in flight (npu.cc.tsu_banks)
   Limits limits;

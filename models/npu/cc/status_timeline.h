@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "isa/variant.h"
+#include "isa/architecture.h"
 #include "models/npu/cc/timeline.h"
 #include "models/npu/control.h"
 

@@ -105,7 +105,8 @@ uint64_t MacWork::cycles(const OfmBox& box) const {
   const uint64_t ublk_xy = ceil_div(box.width(), ub_w_) * ceil_div(box.height(), ub_h_);
   const uint64_t ublk_z = ceil_div(channels, ub_d_);
   const uint64_t bf = is_16bit(op_.ifm.element) ? 2 : 1;
-  const uint64_t refill = t_.weight_buffer_refill_cycles;
+  // The refill floor is per weight-buffer load of 8 OFM channels; a load holds a micro-block depth of them.
+  const uint64_t refill = std::max<uint64_t>(1, uint64_t{t_.weight_buffer_refill_cycles} * ub_d_ / 8);
   uint64_t per_slice = 0;
   switch (op_.kind) {
     case OpKind::CONV:

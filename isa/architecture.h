@@ -1,0 +1,100 @@
+// One description per Ethos-U configuration: every fact of the machine that the simulator's parts depend on, in
+// one place, as Vela reads its `arch` object. The decoder, validator, functional and timed models, the
+// configuration, the payload checks, the driver shims and the CLI ask it; no other file holds a configuration's
+// facts or tests a configuration's name.
+//
+// Contract: architecture(v) is defined for every Variant; find_architecture() maps Vela's accelerator names
+// ("ethos-u55-128") to it, from_config_register() a CONFIG word. Values are per core unless said otherwise.
+// Sources, per entry in architecture.cpp: Vela 5.1 (hapv3/neural-compiler @478f864f, ethos_u55.cpp /
+// ethos_u65.cpp configuration tables, ethos_u55.hpp constants, architecture_features.py), Arm's core driver
+// (ethosu55_interface.h / ethosu65_interface.h, ethosu_device_u55_u65.c) and the spec (../shared/spec).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ethosu_sim/isa.h"
+#include "isa/isa.h"
+
+namespace ethosu::isa {
+
+// The public enumeration (include/ethosu_sim/isa.h) under the name the simulator's own code uses.
+using ethosu_sim::kDefaultVariant;
+using ethosu_sim::parse_variant;
+using ethosu_sim::Variant;
+using ethosu_sim::variant_name;
+
+// CONFIG.product.
+enum class Product : uint8_t { U55 = 0, U65 = 1 };
+
+struct MicroBlock {
+  unsigned w, h, d;  // elements, elements, channels
+};
+
+// The kinds of SHRAM buffer whose size goes in whole granules of banks, in Vela's order.
+enum class ShramBuffer : uint8_t { IFM8, IFM16, IFM8_ELEMENTWISE, IFM16_ELEMENTWISE, IFM32, ACC16, ACC32, ACC40 };
+inline constexpr size_t kShramBuffers = 8;
+
+struct Architecture {
+  Variant variant;
+  std::string_view name;  // Vela's accelerator name
+  Product product;
+  unsigned cores;
+  unsigned macs_per_core;  // 8x8-bit MACs per cycle
+  MicroBlock ofm_ublock;   // the MAC array's OFM micro-block; its depth orders the weight stream's OFM channels
+  MicroBlock ifm_ublock;
+  // SHRAM per core in 1 KiB banks: the output banks at the bottom that the IFM buffer starts after, the LUT's two
+  // banks at the top, which only configurations of more than 16 banks keep reserved for it (on the others the
+  // accumulators of an operation without a LUT may use them, and a LUT is loaded again after such an operation).
+  unsigned shram_banks;
+  unsigned shram_output_banks;
+  unsigned shram_lut_banks;
+  bool lut_banks_reserved;
+  std::array<unsigned, kShramBuffers> shram_granules;  // banks, by ShramBuffer
+  unsigned elementwise_units;
+  unsigned address_bits;        // QBASE, BASEPn and every address field
+  unsigned axi_bytes_per_beat;  // the AXI data width
+  unsigned dma_queue_depth;     // NPU_OP_DMA_START outstanding before the command controller waits
+  unsigned dma_dimensions;      // 1: the DMA's stride modes D1 only; 3: D1, D2 and D3
+  unsigned max_outstanding_reads, max_outstanding_writes;  // per AXI limiter (AXI_LIMITn's field widths)
+  // The output unit's cycles per element by operation class, and per activation class (Vela's tables; see
+  // models/npu/ao/ao_timing.h for the classes).
+  std::array<double, 8> output_cycles_per_element;
+  std::array<double, 3> activation_cycles_per_element;
+  // The system preset a job on this configuration runs on unless one is named (host/config/system_config.h), and
+  // the Vela memory mode a named vela.ini system config takes unless one is named: Vela's defaults for the family.
+  std::string_view default_system;
+  std::string_view default_memory_mode;
+  uint32_t id;      // the ID register
+  uint32_t config;  // the CONFIG register: product, log2(MACs), SHRAM KiB (all cores)
+  std::vector<Cmd> absent_commands;  // commands of the ISA table this configuration does not have
+
+  unsigned macs() const { return macs_per_core * cores; }
+  uint64_t shram_bytes() const { return uint64_t{shram_banks} * 1024; }  // per core
+  // The banks below the LUT an operation may use; an operation that uses a LUT leaves it its banks.
+  unsigned usable_banks(bool op_uses_lut) const {
+    return lut_banks_reserved || op_uses_lut ? shram_banks - shram_lut_banks : shram_banks;
+  }
+  uint64_t address_mask() const { return (uint64_t{1} << address_bits) - 1; }
+  bool has_command(Cmd c) const;
+  // "ethos-u55-128 (U55, 128 MACs)"
+  std::string describe() const;
+};
+
+const Architecture& architecture(Variant v);
+// Every configuration, in the order of the Variant enumeration.
+const std::vector<Variant>& variants();
+const Architecture* find_architecture(std::string_view name);
+// The names, for messages: "ethos-u55-32, ethos-u55-64, ..., ethos-u65-512".
+std::string variant_names();
+// The configuration whose CONFIG register reads `config`, if any.
+const Architecture* from_config_register(uint32_t config);
+// The CONFIG fields a driver compares before it runs a payload built for `config` (Arm's core driver): product,
+// MACs and command-stream version. Empty when they match `arch`'s, else what differs, for a message.
+std::optional<std::string> config_mismatch(const Architecture& arch, uint32_t config);
+
+}  // namespace ethosu::isa

@@ -179,6 +179,16 @@ const Architecture* from_config_register(uint32_t config) {
   return nullptr;
 }
 
+const Architecture* find_architecture(Product product, unsigned macs) {
+  for (const Architecture& a : table())
+    if (a.product == product && a.macs() == macs) return &a;
+  return nullptr;
+}
+
+std::string accelerator_name(Product product, unsigned macs) {
+  return std::string(product == Product::U55 ? "ethos-u55-" : "ethos-u65-") + std::to_string(macs);
+}
+
 std::optional<std::string> config_mismatch(const Architecture& arch, uint32_t config) {
   std::string what;
   const auto field = [&](RegField f, const char* name) {

@@ -91,8 +91,11 @@ const std::vector<Variant>& variants();
 const Architecture* find_architecture(std::string_view name);
 // The names, for messages: "ethos-u55-32, ethos-u55-64, ..., ethos-u65-512".
 std::string variant_names();
-// The configuration whose CONFIG register reads `config`, if any.
+// The configuration whose CONFIG register reads `config`, if any; the one of a product with `macs` MACs in all, if
+// any; Vela's accelerator name for a product and a MAC count ("ethos-u55-512" for one no configuration has).
 const Architecture* from_config_register(uint32_t config);
+const Architecture* find_architecture(Product product, unsigned macs);
+std::string accelerator_name(Product product, unsigned macs);
 // The CONFIG fields a driver compares before it runs a payload built for `config` (Arm's core driver): product,
 // MACs and command-stream version. Empty when they match `arch`'s, else what differs, for a message.
 std::optional<std::string> config_mismatch(const Architecture& arch, uint32_t config);

@@ -6,6 +6,7 @@
 #include "host/cli/inputs.h"
 #include "sim/files.h"
 #include "host/formats/payload.h"
+#include "isa/architecture.h"
 #include "isa/assembler.h"
 #include "isa/disasm.h"
 #include "sim/error.h"
@@ -42,7 +43,7 @@ const char* const kAsmHelp =
     "\n"
     "  --payload COP1|COP2     wrap the stream in a driver payload as Vela writes it (COP1: Vela <= 4 and\n"
     "                          Vela 5's default; COP2: Vela 5's --cop-format COP2)\n"
-    "  --variant NAME          the payload's target: ethos-u65-256 (default) or ethos-u65-512\n"
+    "  --variant NAME          the payload's target (default ethos-u65-256): its CONFIG word in the header\n"
     "  --config-word HEX       the CONFIG word to write instead (0x00003008 is the product-0 word of\n"
     "                          Vela 3.2 and older)\n"
     "  --separate-io-regions   COP2 with local addressing: inputs in region 3, outputs in region 4\n"
@@ -110,7 +111,7 @@ int run_asm(const std::vector<std::string>& argv) {
     config_word = static_cast<uint32_t>(v);
   } else {
     try {
-      config_word = host::vela_config_word(a.value("--variant").value_or("ethos-u65-256"));
+      config_word = host::vela_config_word(a.value("--variant").value_or(isa::variant_name(isa::kDefaultVariant)));
     } catch (const InputError& e) {
       throw UsageError(std::string("--variant: ") + e.what());
     }

@@ -152,13 +152,10 @@ EthosuOperator describe_ethosu(const VelaModel& vm, uint32_t sg_index, uint32_t 
 }  // namespace
 
 std::string OptimizerConfig::accelerator() const {
-  const std::string macs = std::to_string(uint32_t{1} << macs_per_cc_log2);
-  switch (product) {
-    case 0: return "ethos-u55-" + macs;
-    case 1: return "ethos-u65-" + macs;
-    default: throw InputError("OPTIMIZER_CONFIG: CONFIG word " + hex_word(config_word) + " names unknown product " +
-                              std::to_string(product));
-  }
+  if (product > static_cast<uint32_t>(isa::Product::U65))
+    throw InputError("OPTIMIZER_CONFIG: CONFIG word " + hex_word(config_word) + " names unknown product " +
+                     std::to_string(product));
+  return isa::accelerator_name(static_cast<isa::Product>(product), uint32_t{1} << macs_per_cc_log2);
 }
 
 namespace {

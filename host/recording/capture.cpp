@@ -543,7 +543,7 @@ Capture capture_run(const std::string& source, const std::array<std::vector<uint
   for (unsigned r = 0; r < isa::kRegionCount && !c.sram_region; ++r)
     if (!regions_before[r].empty() && !((options.regioncfg >> (2 * r + 1)) & 1)) c.sram_region = r;
   isa::ValidatorOptions vo;
-  vo.variant = isa::parse_variant(job.variant).value_or(isa::Variant::U65_256);
+  vo.variant = isa::parse_variant(job.variant).value_or(isa::kDefaultVariant);
   const isa::Report written = isa::validate(isa::decode(job.stream), vo);
   for (unsigned r = 0; r < isa::kRegionCount; ++r)
     if (written.writes(r).used && !job.regions[r].empty()) c.regions_after[r] = job.regions[r];

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/architecture.h"
 #include "isa/access.h"
 
 namespace ethosu::sim {
@@ -63,7 +64,7 @@ struct Capture {
   // Recorded on a board by libethosu-record.so: the results are the hardware's, and what its driver does not
   // report is marked as not recorded below. Otherwise every result is the simulator's.
   bool on_hardware = false;
-  std::string variant = "ethos-u65-256";
+  std::string variant = isa::variant_name(isa::kDefaultVariant);
   std::vector<uint8_t> stream;             // the bare command stream the NPU fetched
   // Region buffers as handed to the NPU before the run; an absent region is empty. sram_region names the
   // region that is the NPU's on-chip SRAM (the Linux driver's region 2 when sram_size > 0), if any.

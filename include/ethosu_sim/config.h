@@ -20,11 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "ethosu_sim/isa.h"
+
 namespace ethosu_sim {
 
 // What a user asks of the machine, as the CLI's --variant, --system, --memory-mode, --vela-ini, --config, --set.
 struct MachineRequest {
-  std::optional<std::string> variant;                 // "ethos-u65-256" or "ethos-u65-512"
+  std::optional<std::string> variant;                 // "ethos-u65-256", "ethos-u55-128", ... (isa.h)
   std::optional<std::string> system;                  // imx93, imx93-800mhz, internal-default or a vela.ini system config
   std::optional<std::string> memory_mode;             // vela.ini memory mode (with a vela.ini system)
   std::vector<std::filesystem::path> vela_ini;        // extra vela.ini files
@@ -45,7 +47,7 @@ class Config {
   // The imx93 preset with an ethos-u65-256.
   Config();
   // The machine `request` describes for a job compiled for `job_variant`.
-  explicit Config(const MachineRequest& request, const std::string& job_variant = "ethos-u65-256");
+  explicit Config(const MachineRequest& request, const std::string& job_variant = variant_name(kDefaultVariant));
 
   // One parameter, as `--set name=value` does (a later set wins over presets and files).
   void set(const std::string& name, const std::string& value);

@@ -34,7 +34,7 @@ struct FunctionalResult {
 
 class FunctionalNpu {
  public:
-  explicit FunctionalNpu(Variant variant = Variant::U65_256);
+  explicit FunctionalNpu(Variant variant = kDefaultVariant);
 
   // regioncfg: the AXI port of each region as a driver programs REGIONCFG (bus errors name it).
   FunctionalResult run(const std::vector<uint8_t>& stream, const std::array<RegionBuffer, kRegionCount>& regions,

@@ -10,6 +10,7 @@
 #include "host/formats/payload.h"
 #include "host/run/run_job.h"
 #include "host/config/config.h"
+#include "isa/architecture.h"
 #include "isa/registers.h"
 #include "sim/error.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 // The NPU the shim simulates: the variant the configuration resolves to with no job-specific variant.
 std::string device_variant(const host::ShimSettings& settings) {
-  return host::resolve_config(settings.request, "ethos-u65-256").param("npu.variant").as_string();
+  return host::resolve_config(settings.request, isa::variant_name(isa::kDefaultVariant)).param("npu.variant").as_string();
 }
 
 std::string bytes_text(uint64_t n) { return std::to_string(n) + " bytes"; }
@@ -383,14 +384,18 @@ std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
 }
 
 DeviceCapabilities capabilities(const host::ShimSettings& settings) {
-  // The i.MX 93 firmware's reply (spec 06 §5.1): U65 product 6, architecture 1.0.6, core driver 0.16.0.
+  // The i.MX 93 firmware's reply (spec 06 §5.1): the NPU's ID and CONFIG fields, core driver 0.16.0.
+  const isa::Architecture& arch = isa::architecture(*isa::parse_variant(device_variant(settings)));
+  using isa::RegField;
   DeviceCapabilities c{};
-  c.hw_id.version_status = 1;
-  c.hw_id.product_major = 6;
-  c.hw_id.arch_major_rev = 1;
-  c.hw_id.arch_minor_rev = 0;
-  c.hw_id.arch_patch_rev = 6;
-  c.hw_cfg.macs_per_cc = device_variant(settings) == "ethos-u65-512" ? 9 : 8;  // log2 of the MACs per cycle
+  c.hw_id.version_status = isa::get(arch.id, RegField::ID_version_status);
+  c.hw_id.version_minor = isa::get(arch.id, RegField::ID_version_minor);
+  c.hw_id.version_major = isa::get(arch.id, RegField::ID_version_major);
+  c.hw_id.product_major = isa::get(arch.id, RegField::ID_product_major);
+  c.hw_id.arch_major_rev = isa::get(arch.id, RegField::ID_arch_major_rev);
+  c.hw_id.arch_minor_rev = isa::get(arch.id, RegField::ID_arch_minor_rev);
+  c.hw_id.arch_patch_rev = isa::get(arch.id, RegField::ID_arch_patch_rev);
+  c.hw_cfg.macs_per_cc = isa::get(arch.config, RegField::CONFIG_macs_per_cc);
   c.hw_cfg.cmd_stream_version = 0;
   c.hw_cfg.custom_dma = 0;
   c.driver_major_rev = 0;

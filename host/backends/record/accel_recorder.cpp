@@ -77,7 +77,7 @@ struct Reach {
 
 Reach reach(const std::vector<uint8_t>& stream, const std::string& variant) {
   isa::ValidatorOptions options;
-  options.variant = isa::parse_variant(variant).value_or(isa::Variant::U65_256);
+  options.variant = isa::parse_variant(variant).value_or(isa::kDefaultVariant);
   const isa::Report report = isa::validate(isa::decode(stream), options);
   Reach r;
   for (unsigned i = 0; i < kRegions; ++i) {

@@ -20,6 +20,7 @@
 #include "host/backends/nxp/ethosu_nxp_uapi.h"
 #include "host/backends/record/recorder.h"
 #include "host/recording/capture.h"
+#include "isa/architecture.h"
 #include "isa/registers.h"
 #include "sim/error.h"
 
@@ -77,8 +78,11 @@ struct NxpRecorder::State {
       DeviceCapabilities c{};
       if (own_ioctl(device, IOCTL_CAPABILITIES_REQ, &c) == 0) macs_per_cc[device] = c.hw_cfg.macs_per_cc;
     }
+    // NXP's stack drives the i.MX 93's U65; CAPABILITIES tells its MACs.
     const auto it = macs_per_cc.find(device);
-    return it != macs_per_cc.end() && it->second == 9 ? "ethos-u65-512" : "ethos-u65-256";
+    const isa::Architecture* a =
+        it != macs_per_cc.end() && it->second <= 16 ? isa::find_architecture(isa::Product::U65, 1u << it->second) : nullptr;
+    return isa::variant_name(a ? a->variant : isa::kDefaultVariant);
   }
 
   BufferView view(int fd, const char* what, unsigned index) {

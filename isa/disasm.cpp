@@ -1,6 +1,9 @@
 #include "isa/disasm.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <vector>
 
 namespace ethosu::isa {
 namespace {
@@ -58,8 +61,48 @@ std::string vela_line(const Command& c) {
   return s + buf;
 }
 
+std::string vela_regor_line(const Command& c) {
+  std::string s = raw_columns(c) + " - ";
+  if (!c.info) return s + "<invalid>";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%-31s%5u", std::string(c.info->name).c_str(), static_cast<unsigned>(c.param()));
+  s += buf;
+  // Every field in bit order, parameter bits first: enumerations as TYPE_VALUE, 40-bit values as "addr" in hex
+  // (strides and lengths too), the rest as their raw unsigned bits.
+  std::vector<const FieldInfo*> fields;
+  for (const auto& f : fields_of(c.cmd())) fields.push_back(&f);
+  const auto order = [](const FieldInfo* f) { return (f->location == Location::PARAM ? 0 : 64) + f->lsb; };
+  std::stable_sort(fields.begin(), fields.end(), [&](const FieldInfo* a, const FieldInfo* b) { return order(a) < order(b); });
+  for (const FieldInfo* f : fields) {
+    s += ", ";
+    if (f->location == Location::ADDR40) {
+      s += "addr = " + fmt("0x%llx", (((c.bits >> kParamShift) & 0xFF) << 32) | c.payload());
+      continue;
+    }
+    const uint64_t word = f->location == Location::PARAM ? c.param() : c.payload();
+    const uint64_t raw = (word >> f->lsb) & ((uint64_t{1} << f->width) - 1);
+    s += std::string(f->name) + " = ";
+    const std::string_view value_name =
+        f->type == FieldType::ENUM ? enum_value_name(f->enum_id, static_cast<uint32_t>(raw)) : std::string_view();
+    if (value_name.empty()) {
+      s += std::to_string(raw);
+      continue;
+    }
+    std::string type(enum_name(f->enum_id));
+    for (char& ch : type) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    s += type + "_" + std::string(value_name);
+  }
+  return s;
+}
+
 std::string disassemble(const Stream& s, DisasmFormat format) {
   std::string out;
+  if (format == DisasmFormat::VELA_REGOR) {
+    out += "Register command stream: " + std::to_string(s.size_bytes / 4) + " words\n";
+    out += "  Offset: Payload Param Code - Command                        Param, Fields\n";
+    for (const auto& c : s.commands) out += vela_regor_line(c) + '\n';
+    return out;
+  }
   if (format == DisasmFormat::VELA) {
     out += "Register-Level Command Stream: Output\n";
     out += "  Offset: Payload Param Code - Command                        Param\n";

@@ -4,8 +4,10 @@
 // command, field and enum names, then a comment with the raw words in the layout of Vela's listing
 // (offset: payload param code) and the param value. Words that are not a valid command are written as
 // `.word` directives so that assemble(disassemble(x)) == x for every stream.
-// VELA reproduces the "Register-Level Command Stream: Output" section of Vela's
-// --verbose-register-command-stream print exactly.
+// VELA reproduces the "Register-Level Command Stream: Output" section of the --verbose-register-command-stream
+// print of Vela's Python core (Vela 4 and older) exactly; VELA_REGOR the "Register command stream" print of its C++
+// core (Vela 5's default), but for the comment line Vela writes before each operation, which the stream does not
+// hold.
 #pragma once
 
 #include <string>
@@ -14,14 +16,15 @@
 
 namespace ethosu::isa {
 
-enum class DisasmFormat { NATIVE, VELA };
+enum class DisasmFormat { NATIVE, VELA, VELA_REGOR };
 
 std::string disassemble(const Stream& s, DisasmFormat format = DisasmFormat::NATIVE);
 
 // One command in NATIVE syntax without the trailing comment, e.g. "NPU_SET_IFM_REGION region=1".
 std::string command_text(const Command& c);
 
-// The Vela listing line for one command (no newline).
+// The Vela listing line for one command (no newline), in the Python or the C++ core's layout.
 std::string vela_line(const Command& c);
+std::string vela_regor_line(const Command& c);
 
 }  // namespace ethosu::isa

@@ -14,15 +14,20 @@
 namespace ethosu::cli {
 
 const char* const kDisasmHelp =
-    "usage: ethosu-sim disasm FILE [--format native|vela] [-o OUT]\n"
+    "usage: ethosu-sim disasm FILE [--format native|vela|vela-python|vela-regor] [-o OUT]\n"
     "\n"
-    "Disassembles an Ethos-U65 command stream. FILE may be a bare stream (little-endian words), a stream\n"
+    "Disassembles an Ethos-U55/U65 command stream. FILE may be a bare stream (little-endian words), a stream\n"
     "that starts with Vela's COP1 or COP2 driver payload, or a Vela-compiled .tflite (every ethos-u operator).\n"
     "\n"
     "  --format native   (default) the assembler's text: one command per line with field and enum\n"
     "                    names, and the raw words as a comment; 'ethosu-sim asm' reads it back\n"
-    "  --format vela     the layout of the 'Register-Level Command Stream: Output' section of\n"
-    "                    Vela's --verbose-register-command-stream print\n"
+    "  --format vela     the layout of Vela's --verbose-register-command-stream print of the Vela that wrote\n"
+    "                    the payload: vela-regor for Vela 5, unless the header carries the ID word of Vela's\n"
+    "                    Python core (architecture 1.0.6 alone) or there is no header: vela-python\n"
+    "  --format vela-python  the 'Register-Level Command Stream: Output' section of Vela 4 and older (its Python\n"
+    "                    core)\n"
+    "  --format vela-regor   the 'Register command stream' print of Vela 5's C++ core, with each command's\n"
+    "                    fields (not the comment line Vela writes before each operation)\n"
     "  -o, --output OUT  write to OUT instead of standard output\n"
     "\n"
     "Decoder problems (unknown opcodes, truncation, missing NPU_OP_STOP, reserved or illegal values) are\n"
@@ -53,15 +58,23 @@ int run_disasm(const std::vector<std::string>& argv) {
   Args a(argv, {{"--format", "", true, false}, {"--output", "-o", true, false}});
   a.expect_positionals(1, 1, "FILE");
   const std::string fmt = a.value("--format").value_or("native");
-  if (fmt != "native" && fmt != "vela") throw UsageError("--format must be native or vela, not '" + fmt + "'");
-  const auto format = fmt == "vela" ? isa::DisasmFormat::VELA : isa::DisasmFormat::NATIVE;
+  if (fmt != "native" && fmt != "vela" && fmt != "vela-python" && fmt != "vela-regor")
+    throw UsageError("--format must be native, vela, vela-python or vela-regor, not '" + fmt + "'");
+  const auto format_of = [&](const StreamInput& st) {
+    if (fmt == "native") return isa::DisasmFormat::NATIVE;
+    if (fmt == "vela-python") return isa::DisasmFormat::VELA;
+    if (fmt == "vela-regor") return isa::DisasmFormat::VELA_REGOR;
+    return st.payload_id && *st.payload_id != host::kVelaIdWord ? isa::DisasmFormat::VELA_REGOR
+                                                                : isa::DisasmFormat::VELA;
+  };
 
   const auto streams = load_streams(a.positionals()[0]);
   std::string text;
   int status = 0;
   for (const auto& st : streams) {
+    const isa::DisasmFormat format = format_of(st);
     if (streams.size() > 1 || !st.label.empty())
-      text += (format == isa::DisasmFormat::VELA ? "" : "; ") + st.label + "\n";
+      text += (format == isa::DisasmFormat::NATIVE ? "; " : "") + st.label + "\n";
     const auto decoded = isa::decode(st.bytes);
     text += isa::disassemble(decoded, format);
     for (const auto& d : decoded.diagnostics) {

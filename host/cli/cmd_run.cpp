@@ -17,6 +17,7 @@
 #include "host/config/config.h"
 #include "host/config/system_config.h"
 #include "models/npu/npu.h"
+#include "isa/architecture.h"
 #include "isa/registers.h"
 #include "models/kernels/weight_cache.h"
 #include "sim/error.h"
@@ -63,6 +64,7 @@ const std::string kRunHelp =
     + kMachineOptionsHelp +
     std::string(
     "  --list-params        print every parameter with its value, unit, meaning and range, and exit\n"
+    "  --list-variants      print every NPU configuration the simulator models, and exit\n"
     "Results:\n"
     "  --pmu EVENT,...      up to 4 PMU events for the event counters (names such as MAC_ACTIVE or ids)\n"
     "  --list-pmu-events    print every PMU event with its id, whether the model counts it and its meaning, and exit\n"
@@ -130,6 +132,7 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--dump", "", true, true},
                 {"--list-params", "", false, false},
                 {"--list-pmu-events", "", false, false},
+                {"--list-variants", "", false, false},
                 {"--pmu", "", true, false},
                 {"--report", "", true, false},
                 {"--trace", "", true, false},
@@ -142,6 +145,16 @@ int run_run(const std::vector<std::string>& argv) {
     for (const auto* p : config.params())
       std::cout << p->name() << " = " << p->value_text() << (p->unit().empty() ? "" : " " + p->unit()) << "  # "
                 << p->description() << "; " << p->range_text() << "\n";
+    return 0;
+  }
+  if (a.flag("--list-variants")) {
+    for (isa::Variant v : isa::variants()) {
+      const isa::Architecture& arch = isa::architecture(v);
+      std::cout << arch.name << "  # " << arch.describe() << ": " << arch.cores << " core(s), OFM micro-block "
+                << arch.ofm_ublock.h << "x" << arch.ofm_ublock.w << "x" << arch.ofm_ublock.d << ", SHRAM "
+                << arch.shram_banks << " KiB per core, " << arch.axi_bytes_per_beat * 8 << "-bit AXI, "
+                << arch.address_bits << "-bit addresses, default system " << arch.default_system << "\n";
+    }
     return 0;
   }
   if (a.flag("--list-pmu-events")) {

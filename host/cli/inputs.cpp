@@ -16,8 +16,11 @@ std::vector<StreamInput> load_streams(const std::string& path) {
     throw InputError(path + ": not a TFLite model (no \"TFL3\" identifier at byte 4)");
   std::vector<StreamInput> out;
   if (npu.kind != host::NpuFileKind::TFLITE) {
-    StreamInput in{path, "", npu.command_stream, {}, std::nullopt};
-    if (npu.payload && npu.payload->config) in.payload_config = npu.payload->config->config_word;
+    StreamInput in{path, "", npu.command_stream, {}, std::nullopt, std::nullopt};
+    if (npu.payload && npu.payload->config) {
+      in.payload_config = npu.payload->config->config_word;
+      in.payload_id = npu.payload->config->id_word;
+    }
     out.push_back(std::move(in));
     return out;
   }
@@ -26,11 +29,14 @@ std::vector<StreamInput> load_streams(const std::string& path) {
   for (const auto& op : ops) {
     const std::string where = "ethos-u operator " + std::to_string(op.operator_index) + " of subgraph " +
                               std::to_string(op.subgraph);
-    StreamInput in{path + ", " + where, where, op.payload.command_stream, {}, std::nullopt};
+    StreamInput in{path + ", " + where, where, op.payload.command_stream, {}, std::nullopt, std::nullopt};
     in.region_size_bytes[0] = op.flash.size();
     in.region_size_bytes[1] = op.scratch_bytes;
     in.region_size_bytes[2] = op.scratch_fast_bytes;
-    if (op.payload.config) in.payload_config = op.payload.config->config_word;
+    if (op.payload.config) {
+      in.payload_config = op.payload.config->config_word;
+      in.payload_id = op.payload.config->id_word;
+    }
     if (op.payload.separate_io_regions) {
       in.region_size_bytes[host::kSeparateInputRegion] = op.input_region_bytes;
       in.region_size_bytes[host::kSeparateOutputRegion] = op.output_region_bytes;

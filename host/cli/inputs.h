@@ -15,7 +15,8 @@ struct StreamInput {
   std::vector<uint8_t> bytes;
   // Region sizes the file itself implies (a .tflite's flash, scratch and scratch_fast tensors).
   std::array<std::optional<uint64_t>, 8> region_size_bytes{};
-  std::optional<uint32_t> payload_config;  // the CONFIG word of a payload's header
+  std::optional<uint32_t> payload_config;  // the CONFIG and ID words of a payload's header
+  std::optional<uint32_t> payload_id;
 };
 
 // One entry per command stream: one for a bare stream or COP1 payload, one per ethos-u operator of a

@@ -1,4 +1,4 @@
-"""ethosu_sim: the Ethos-U65 simulator from Python, for performance exploration and test harnesses.
+"""ethosu_sim: the Ethos-U55/U65 simulator from Python, for performance exploration and test harnesses.
 
     import ethosu_sim
     r = ethosu_sim.run("case_dir", variant="ethos-u65-512")
@@ -25,6 +25,14 @@ from .sweep import default_executor, grid_points, sweep
 from .table import Table
 
 
+def variants():
+    """The NPU configurations the simulator models, one dict each: name (Vela's accelerator name), product, macs,
+    cores, ofm_ublock (H, W, C), shram_bytes_per_core, axi_bytes_per_beat, address_bits, dma_queue_depth,
+    default_system (the system preset a job on it runs on unless one is named), id and config (the ID and
+    CONFIG registers)."""
+    return _ethosu_sim.variants()
+
+
 def pmu_events():
     """The PMU events the event counters take: name, hw_id, modelled (False: counts 0), description."""
     return _ethosu_sim.pmu_events()
@@ -36,4 +44,4 @@ def stall_causes():
 
 
 __all__ = ["Calibration", "Config", "InputError", "Job", "NpuFault", "Result", "Table", "calibrate", "compare",
-           "default_executor", "grid_points", "parameters", "pmu_events", "run", "stall_causes", "sweep"]
+           "default_executor", "grid_points", "parameters", "pmu_events", "run", "stall_causes", "sweep", "variants"]

@@ -33,7 +33,7 @@ def _value_text(name, value):
 
 @dataclasses.dataclass(frozen=True)
 class Config:
-    variant: Optional[str] = None  # "ethos-u65-256" or "ethos-u65-512"; default: what the job was built for
+    variant: Optional[str] = None  # a name of variants() ("ethos-u55-128", ...); default: what the job was built for
     system: Optional[str] = None  # preset or vela.ini system config
     memory_mode: Optional[str] = None  # vela.ini memory mode, with a vela.ini system
     vela_ini: Tuple[str, ...] = ()  # the user's vela.ini files
@@ -88,15 +88,15 @@ class Config:
         r.origin = "python"
         return r
 
-    def resolve(self, job_variant="ethos-u65-256"):
+    def resolve(self, job_variant=_ethosu_sim.default_variant):
         """Every parameter's resolved value, unit, source and origin, for a job built for job_variant."""
         return json.loads(_ethosu_sim.resolve_config(self.request(), job_variant))
 
-    def check(self, job_variant="ethos-u65-256"):
+    def check(self, job_variant=_ethosu_sim.default_variant):
         """Raises InputError, naming the problem, when the config does not resolve."""
         _ethosu_sim.check_config(self.request(), job_variant)
 
-    def values(self, job_variant="ethos-u65-256"):
+    def values(self, job_variant=_ethosu_sim.default_variant):
         """name -> resolved value."""
         return {name: p["value"] for name, p in self.resolve(job_variant).items()}
 

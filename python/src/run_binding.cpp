@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include "isa/architecture.h"
 #include "sim/files.h"
 #include "host/run/report.h"
 #include "host/run/run_job.h"
@@ -194,6 +195,28 @@ void bind_run(py::module_& m) {
       py::arg("request"), py::arg("job_variant"));
   m.def("run", &run, py::arg("job"), py::arg("request"), py::arg("pmu"), py::arg("functional"), py::arg("trace"));
   m.def("parameters", &parameters);
+  m.attr("default_variant") = isa::variant_name(isa::kDefaultVariant);
+  m.def("variants", [] {
+    py::list out;
+    for (isa::Variant v : isa::variants()) {
+      const isa::Architecture& a = isa::architecture(v);
+      py::dict d;
+      d["name"] = std::string(a.name);
+      d["product"] = a.product == isa::Product::U55 ? "Ethos-U55" : "Ethos-U65";
+      d["macs"] = a.macs();
+      d["cores"] = a.cores;
+      d["ofm_ublock"] = py::make_tuple(a.ofm_ublock.h, a.ofm_ublock.w, a.ofm_ublock.d);
+      d["shram_bytes_per_core"] = a.shram_bytes();
+      d["axi_bytes_per_beat"] = a.axi_bytes_per_beat;
+      d["address_bits"] = a.address_bits;
+      d["dma_queue_depth"] = a.dma_queue_depth;
+      d["default_system"] = std::string(a.default_system);
+      d["id"] = a.id;
+      d["config"] = a.config;
+      out.append(d);
+    }
+    return out;
+  });
   m.def("pmu_events", &pmu_events);
   m.def("stall_names", [] {
     std::vector<std::string> names;

@@ -103,8 +103,8 @@ void AxiPort::trace_traffic(const std::string& kind, uint32_t op_offset, uint64_
 }
 
 AxiAccess AxiPort::read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                        sc_core::sc_time& local_offset, unsigned limiter) {
-  return access(tlm::TLM_READ_COMMAND, addr, bytes, run_bytes, 1, dst, client, local_offset, limiter);
+                        sc_core::sc_time& local_offset, unsigned limiter, bool open_run) {
+  return access(tlm::TLM_READ_COMMAND, addr, bytes, run_bytes, 1, dst, client, local_offset, limiter, open_run);
 }
 
 AxiAccess AxiPort::write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint32_t run_bytes, isa::Access client,
@@ -131,7 +131,7 @@ AxiAccess AxiPort::write_strided(uint64_t addr, uint64_t stride_bytes, uint32_t 
 // target adds to the time is known only once it has answered.
 AxiAccess AxiPort::access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes,
                           uint64_t runs, uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset,
-                          unsigned limiter) {
+                          unsigned limiter, bool open_run) {
   AxiAccess result;
   const uint64_t now = sc_core::sc_time_stamp().value();
   const uint64_t request_cycle = (now + local_offset.value() + period_ - 1) / period_;
@@ -149,7 +149,7 @@ AxiAccess AxiPort::access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_b
     }
   }
   result.completion = cmd == tlm::TLM_READ_COMMAND
-                          ? timing_.read(request_cycle, bytes, timing_run, client, limiter, added)
+                          ? timing_.read(request_cycle, bytes, timing_run, client, limiter, added, open_run)
                           : timing_.write(request_cycle, bytes, timing_run, client, limiter, added);
   // A target that waited has moved SystemC's time on: the offset is from the time now.
   const uint64_t after = sc_core::sc_time_stamp().value();

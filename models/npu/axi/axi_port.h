@@ -71,9 +71,10 @@ class AxiPort : public sc_core::sc_module {
   void trace_traffic(const std::string& kind, uint32_t op_offset, uint64_t start_cycle, uint64_t end_cycle,
                      uint64_t read_bytes, uint64_t write_bytes) const;
 
-  // `bytes` contiguous bytes; run_bytes says how the hardware issues them (0 = one run).
+  // `bytes` contiguous bytes; run_bytes says how the hardware issues them (0 = one run). `open_run`: the next
+  // read goes on at the next address (see AxiPortTiming::read).
   AxiAccess read(uint64_t addr, uint8_t* dst, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                 sc_core::sc_time& local_offset, unsigned limiter = 0);
+                 sc_core::sc_time& local_offset, unsigned limiter = 0, bool open_run = false);
   AxiAccess write(uint64_t addr, const uint8_t* src, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                   sc_core::sc_time& local_offset, unsigned limiter = 0);
   // `runs` runs of run_bytes at addr + k * stride_bytes, packed in the host buffer.
@@ -102,7 +103,8 @@ class AxiPort : public sc_core::sc_module {
 
  private:
   AxiAccess access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
-                   uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter);
+                   uint8_t* buf, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter,
+                   bool open_run = false);
   // Moves len bytes at addr, requested `offset` after sc_time_stamp(); false (with status and fault address
   // set) when the target refuses. Raises `added` to the latency the target side added, in cycles.
   bool move(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t len, sc_core::sc_time offset, AxiAccess& result,

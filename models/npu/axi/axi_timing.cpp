@@ -133,8 +133,8 @@ void AxiPortTiming::reset() {
 }
 
 Completion AxiPortTiming::read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                               unsigned limiter, uint32_t added_latency_cycles) {
-  return transfer(Dir::READ, request_cycle, bytes, run_bytes, client, limiter, added_latency_cycles);
+                               unsigned limiter, uint32_t added_latency_cycles, bool open_run) {
+  return transfer(Dir::READ, request_cycle, bytes, run_bytes, client, limiter, added_latency_cycles, open_run);
 }
 
 Completion AxiPortTiming::write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
@@ -143,7 +143,7 @@ Completion AxiPortTiming::write(uint64_t request_cycle, uint64_t bytes, uint32_t
 }
 
 Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
-                                   isa::Access client, unsigned limiter, uint32_t added_latency_cycles) {
+                                   isa::Access client, unsigned limiter, uint32_t added_latency_cycles, bool open_run) {
   if (bytes == 0) return {request_cycle, request_cycle, request_cycle, request_cycle};
   if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
   const auto d = static_cast<unsigned>(dir);
@@ -163,17 +163,17 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   struct RunShape {
     uint64_t txns, last_occ, occ, beats;
   };
-  const auto shape = [&](uint64_t len) {
+  const auto shape = [&](uint64_t len, bool open) {
     RunShape s{};
     s.txns = split_div.div(len + split - 1);
-    s.occ = burst_div_.round_up(len);
+    s.occ = open ? bus_div_.round_up(len) : burst_div_.round_up(len);
     s.last_occ = s.occ - (s.txns - 1) * split;
     const uint64_t last_len = len - (s.txns - 1) * split;
     s.beats = (s.txns - 1) * split_beats + bus_div_.div(last_len + params_.bus_bytes - 1);
     return s;
   };
-  const RunShape tail = shape(bytes - (runs - 1) * run);
-  const RunShape full = runs == 1 ? tail : shape(run);
+  const RunShape tail = shape(bytes - (runs - 1) * run, open_run);
+  const RunShape full = runs == 1 ? tail : shape(run, false);
   const uint64_t full_txns = (runs - 1) * full.txns;
   const uint64_t total_txns = full_txns + tail.txns;
   const uint64_t total_occ_ticks = ((runs - 1) * full.occ + tail.occ) * den_;

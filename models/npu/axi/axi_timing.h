@@ -121,9 +121,11 @@ class AxiPortTiming {
   void reset_stats() { counters_ = {}; }
 
   // `added_latency_cycles`: what the platform between the port and the memory adds to every transaction of
-  // this transfer, on top of the port's read or write latency.
+  // this transfer, on top of the port's read or write latency. `open_run`: the transfer's last run goes on at the
+  // next address in the next read (one sequential stream read in pieces, as the command fetch reads it), so it
+  // is not padded to the memory's burst.
   Completion read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
-                  unsigned limiter = 0, uint32_t added_latency_cycles = 0);
+                  unsigned limiter = 0, uint32_t added_latency_cycles = 0, bool open_run = false);
   Completion write(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                    unsigned limiter = 0, uint32_t added_latency_cycles = 0);
 
@@ -159,7 +161,7 @@ class AxiPortTiming {
   };
 
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
-                      isa::Access client, unsigned limiter, uint32_t added_latency_cycles);
+                      isa::Access client, unsigned limiter, uint32_t added_latency_cycles, bool open_run = false);
   uint64_t to_cycles_ceil(uint64_t ticks) const { return num_div_.div(ticks + num_ - 1); }
   void set_divisors();  // from params_ and num_
 

@@ -107,8 +107,9 @@ bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
     const uint64_t n = std::min<uint64_t>(piece, bytes.size() - at);
     // Every request is issued at the start; the port's outstanding limit and bandwidth pace them.
     sc_core::sc_time request = offset;
+    // The pieces are one sequential read for the memory: only the last closes a burst.
     const auto a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, isa::Access::CMD, request,
-                                b_.ctrl.qconfig() & 1);
+                                b_.ctrl.qconfig() & 1, at + n < bytes.size());
     if (!a.ok()) return false;
     fetch_done_.push_back(a.completion.complete_cycle);
   }
@@ -356,7 +357,7 @@ void Cc::trace_op(const npu::OpRecord& rec) {
   if (!tracing()) return;
   if (rec.kind != "DMA")
     span(rec.kind, "operation", rec.start_cycle, rec.end_cycle,
-         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.tiles}, {"macs", rec.macs},
+         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"tiles", rec.tiles}, {"macs", rec.macs},
           {"mac_utilisation", rec.mac_utilisation}});
   for (unsigned p = 0; p < 2; ++p) {
     uint64_t rd = 0, wr = 0;

@@ -2,9 +2,15 @@
 
 ``report`` is the simulator's JSON report (the `ethosu-sim run --report` file) as dicts and lists; the
 other attributes are its figures and views of it. ``ops`` is the flat per-operation table: one row per operation with the
-same columns for every row (zeros where a column does not apply, such as the OFM shape of a DMA). Stall
-columns are named stall_<cause> (causes: ethosu_sim.stall_causes()). start_cycle and end_cycle count from
-the start of the process's simulation, as the report gives them: compare them within one run only.
+same columns for every row (zeros where a column does not apply, such as the OFM shape of a DMA).
+
+Time, three ways: ``cycles`` is an operation's duration (operations overlap, so durations do not add up);
+``exclusive_cycles`` the cycles charged to it alone, split by what it was doing (exclusive_<cause> columns,
+causes in ethosu_sim.time_causes()): each cycle of the run goes once to the oldest operation in flight, or to the
+command controller when none is, so the operations' exclusive cycles plus the controller's own time
+(Result.time_breakdown) add up to total_cycles. ``stall_<cause>`` are the MAC's and AO's waits inside an
+operation and ``held_<cause>`` the cycles the controller held it back before its start (BLOCKDEP, a SHRAM layout
+change). start_cycle and end_cycle count from the job's start.
 """
 
 import functools
@@ -16,6 +22,12 @@ from . import _ethosu_sim
 from .table import Table
 
 STALL_CAUSES = tuple(_ethosu_sim.stall_names())
+# The controller's gates, which hold an operation back before it starts (an operation's held_<cause> columns).
+HELD_CAUSES = ("blockdep", "shram_reconfig")
+# The MAC's and AO's waits inside an operation (its stall_<cause> columns).
+UNIT_STALL_CAUSES = tuple(c for c in STALL_CAUSES if c.startswith(("mac_", "ao_")))
+# What an operation was doing in the cycles charged to it alone (its exclusive_<cause> columns).
+OP_TIME_CAUSES = tuple(_ethosu_sim.op_time_names())
 
 
 def _port_bytes(traffic, port, direction):
@@ -35,6 +47,7 @@ def flatten_op(op):
         "start_cycle": op["start_cycle"],
         "end_cycle": op["end_cycle"],
         "cycles": op["cycles"],
+        "exclusive_cycles": sum((op.get("exclusive_cycles") or {}).values()),
         "ofm_h": shape[0], "ofm_w": shape[1], "ofm_c": shape[2],
         "block_h": block[0], "block_w": block[1], "block_c": block[2],
         "tiles": op.get("tiles", 0),
@@ -47,9 +60,15 @@ def flatten_op(op):
     for port in ("axi0", "axi1"):
         for direction in ("read", "write"):
             row[f"{port}_{direction}_bytes"] = _port_bytes(traffic, port, f"{direction}_bytes")
+    exclusive = op.get("exclusive_cycles") or {}
+    for cause in OP_TIME_CAUSES:
+        row[f"exclusive_{cause}"] = exclusive.get(cause, 0)
     stalls = op.get("stall_cycles") or {}
-    for cause in STALL_CAUSES:
+    for cause in UNIT_STALL_CAUSES:
         row[f"stall_{cause}"] = stalls.get(cause, 0)
+    held = op.get("held_cycles") or {}
+    for cause in HELD_CAUSES:
+        row[f"held_{cause}"] = held.get(cause, 0)
     return row
 
 
@@ -58,6 +77,9 @@ class Result:
 
     The summary figures are read at once; report, config, ops and the detailed traffic and stall views are
     built on first use (for a small job that costs more than the simulation, and sweeps rarely need them).
+    time_breakdown is total_cycles split so that it adds up: {cause: cycles} for what the oldest operation in
+    flight was doing (ethosu_sim.time_causes()) and "controller" for the command controller's own time (by cause
+    in controller_cycles: "parse" and its waits).
     """
 
     def __init__(self, job, raw):
@@ -81,6 +103,9 @@ class Result:
         self.status = (record.status or "ok") if self.timed else ("ok" if self.fault is None else self.fault)
         self.pmu = record.pmu
         self.macs = record.macs
+        ops_time, self.controller_cycles = record.time_breakdown if self.timed else ({}, {})
+        self.time_breakdown = ({cause: ops_time[cause] for cause in OP_TIME_CAUSES} |
+                               {"controller": sum(self.controller_cycles.values())}) if self.timed else None
         self._port_bytes = {(f"axi{p}", d): record.port_bytes(p, d == "write") for p in (0, 1) for d in ("read", "write")}
 
     @functools.cached_property
@@ -135,8 +160,12 @@ class Result:
 
     @property
     def stall_cycles(self):
-        """Stall cycles by cause, summed over the operations, plus the command controller's own waits."""
-        out = {cause: int(sum(op[f"stall_{cause}"] for op in self.ops)) for cause in STALL_CAUSES}
+        """Stall cycles by cause: the MAC's and AO's waits summed over the operations, and the command controller's
+        waits (BLOCKDEP and SHRAM gates among them, counted once). Waits of different units overlap in time: for
+        where the time went, see time_breakdown."""
+        out = dict.fromkeys(STALL_CAUSES, 0)
+        for cause in UNIT_STALL_CAUSES:
+            out[cause] = int(sum(op[f"stall_{cause}"] for op in self.ops))
         for cause, cycles in self.cc_stall_cycles.items():
             out[cause] = out.get(cause, 0) + cycles
         return out
@@ -173,6 +202,7 @@ class Result:
             "axi0_write_bytes": self.port_bytes("axi0", "write"),
             "axi1_read_bytes": self.port_bytes("axi1", "read"),
             "axi1_write_bytes": self.port_bytes("axi1", "write"),
+            **{f"cycles_{cause}": cycles for cause, cycles in (self.time_breakdown or {}).items()},
         }
 
     def __getstate__(self):

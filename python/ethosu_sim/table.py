@@ -11,6 +11,8 @@ import numpy as np
 
 
 def _column_dtype(values):
+    if not values:
+        return np.dtype(np.float64)  # an empty column still sums and compares as numbers
     present = [v for v in values if v is not None]
     if present and all(isinstance(v, (bool, np.bool_)) for v in present) and len(present) == len(values):
         return np.dtype(bool)

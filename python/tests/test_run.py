@@ -33,6 +33,7 @@ def test_corpus_outputs_bit_exact(case):
     job = ethosu_sim.Job(path)
     r = ethosu_sim.run(job)
     assert r.total_cycles > 0 and r.status == "ok"
+    check_time_adds_up(r)
     for k, t in enumerate(job.outputs):
         expected = np.fromfile(t["expected"], dtype=t["dtype"]).reshape(t["shape"])
         got = r.outputs[k]
@@ -43,6 +44,26 @@ def test_corpus_outputs_bit_exact(case):
         else:
             assert np.array_equal(got, expected), f"{t['name']}: {r.comparisons[k]['text']}"
             assert r.comparisons[k]["exact"]
+
+
+def check_time_adds_up(r):
+    """The time breakdown adds up, in the Result, its table and the sweep row; nothing is counted twice."""
+    assert list(r.time_breakdown) == ethosu_sim.time_causes()
+    assert sum(r.time_breakdown.values()) == r.total_cycles
+    assert r.time_breakdown["controller"] == sum(r.controller_cycles.values())
+    ops = r.ops
+    assert int(ops["exclusive_cycles"].sum()) + r.time_breakdown["controller"] == r.total_cycles
+    for cause in ethosu_sim.time_causes()[:-1]:
+        assert int(ops[f"exclusive_{cause}"].sum()) == r.time_breakdown[cause]
+    assert (ops["exclusive_cycles"] <= ops["cycles"]).all()
+    for column in ops.columns:
+        if column.startswith("stall_"):
+            assert (ops[column] <= ops["cycles"]).all(), column
+    # The controller's gates are its waits, held before an operation starts: counted once.
+    for cause in ("blockdep", "shram_reconfig"):
+        assert r.stall_cycles[cause] == r.cc_stall_cycles.get(cause, 0) == int(ops[f"held_{cause}"].sum())
+    row = r.summary_row()
+    assert sum(v for k, v in row.items() if k.startswith("cycles_")) == row["total_cycles"]
 
 
 def test_minimal_session(add_case):

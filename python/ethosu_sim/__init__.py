@@ -25,6 +25,9 @@ from .sweep import default_executor, grid_points, sweep
 from .table import Table
 
 
+__version__ = _ethosu_sim.__version__
+
+
 def pmu_events():
     """The PMU events the event counters take: name, hw_id, modelled (False: counts 0), description."""
     return _ethosu_sim.pmu_events()

@@ -14,6 +14,7 @@ change). start_cycle and end_cycle count from the job's start.
 """
 
 import functools
+import html
 import json
 
 import numpy as np
@@ -128,10 +129,17 @@ class Result:
         report["config"] = self.config_detail
         return report
 
+    @property
+    def meta(self):
+        """What ran: the ethosu_sim version, the job, the variant, its total cycles and every parameter's value
+        (the metadata of the ops table)."""
+        return {"ethosu_sim": _ethosu_sim.__version__, "job": self.job_name, "variant": self.variant,
+                "total_cycles": self.total_cycles, "status": self.status, "config": self.config}
+
     @functools.cached_property
     def ops(self):
         """The flat per-operation Table."""
-        return Table(flatten_op(op) for op in (self.report or {}).get("ops", []))
+        return Table((flatten_op(op) for op in (self.report or {}).get("ops", [])), self.meta)
 
     @property
     def traffic(self):
@@ -210,6 +218,36 @@ class Result:
         for name in ("config_detail", "config", "report", "ops"):
             getattr(self, name)
         return {k: v for k, v in self.__dict__.items() if k != "_record"}
+
+    def _repr_html_(self, top=8):
+        """A notebook's view: the figures, where the time went (a bar that adds up to the total) and the
+        operations that took most of it."""
+        title = (f"<b>{html.escape(self.job_name)}</b> on {html.escape(self.variant)}: status "
+                 f"{html.escape(str(self.status))}, outputs exact: {self.exact}")
+        if not self.timed:
+            return f"<p>{title} (functional run, no timing)</p>"
+        figures = (f"{self.total_cycles:,} cycles = {self.time_s * 1e3:.3f} ms at {self.clock_hz / 1e6:.0f} MHz; "
+                   f"{self.macs:,} MACs, MAC utilisation {100 * self.mac_utilisation:.1f}%; "
+                   f"AXI0 {self.port_bytes('axi0', 'read'):,} B read, {self.port_bytes('axi0', 'write'):,} B written; "
+                   f"AXI1 {self.port_bytes('axi1', 'read'):,} B read, {self.port_bytes('axi1', 'write'):,} B written")
+        colours = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#bab0ac", "#9c755f"]
+        shares = [(cause, cycles, colours[k % len(colours)]) for k, (cause, cycles) in
+                  enumerate(self.time_breakdown.items()) if cycles]
+        total = self.total_cycles or 1
+        bar = "".join(f'<div title="{cause}: {cycles:,} cycles" style="width:{100 * cycles / total:.3f}%;'
+                      f'background:{colour};height:14px"></div>' for cause, cycles, colour in shares)
+        legend = " ".join(f'<span style="color:{colour}">&#9632;</span> {cause} {100 * cycles / total:.1f}%'
+                          for cause, cycles, colour in shares)
+        rows = sorted(self.ops, key=lambda r: r["exclusive_cycles"], reverse=True)[:top]
+        head = "".join(f"<th>{h}</th>" for h in ("#", "kind", "cycles", "exclusive", "mostly"))
+        body = "".join(
+            f"<tr><td>{r['index']}</td><td>{html.escape(r['kind'])}</td><td>{r['cycles']:,}</td>"
+            f"<td>{r['exclusive_cycles']:,}</td><td>{max(OP_TIME_CAUSES, key=lambda c: r['exclusive_' + c])}</td></tr>"
+            for r in rows if r["exclusive_cycles"])
+        return (f"<p>{title}<br>{figures}</p>"
+                f'<div style="display:flex;width:100%;max-width:48em">{bar}</div><p><small>time by cause (each cycle '
+                f"once): {legend}</small></p><p>Operations with the most exclusive cycles:</p>"
+                f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
     def __repr__(self):
         timing = f"{self.total_cycles} cycles, " if self.timed else "functional, "

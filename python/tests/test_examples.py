@@ -1,6 +1,5 @@
 """The examples run as scripts (quick settings) and write their PNG and CSV files."""
 
-import csv
 import os
 import subprocess
 import sys
@@ -8,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import ethosu_sim
 from conftest import case_dir, shared_root
 
 pytest.importorskip("matplotlib", reason="python3-matplotlib is not installed")
@@ -33,9 +33,10 @@ def test_memory_sweep(tmp_path):
     out = run_example("memory_sweep.py", tmp_path, "--quick", "--workers", 2)
     assert "runs in" in out
     check_png(tmp_path / "memory_sweep.png")
-    rows = list(csv.DictReader(open(tmp_path / "memory_sweep.csv", encoding="utf-8")))
+    rows = ethosu_sim.Table.read_csv(tmp_path / "memory_sweep.csv")
     assert len(rows) == 2 * 2 * 3 and {r["variant"] for r in rows} == {"ethos-u65-256", "ethos-u65-512"}
-    assert all(r["status"] == "ok" and r["exact"] == "True" for r in rows)
+    assert all(r["status"] == "ok" and r["exact"] is True for r in rows)
+    assert rows.meta["ethosu_sim"] == ethosu_sim.__version__
 
 
 def test_bottleneck(tmp_path):
@@ -43,5 +44,5 @@ def test_bottleneck(tmp_path):
     out = run_example("bottleneck.py", tmp_path, "--case", case, "--top", 12)
     assert "kernel-operation cycles by bottleneck" in out
     check_png(tmp_path / "bottleneck.png")
-    rows = list(csv.DictReader(open(tmp_path / "bottleneck.csv", encoding="utf-8")))
+    rows = ethosu_sim.Table.read_csv(tmp_path / "bottleneck.csv")
     assert rows and all(r["kind"] != "DMA" and r["bottleneck"] for r in rows)

@@ -236,3 +236,13 @@ def test_lower_clock_after_a_faster_job_is_unaffected(add_case, conv_case):
     ethosu_sim.run(add_case, system="imx93-800mhz")
     ethosu_sim.run(conv_case)  # 1 GHz
     assert ethosu_sim.run(add_case, system="imx93-800mhz").total_cycles == alone
+
+
+def test_notebook_views(conv_case):
+    r = ethosu_sim.run(conv_case)
+    page = r._repr_html_()
+    assert "conv2d_3x3_s1_same_relu_i8" in page and f"{r.total_cycles:,} cycles" in page
+    assert "time by cause" in page and "<table>" in page
+    table = r.ops._repr_html_()
+    assert table.count("<tr>") == len(r.ops) + 1 and "exclusive_cycles" in table
+    assert ethosu_sim.run(conv_case, functional=True)._repr_html_().endswith("(functional run, no timing)</p>")

@@ -106,6 +106,10 @@ void write_op(JsonWriter& w, size_t index, const npu::OpRecord& op) {
   w.value(uint64_t{index});
   w.key("kind");
   w.value(op.kind);
+  if (!op.layer.empty()) {
+    w.key("layer");
+    w.value(op.layer);
+  }
   if (kernel) {
     w.key("mac_utilisation");
     w.value(op.mac_utilisation);
@@ -283,8 +287,13 @@ void append_number(std::string& out, Number v, int base = 10) {
 std::string summary_table(const npu::JobReport& r) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "%4s %8s  %-22s %-16s %10s %10s %6s  %-11s %s\n", "#", "offset", "operation",
-                "OFM HxWxC", "cycles", "exclusive", "MAC%", "mostly", "largest stall");
+  // A layer column when Vela's files named the operations: the layer's first name (TFLite joins the names of
+  // fused tensors with ';'; the report has them all).
+  const bool layers = std::any_of(r.ops.begin(), r.ops.end(), [](const npu::OpRecord& op) { return !op.layer.empty(); });
+  std::snprintf(line, sizeof line, layers ? "%4s %8s  %-22s %-16s %10s %10s %6s  %-11s %-24s %s\n"
+                                          : "%4s %8s  %-22s %-16s %10s %10s %6s  %-11s %s%s\n",
+                "#", "offset", "operation", "OFM HxWxC", "cycles", "exclusive", "MAC%", "mostly", "largest stall",
+                layers ? "layer" : "");
   out += line;
   const uint64_t macs = r.stat("npu.mac.macs");
   out.reserve(out.size() + r.ops.size() * 90);
@@ -336,6 +345,7 @@ std::string summary_table(const npu::JobReport& r) {
     out += *mostly ? npu::op_time_name(static_cast<npu::OpTime>(mostly - op.exclusive_cycles.begin())) : "-";
     pad_to(out, start, 11, true);
     out += ' ';
+    start = out.size();
     const auto worst = std::max_element(op.stall_cycles.begin(), op.stall_cycles.end());
     if (*worst) {
       out += npu::stall_name(static_cast<npu::Stall>(worst - op.stall_cycles.begin()));
@@ -343,6 +353,11 @@ std::string summary_table(const npu::JobReport& r) {
       append_number(out, *worst);
     } else {
       out += '-';
+    }
+    if (layers) {
+      pad_to(out, start, 24, true);
+      out += ' ';
+      out += std::string_view(op.layer).substr(0, op.layer.find(';'));
     }
     out += '\n';
   }

@@ -53,6 +53,7 @@ const char* op_time_name(OpTime t);  // "mac", "ao", "wd", "ifm_read", "weight_r
 struct OpRecord {
   uint32_t offset = 0;                   // stream offset of the NPU_OP_* command
   std::string kind;                      // "CONV", "DEPTHWISE", "POOL.MAX", "ELEMENTWISE.ADD", "DMA"
+  std::string layer;                     // the compiled network's layer, from Vela's files; empty when not known
   std::array<uint32_t, 3> ofm_shape{};   // H, W, C
   // The OFM in tiles of block_config (H, W, C: the OFM block the stream sets, Vela's "block config"), `tiles` of
   // them.

@@ -45,6 +45,7 @@ def flatten_op(op):
         "index": op["index"],
         "offset": op["offset"],
         "kind": op["kind"],
+        "layer": op.get("layer", ""),
         "start_cycle": op["start_cycle"],
         "end_cycle": op["end_cycle"],
         "cycles": op["cycles"],

@@ -246,3 +246,24 @@ def test_notebook_views(conv_case):
     table = r.ops._repr_html_()
     assert table.count("<tr>") == len(r.ops) + 1 and "exclusive_cycles" in table
     assert ethosu_sim.run(conv_case, functional=True)._repr_html_().endswith("(functional run, no timing)</p>")
+
+
+def test_layer_names_from_vela_files(tmp_path):
+    case = case_dir("corpus/kws_dscnn_mlperf")
+    job = ethosu_sim.Job(case)
+    assert job.layers_note == "layer names from Vela's register listing"
+    r = ethosu_sim.run(job)
+    assert all(row["layer"] for row in r.ops)
+    assert r.ops[1]["layer"].startswith("functional_1/activation/Relu;") and r.ops[1]["kind"] == "CONV"
+    assert {op["offset"]: op["layer"] for op in r.report["ops"]} == job.layers
+    # The per-layer CSV names them the same way here; False names nothing; a wrong file says what it is not.
+    from_csv = ethosu_sim.Job(case, layers=case / "vela_per_layer.csv")
+    assert from_csv.layers == job.layers and "per-layer CSV" in from_csv.layers_note
+    assert ethosu_sim.Job(case, layers=False).layers == {}
+    assert set(ethosu_sim.run(ethosu_sim.Job(case, layers=False)).ops["layer"]) == {""}
+    (tmp_path / "x.txt").write_text("hello\n")
+    with pytest.raises(ethosu_sim.InputError, match="x.txt: neither Vela's register listing"):
+        ethosu_sim.Job(case, layers=tmp_path / "x.txt")
+    trace = tmp_path / "t.json"
+    ethosu_sim.run(job, trace=trace)
+    assert '"layer":"functional_1/activation/Relu;' in trace.read_text()

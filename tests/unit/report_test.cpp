@@ -20,6 +20,7 @@ npu::JobReport full_report() {
   npu::OpRecord conv;
   conv.offset = 0x40;
   conv.kind = "CONV";
+  conv.layer = "net/conv;fused";
   conv.ofm_shape = {7, 8, 9};
   conv.block_config = {2, 4, 16};
   conv.tiles = 12;
@@ -32,6 +33,7 @@ npu::JobReport full_report() {
   conv.mac_utilisation = 0.4821875;
   npu::OpRecord dma = conv;
   dma.kind = "DMA";
+  dma.layer.clear();
   dma.exclusive_cycles[static_cast<size_t>(npu::OpTime::DMA)] = 321;
   for (size_t k = 0; k < npu::kStallKinds; ++k) {
     conv.stall_cycles[k] = 100 + k;
@@ -102,10 +104,12 @@ TEST(ReportJson, EveryValueReadsBack) {
   EXPECT_EQ(j["time_breakdown"]["controller"]["write_response"], 410u);
   EXPECT_EQ(j["time_breakdown"]["controller"].size(), 1 + npu::kStallKinds);
   EXPECT_EQ(conv["traffic"]["axi1"]["write_bytes"]["ifm"], 2001u);
+  EXPECT_EQ(conv["layer"], "net/conv;fused");
   const auto& dma = j["ops"][1];
   EXPECT_EQ(dma["index"], 1u);
   EXPECT_EQ(dma["kind"], "DMA");
   EXPECT_EQ(dma["exclusive_cycles"]["dma"], 321u);
+  EXPECT_FALSE(dma.contains("layer"));  // none known
   for (const char* kernel_only :
        {"ofm_shape", "block_config", "tiles", "macs", "mac_utilisation", "busy_cycles", "held_cycles"})
     EXPECT_FALSE(dma.contains(kernel_only)) << kernel_only;
@@ -162,6 +166,16 @@ TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
     ASSERT_TRUE(std::getline(table, row)) << "row " << i;
     EXPECT_EQ(row, expected) << "row " << i;
   }
+  // With layer names: the stall padded, then the layer's first name.
+  r.ops[1].layer = "net/conv1/Relu6;net/conv1/BiasAdd";
+  std::istringstream named(summary_table(r));
+  std::getline(named, row);
+  EXPECT_EQ(row.substr(row.size() - 30), "largest stall            layer") << row;
+  const std::string no_stall = "-" + std::string(23, ' ') + " ";
+  std::getline(named, row);
+  EXPECT_EQ(row.substr(row.size() - no_stall.size()), no_stall) << row;  // no layer known
+  std::getline(named, row);
+  EXPECT_EQ(row.substr(row.size() - no_stall.size() - 15), no_stall + "net/conv1/Relu6") << row;
 }
 
 }  // namespace

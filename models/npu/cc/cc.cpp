@@ -308,6 +308,7 @@ uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
   npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = "DMA";
+  rec.layer = layer_of(offset);
   rec.start_cycle = t.start_cycle;
   rec.end_cycle = t.done_cycle;
   rec.exclusive_cycles = time_.dma(t.start_cycle, t.done_cycle, next_record());
@@ -322,6 +323,7 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = op_kind(op);
+  rec.layer = layer_of(offset);
   rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
   rec.block_config = {op.block.height, op.block.width, op.block.depth};
   const auto before = port_bytes();
@@ -366,6 +368,12 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   return t.times;
 }
 
+std::string Cc::layer_of(uint32_t offset) const {
+  if (!layers_) return {};
+  const auto it = layers_->find(offset);
+  return it == layers_->end() ? std::string() : it->second;
+}
+
 size_t Cc::next_record() const {
   return report_.ops.size() < npu::JobReport::kMaxListedOps ? report_.ops.size() : TimeBreakdown::kUnlisted;
 }
@@ -381,8 +389,8 @@ void Cc::trace_op(const npu::OpRecord& rec) {
   if (!tracing()) return;
   if (rec.kind != "DMA")
     span(rec.kind, "operation", rec.start_cycle, rec.end_cycle,
-         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"blocks", rec.tiles}, {"macs", rec.macs},
-          {"mac_utilisation", rec.mac_utilisation}});
+         {{"offset", rec.offset}, {"layer", rec.layer}, {"cycles", rec.cycles()}, {"blocks", rec.tiles},
+          {"macs", rec.macs}, {"mac_utilisation", rec.mac_utilisation}});
   for (unsigned p = 0; p < 2; ++p) {
     uint64_t rd = 0, wr = 0;
     for (size_t k = 0; k < isa::kAccessCount; ++k) {

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,8 @@ class Cc : public Block, private cc::Timeline {
   void start() { start_.notify(sc_core::SC_ZERO_TIME); }
 
   const npu::JobReport& report() const { return report_; }
+  // The layer of each operation by its stream offset, for the report and the trace (NpuCore::set_layers).
+  void set_layers(const std::map<uint32_t, std::string>* layers) { layers_ = layers; }
 
  private:
   // cc::Timeline
@@ -102,6 +105,8 @@ class Cc : public Block, private cc::Timeline {
   void list(npu::OpRecord&& rec);
   // The index list() will give the next operation (TimeBreakdown::kUnlisted when the list is full).
   size_t next_record() const;
+  // The layer of the operation at `offset`, or nothing.
+  std::string layer_of(uint32_t offset) const;
   axi::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
   uint64_t cycle_now() const;
 
@@ -111,6 +116,7 @@ class Cc : public Block, private cc::Timeline {
   CycleClock clock_;
   std::function<void()> irq_changed_;
   sc_core::sc_event start_;
+  const std::map<uint32_t, std::string>* layers_ = nullptr;
 
   // State of the running stream.
   cc::Regions regions_{};

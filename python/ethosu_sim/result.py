@@ -240,10 +240,11 @@ class Result:
         legend = " ".join(f'<span style="color:{colour}">&#9632;</span> {cause} {100 * cycles / total:.1f}%'
                           for cause, cycles, colour in shares)
         rows = sorted(self.ops, key=lambda r: r["exclusive_cycles"], reverse=True)[:top]
-        head = "".join(f"<th>{h}</th>" for h in ("#", "kind", "cycles", "exclusive", "mostly"))
+        head = "".join(f"<th>{h}</th>" for h in ("#", "kind", "layer", "cycles", "exclusive", "mostly"))
         body = "".join(
-            f"<tr><td>{r['index']}</td><td>{html.escape(r['kind'])}</td><td>{r['cycles']:,}</td>"
-            f"<td>{r['exclusive_cycles']:,}</td><td>{max(OP_TIME_CAUSES, key=lambda c: r['exclusive_' + c])}</td></tr>"
+            f"<tr><td>{r['index']}</td><td>{html.escape(r['kind'])}</td>"
+            f"<td>{html.escape(r['layer'].split(';')[0])}</td><td>{r['cycles']:,}</td><td>{r['exclusive_cycles']:,}</td>"
+            f"<td>{max(OP_TIME_CAUSES, key=lambda c: r['exclusive_' + c])}</td></tr>"
             for r in rows if r["exclusive_cycles"])
         return (f"<p>{title}<br>{figures}</p>"
                 f'<div style="display:flex;width:100%;max-width:48em">{bar}</div><p><small>time by cause (each cycle '

@@ -34,7 +34,8 @@ std::vector<std::string_view> lines_of(const std::string& text) {
 }
 
 // Vela 3: each "Register-Level Command Stream: Input" section lists a subgraph's operations, one line each that
-// starts with its number: "7 Conv2D name=<layer>: <NpuStripe: ...>", "3 Dma name=<tensor>, ...: <DMA: name=<layer>, ...>".
+// starts with its number: "7 Conv2D name=<layer>: <NpuStripe: ...>",
+// "3 Dma name=<tensor>, ...: <DMA: name=<layer>, ...>".
 std::vector<std::vector<ListedOperation>> vela3_listings(const std::vector<std::string_view>& lines) {
   std::vector<std::vector<ListedOperation>> listings;
   bool in_input = false;

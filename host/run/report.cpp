@@ -289,7 +289,8 @@ std::string summary_table(const npu::JobReport& r) {
   char line[256];
   // A layer column when Vela's files named the operations: the layer's first name (TFLite joins the names of
   // fused tensors with ';'; the report has them all).
-  const bool layers = std::any_of(r.ops.begin(), r.ops.end(), [](const npu::OpRecord& op) { return !op.layer.empty(); });
+  const bool layers =
+      std::any_of(r.ops.begin(), r.ops.end(), [](const npu::OpRecord& op) { return !op.layer.empty(); });
   std::snprintf(line, sizeof line, layers ? "%4s %8s  %-22s %-16s %10s %10s %6s  %-11s %-24s %s\n"
                                           : "%4s %8s  %-22s %-16s %10s %10s %6s  %-11s %s%s\n",
                 "#", "offset", "operation", "OFM HxWxC", "cycles", "exclusive", "MAC%", "mostly", "largest stall",

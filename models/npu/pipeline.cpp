@@ -120,8 +120,8 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
     std::rotate(tail.begin(), tail.begin() + 1, tail.end());
     tail.back() = done;
     if (sink)
-      sink->tile({ifm_req, in_done, weights_request, weights_fetched, scales_ready, wd_start, weights_ready, wd_busy_end,
-                  mac_begin, ao_ready, mac_busy_end, ao_end - ao_cycles, ao_end, done});
+      sink->tile({ifm_req, in_done, weights_request, weights_fetched, scales_ready, wd_start, weights_ready,
+                  wd_busy_end, mac_begin, ao_ready, mac_busy_end, ao_end - ao_cycles, ao_end, done});
     last_done = std::max(last_done, done);
   }
   t.times.end_cycle = last_done;

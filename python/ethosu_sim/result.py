@@ -243,7 +243,8 @@ class Result:
         head = "".join(f"<th>{h}</th>" for h in ("#", "kind", "layer", "cycles", "exclusive", "mostly"))
         body = "".join(
             f"<tr><td>{r['index']}</td><td>{html.escape(r['kind'])}</td>"
-            f"<td>{html.escape(r['layer'].split(';')[0])}</td><td>{r['cycles']:,}</td><td>{r['exclusive_cycles']:,}</td>"
+            f"<td>{html.escape(r['layer'].split(';')[0])}</td><td>{r['cycles']:,}</td>"
+            f"<td>{r['exclusive_cycles']:,}</td>"
             f"<td>{max(OP_TIME_CAUSES, key=lambda c: r['exclusive_' + c])}</td></tr>"
             for r in rows if r["exclusive_cycles"])
         return (f"<p>{title}<br>{figures}</p>"

@@ -1,4 +1,5 @@
-"""The examples run as scripts (quick settings) and write their PNG and CSV files; the memory-study notebook runs\nheadless, and as its script twin."""
+"""The examples run as scripts (quick settings) and write their PNG and CSV files; the memory-study notebook runs
+headless, and as its script twin."""
 
 import json
 import os

@@ -131,8 +131,8 @@ def test_without_cloudpickle_a_lambda_is_refused_before_any_pool(add_case):
 def test_lambda_collect_travels_by_value(add_case):
     table = ethosu_sim.sweep(add_case, {"mem.axi1.read_latency_cycles": [100, 2000]},
                              collect=lambda r: {"cycles": r.total_cycles}, max_workers=2)
-    assert [r["cycles"] for r in table] == [ethosu_sim.run(add_case, **{"mem.axi1.read_latency_cycles": lat}).total_cycles
-                                            for lat in (100, 2000)]
+    expected = [ethosu_sim.run(add_case, **{"mem.axi1.read_latency_cycles": lat}).total_cycles for lat in (100, 2000)]
+    assert [r["cycles"] for r in table] == expected
 
 
 def test_progress_per_point_and_cancelling_returns_the_rows_done(add_case):

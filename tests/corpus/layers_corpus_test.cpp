@@ -35,7 +35,8 @@ TEST_P(LayersCorpus, ListingNamesEveryOperationAndTheCsvAgrees) {
   const isa::Stream stream = isa::decode(job.stream);
   const LayerNames exact = name_layers(stream, vela_layers_from(dir / "vela_cmdstream.txt"));
   size_t operations = 0;
-  isa::walk(stream, [&](const isa::Event& e, const isa::StreamState&) { operations += e.kind == isa::EventKind::OPERATION; });
+  isa::walk(stream,
+            [&](const isa::Event& e, const isa::StreamState&) { operations += e.kind == isa::EventKind::OPERATION; });
   ASSERT_EQ(exact.names.size(), operations) << exact.note;
   EXPECT_EQ(job.layers, exact.names);  // the job loads the files beside the case
 

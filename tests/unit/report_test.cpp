@@ -159,7 +159,8 @@ TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
                      std::to_string(*worst)
                : "-";
     const auto mostly = std::max_element(op.exclusive_cycles.begin(), op.exclusive_cycles.end());
-    const char* cause = *mostly ? npu::op_time_name(static_cast<npu::OpTime>(mostly - op.exclusive_cycles.begin())) : "-";
+    const char* cause =
+        *mostly ? npu::op_time_name(static_cast<npu::OpTime>(mostly - op.exclusive_cycles.begin())) : "-";
     std::snprintf(expected, sizeof expected, "%4zu %#8x  %-22s %-16s %10llu %10llu %6s  %-11s %s", i, op.offset,
                   op.kind.c_str(), shape, static_cast<unsigned long long>(op.cycles()),
                   static_cast<unsigned long long>(op.exclusive()), util, cause, stall.c_str());

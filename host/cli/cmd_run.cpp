@@ -58,6 +58,8 @@ const std::string kRunHelp =
     "  --out DIR       where output<k>.bin files go (created if needed)\n"
     "  --allow-outside-case  let a case's manifest name files outside its folder (by default they must lie\n"
     "                  inside it, or inside its parent case for a nested build such as u65_512/)\n"
+    "  --vela-layers FILE  name the operations' layers from Vela's register listing (vela_cmdstream.txt) or\n"
+    "                  per-layer CSV (vela_per_layer.csv); by default those beside a case or model are read\n"
     "\n"
     "The job runs on the cycle-level SystemC platform, driven through the NPU's registers the way the\n"
     "Linux and Arm core drivers do, and prints a table of cycles per operation. Machine:\n")
@@ -138,6 +140,7 @@ int run_run(const std::vector<std::string>& argv) {
                 {"--trace", "", true, false},
                 {"--functional", "", false, false},
                 {"--allow-outside-case", "", false, false},
+                {"--vela-layers", "", true, false},
                 {"--capture", "", true, false}});
   Args a(argv, specs);
   if (a.flag("--list-params")) {
@@ -214,6 +217,10 @@ int run_run(const std::vector<std::string>& argv) {
     }
     if (regions.empty()) throw UsageError("a raw stream needs at least one --region");
     job = host::job_from_stream(target, regions, inputs, dumps);
+  }
+  if (const auto layers = a.value("--vela-layers")) {
+    host::name_job_layers(job, std::filesystem::path(*layers), {});
+    std::cerr << "ethosu-sim run: " << job.layers_note << "\n";
   }
   host::RunOptions options;
   options.timed = !a.flag("--functional");

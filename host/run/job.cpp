@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "host/formats/case.h"
+#include "host/run/layers.h"
 #include "host/firmware/cpu_ops.h"
 #include "sim/files.h"
 #include "host/formats/payload.h"
@@ -125,6 +126,28 @@ std::optional<std::string> check_variant(const Job& job, const sim::Config& reso
   return std::nullopt;
 }
 
+void name_job_layers(Job& job, const std::optional<std::filesystem::path>& file, const std::filesystem::path& dir) {
+  job.layers.clear();
+  std::optional<VelaLayers> vela;
+  if (file) {
+    vela = vela_layers_from(*file);
+  } else {
+    try {
+      vela = vela_layers_beside(dir);
+    } catch (const InputError& e) {
+      job.layers_note = std::string(e.what()) + ": no layer names";
+      return;
+    }
+  }
+  if (!vela) {
+    job.layers_note = "no Vela listing or per-layer CSV beside the job: no layer names";
+    return;
+  }
+  LayerNames named = name_layers(isa::decode(job.stream), *vela);
+  job.layers = std::move(named.names);
+  job.layers_note = std::move(named.note);
+}
+
 Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
   const CorpusCase c = load_case(dir, allow_outside);
   Job job;
@@ -156,6 +179,7 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
     o.element_signed = out.dtype.empty() || out.dtype[0] != 'u';
     job.outputs.push_back(o);
   }
+  name_job_layers(job, std::nullopt, dir);
   return job;
 }
 
@@ -311,6 +335,7 @@ Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::s
     o.element_signed = t.type != static_cast<int>(TfliteType::UINT8) && t.type != static_cast<int>(TfliteType::UINT16);
     job.outputs.push_back(o);
   }
+  name_job_layers(job, std::nullopt, model.parent_path());
   return job;
 }
 

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,18 +48,28 @@ struct Job {
   std::vector<OutputSpec> outputs;
   // Which file went to which input ("input 0 'x' (region 1, offset 64, 32 bytes) <- x.bin"), for the user.
   std::vector<std::string> input_mapping;
+  // The layer of the compiled network each operation belongs to, by the stream offset of its NPU_OP_* command,
+  // from Vela's files (host/run/layers.h); `layers_note` says where the names came from, or why there are none.
+  std::map<uint32_t, std::string> layers;
+  std::string layers_note;
 
   // The bytes of an output after the run (throws when it lies outside its region).
   std::vector<uint8_t> output_bytes(const OutputSpec& o) const;
 };
 
-// A corpus case folder (manifest.json layout of shared/opcorpus and shared/corpus).
+// A corpus case folder (manifest.json layout of shared/opcorpus and shared/corpus), its operations named from
+// Vela's files in the folder when they are there.
 Job job_from_case(const std::filesystem::path& dir, bool allow_outside = false);  // see load_case()
 // A case compiled for one configuration (CASE/<accelerator> of shared/corpus-u55, corpus-u85; load_compilation()):
 // its model with the case's inputs, its outputs expected by tensor name.
 Job job_from_compilation(const std::filesystem::path& dir, bool allow_outside = false);
 // Either kind of folder; InputError when `dir` is neither.
 Job job_from_folder(const std::filesystem::path& dir, bool allow_outside = false);
+
+// Names the job's operations from Vela's files: `file` (a register listing or a per-layer CSV; InputError when it
+// cannot be read or parsed), or, without one, vela_cmdstream.txt and vela_per_layer.csv in `dir` (a malformed
+// one only goes into layers_note).
+void name_job_layers(Job& job, const std::optional<std::filesystem::path>& file, const std::filesystem::path& dir);
 
 struct RegionArg {  // --region N=FILE[:SIZE] or N=:SIZE
   uint32_t region = 0;
@@ -93,7 +104,8 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
 // 2 = scratch_fast, and with separate I/O regions (COP2) 3 = inputs, 4 = outputs. `inputs` are "FILE" or
 // "NAME=FILE" (NAME an input tensor's name), placed at their offline-planned offsets: named ones in their tensor,
 // the others in the model's input order (graph inputs first, then state tensors); missing inputs are zero.
-// Outputs are listed in the model's output order. CPU operators other than those host/firmware/cpu_ops.h runs after
+// Outputs are listed in the model's output order; operations are named from Vela's files beside the model. CPU
+// operators other than those host/firmware/cpu_ops.h runs after
 // the job, or several NPU subgraphs, throw InputError naming them.
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs);
 

@@ -37,7 +37,13 @@ const std::array<Named, npu::kStallKinds>& stall_names() {
   return names;
 }
 
-// {"name": value, ...} of the entries that are not zero: stall cycles by cause, bytes by traffic class.
+const std::array<Named, npu::kOpTimeKinds>& op_time_names() {
+  static const auto names =
+      by_name<npu::kOpTimeKinds>([](size_t k) { return npu::op_time_name(static_cast<npu::OpTime>(k)); });
+  return names;
+}
+
+// {"name": value, ...} of the entries that are not zero: cycles by cause, bytes by traffic class.
 template <size_t N>
 void write_nonzero(JsonWriter& w, const std::array<uint64_t, N>& values, const std::array<Named, N>& names) {
   w.begin_object();
@@ -90,10 +96,20 @@ void write_op(JsonWriter& w, size_t index, const npu::OpRecord& op) {
   w.value(op.cycles());
   w.key("end_cycle");
   w.value(op.end_cycle);
+  w.key("exclusive_cycles");
+  write_nonzero(w, op.exclusive_cycles, op_time_names());
+  if (kernel) {
+    w.key("held_cycles");
+    write_nonzero(w, op.held_cycles, stall_names());
+  }
   w.key("index");
   w.value(uint64_t{index});
   w.key("kind");
   w.value(op.kind);
+  if (!op.layer.empty()) {
+    w.key("layer");
+    w.value(op.layer);
+  }
   if (kernel) {
     w.key("mac_utilisation");
     w.value(op.mac_utilisation);
@@ -157,10 +173,33 @@ void write_stats(JsonWriter& w, const std::map<std::string, npu::StatValue>& sta
   w.end_object();
 }
 
-uint64_t sum(const std::array<uint64_t, isa::kAccessCount>& a) {
+template <size_t N>
+uint64_t sum(const std::array<uint64_t, N>& a) {
   uint64_t s = 0;
   for (uint64_t v : a) s += v;
   return s;
+}
+
+// {"controller": {"parse": n, <wait cause>: n, ...}, "operations": {<OpTime>: n, ...}}: the exclusive breakdown
+// of total_cycles, non-zero entries only.
+void write_time_breakdown(JsonWriter& w, const npu::JobReport& r) {
+  std::vector<std::pair<std::string_view, uint64_t>> controller;
+  if (r.controller_parse_cycles) controller.emplace_back("parse", r.controller_parse_cycles);
+  for (size_t k = 0; k < npu::kStallKinds; ++k)
+    if (r.controller_wait_cycles[k])
+      controller.emplace_back(npu::stall_name(static_cast<npu::Stall>(k)), r.controller_wait_cycles[k]);
+  std::sort(controller.begin(), controller.end());
+  w.begin_object();
+  w.key("controller");
+  w.begin_object();
+  for (const auto& [name, cycles] : controller) {
+    w.key(name);
+    w.value(cycles);
+  }
+  w.end_object();
+  w.key("operations");
+  write_nonzero(w, r.op_time_cycles, op_time_names());
+  w.end_object();
 }
 
 }  // namespace
@@ -210,6 +249,8 @@ std::string report_json(const npu::JobReport& r, const nlohmann::json& config) {
   write_stats(w, r.stats);
   w.key("status");
   w.value(r.status);
+  w.key("time_breakdown");
+  write_time_breakdown(w, r);
   w.key("time_s");
   w.value(r.clock_hz > 0 ? double(r.total_cycles) / r.clock_hz : 0.0);
   w.key("total_cycles");
@@ -246,15 +287,21 @@ void append_number(std::string& out, Number v, int base = 10) {
 std::string summary_table(const npu::JobReport& r) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "%4s %8s  %-22s %-16s %10s %6s  %s\n", "#", "offset", "operation", "OFM HxWxC",
-                "cycles", "MAC%", "largest stall");
+  // A layer column when Vela's files named the operations: the layer's first name (TFLite joins the names of
+  // fused tensors with ';'; the report has them all).
+  const bool layers =
+      std::any_of(r.ops.begin(), r.ops.end(), [](const npu::OpRecord& op) { return !op.layer.empty(); });
+  std::snprintf(line, sizeof line, layers ? "%4s %8s  %-22s %-16s %10s %10s %6s  %-11s %-24s %s\n"
+                                          : "%4s %8s  %-22s %-16s %10s %10s %6s  %-11s %s%s\n",
+                "#", "offset", "operation", "OFM HxWxC", "cycles", "exclusive", "MAC%", "mostly", "largest stall",
+                layers ? "layer" : "");
   out += line;
   const uint64_t macs = r.stat("npu.mac.macs");
   out.reserve(out.size() + r.ops.size() * 90);
   for (size_t i = 0; i < r.ops.size(); ++i) {
     const auto& op = r.ops[i];
     const bool dma = op.kind == "DMA";
-    // "%4zu %#8x  %-22s %-16s %10llu %6s  %s\n"
+    // "%4zu %#8x  %-22s %-16s %10llu %10llu %6s  %-11s %s\n"
     size_t start = out.size();
     append_number(out, i);
     pad_to(out, start, 4, false);
@@ -283,6 +330,10 @@ std::string summary_table(const npu::JobReport& r) {
     pad_to(out, start, 10, false);
     out += ' ';
     start = out.size();
+    append_number(out, static_cast<unsigned long long>(op.exclusive()));
+    pad_to(out, start, 10, false);
+    out += ' ';
+    start = out.size();
     if (!dma) {
       char util[32];
       const auto end = std::to_chars(util, util + sizeof util, 100.0 * op.mac_utilisation, std::chars_format::fixed, 1).ptr;
@@ -290,6 +341,12 @@ std::string summary_table(const npu::JobReport& r) {
     }
     pad_to(out, start, 6, false);
     out += "  ";
+    start = out.size();
+    const auto mostly = std::max_element(op.exclusive_cycles.begin(), op.exclusive_cycles.end());
+    out += *mostly ? npu::op_time_name(static_cast<npu::OpTime>(mostly - op.exclusive_cycles.begin())) : "-";
+    pad_to(out, start, 11, true);
+    out += ' ';
+    start = out.size();
     const auto worst = std::max_element(op.stall_cycles.begin(), op.stall_cycles.end());
     if (*worst) {
       out += npu::stall_name(static_cast<npu::Stall>(worst - op.stall_cycles.begin()));
@@ -297,6 +354,11 @@ std::string summary_table(const npu::JobReport& r) {
       append_number(out, *worst);
     } else {
       out += '-';
+    }
+    if (layers) {
+      pad_to(out, start, 24, true);
+      out += ' ';
+      out += std::string_view(op.layer).substr(0, op.layer.find(';'));
     }
     out += '\n';
   }
@@ -311,6 +373,21 @@ std::string summary_table(const npu::JobReport& r) {
   std::snprintf(line, sizeof line, "total: %llu cycles = %.1f us at %s, %llu MACs\n",
                 static_cast<unsigned long long>(r.total_cycles), us, clock, static_cast<unsigned long long>(macs));
   out += line;
+  // The exclusive breakdown, which adds up to the total.
+  std::string time = "time by cause (each cycle once):";
+  const auto share = [&](const char* name, uint64_t cycles) {
+    if (!cycles) return;
+    std::snprintf(line, sizeof line, " %s %llu (%.1f%%)", name, static_cast<unsigned long long>(cycles),
+                  r.total_cycles ? 100.0 * double(cycles) / double(r.total_cycles) : 0.0);
+    time += line;
+  };
+  for (size_t k = 0; k < npu::kOpTimeKinds; ++k)
+    share(npu::op_time_name(static_cast<npu::OpTime>(k)), r.op_time_cycles[k]);
+  time += "; controller alone:";
+  share("parse", r.controller_parse_cycles);
+  for (size_t k = 0; k < npu::kStallKinds; ++k)
+    share(npu::stall_name(static_cast<npu::Stall>(k)), r.controller_wait_cycles[k]);
+  out += time + "\n";
   std::string waits;
   for (size_t k = 0; k < npu::kStallKinds; ++k)
     if (r.cc_stall_cycles[k])

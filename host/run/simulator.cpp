@@ -35,6 +35,12 @@ TimedRun Simulator::run(Job& job, const npu::NpuConfig& config, uint32_t regionc
                         const std::array<uint16_t, 4>& pmu_events, sim::Trace* trace) {
   platform::configure(platform_, config);
   platform_.npu.impl().set_trace(trace);
+  // The job's layer names, for this run only (the map is the job's), whichever way it ends.
+  struct NamedLayers {
+    npu::NpuCore& npu;
+    ~NamedLayers() { npu.set_layers(nullptr); }
+  } named{platform_.npu.impl()};
+  named.npu.set_layers(&job.layers);
   platform_.sram.unmap_all();
   platform_.dram.unmap_all();
 

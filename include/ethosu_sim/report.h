@@ -35,10 +35,25 @@ enum class Stall : uint8_t { BLOCKDEP, SHRAM_RECONFIG, MAC_WAIT_IFM, MAC_WAIT_WE
 inline constexpr size_t kStallKinds = 12;
 const char* stall_name(Stall s);  // "blockdep", "mac_wait_ifm", ...
 
+// What an operation was doing in a cycle charged to it alone (JobReport's breakdown): the first that applies.
+enum class OpTime : uint8_t {
+  MAC,          // the MAC array working on one of its tiles
+  AO,           // the output unit working on one of its tiles
+  WD,           // the weight decoder decoding its weights
+  IFM_READ,     // waiting for IFM (and IFM2) bytes
+  WEIGHT_READ,  // waiting for weight or scale bytes
+  OFM_WRITE,    // waiting for OFM bytes to be written
+  DMA,          // a DMA copying
+  IDLE,         // none of these: between its stages
+};
+inline constexpr size_t kOpTimeKinds = 8;
+const char* op_time_name(OpTime t);  // "mac", "ao", "wd", "ifm_read", "weight_read", "ofm_write", "dma", "idle"
+
 // One kernel operation or DMA of the stream.
 struct OpRecord {
   uint32_t offset = 0;                   // stream offset of the NPU_OP_* command
   std::string kind;                      // "CONV", "DEPTHWISE", "POOL.MAX", "ELEMENTWISE.ADD", "DMA"
+  std::string layer;                     // the compiled network's layer, from Vela's files; empty when not known
   std::array<uint32_t, 3> ofm_shape{};   // H, W, C
   // The OFM in tiles of block_config (H, W, C: the OFM block the stream sets, Vela's "block config"), `tiles` of
   // them.
@@ -50,7 +65,18 @@ struct OpRecord {
   uint64_t mac_busy_cycles = 0, ao_busy_cycles = 0, wd_busy_cycles = 0;
   double mac_utilisation = 0;            // macs / (cycles * MACs per cycle)
   std::array<PortTraffic, 2> ports{};    // AXI0, AXI1
-  std::array<uint64_t, kStallKinds> stall_cycles{};  // indexed by Stall
+  // The MAC's and AO's waits inside the operation (MAC_WAIT_*, AO_WAIT_*), indexed by Stall.
+  std::array<uint64_t, kStallKinds> stall_cycles{};
+  // How long the command controller held the operation back before its start (BLOCKDEP, SHRAM_RECONFIG), indexed
+  // by Stall: the same cycles as the controller's waits of those causes.
+  std::array<uint64_t, kStallKinds> held_cycles{};
+  // The cycles charged to this operation alone (JobReport::total_cycles' breakdown), by what it was doing.
+  std::array<uint64_t, kOpTimeKinds> exclusive_cycles{};  // indexed by OpTime
+  uint64_t exclusive() const {
+    uint64_t sum = 0;
+    for (const uint64_t c : exclusive_cycles) sum += c;
+    return sum;
+  }
 };
 
 // One statistic of a block over the job.
@@ -83,6 +109,14 @@ struct JobReport {
   // The command controller's own waits: NPU_OP_DMA_WAIT, a full DMA queue, NPU_OP_KERNEL_WAIT and a full TSU
   // (KERNEL_WAIT), command fetch, and the write responses NPU_OP_STOP waits for.
   std::array<uint64_t, kStallKinds> cc_stall_cycles{};
+  // total_cycles broken down, each cycle charged once: to the oldest operation in flight then (kernel or DMA, in
+  // stream order), by what it was doing (OpRecord::exclusive_cycles, summed here over every operation, listed or
+  // not), or, when no operation is in flight, to the command controller, by what it was doing: reading commands or
+  // waiting (by cause). sum(op_time_cycles) + controller_parse_cycles + sum(controller_wait_cycles) == total_cycles
+  // for every job that ends at NPU_OP_STOP or an NPU fault.
+  std::array<uint64_t, kOpTimeKinds> op_time_cycles{};
+  uint64_t controller_parse_cycles = 0;
+  std::array<uint64_t, kStallKinds> controller_wait_cycles{};
   std::map<std::string, StatValue> stats;  // by path: "npu.mac.active_cycles", ...
   uint64_t stat(const std::string& path) const {  // 0 for a statistic the model does not keep
     const auto it = stats.find(path);

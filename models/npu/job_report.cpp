@@ -20,4 +20,18 @@ const char* stall_name(Stall s) {
   return "?";
 }
 
+const char* op_time_name(OpTime t) {
+  switch (t) {
+    case OpTime::MAC: return "mac";
+    case OpTime::AO: return "ao";
+    case OpTime::WD: return "wd";
+    case OpTime::IFM_READ: return "ifm_read";
+    case OpTime::WEIGHT_READ: return "weight_read";
+    case OpTime::OFM_WRITE: return "ofm_write";
+    case OpTime::DMA: return "dma";
+    case OpTime::IDLE: return "idle";
+  }
+  return "?";
+}
+
 }  // namespace ethosu_sim

@@ -10,8 +10,11 @@ namespace ethosu::npu {
 
 using ethosu_sim::HostSeconds;
 using ethosu_sim::JobReport;
+using ethosu_sim::kOpTimeKinds;
 using ethosu_sim::kStallKinds;
 using ethosu_sim::OpRecord;
+using ethosu_sim::OpTime;
+using ethosu_sim::op_time_name;
 using ethosu_sim::PortTraffic;
 using ethosu_sim::Stall;
 using ethosu_sim::stall_name;

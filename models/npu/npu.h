@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -65,6 +67,9 @@ class NpuCore {
   // Records the next runs into `trace` (one track per block: CC, DMA, WD, MAC, AO, SHRAM, AXI0, AXI1);
   // nullptr stops tracing.
   void set_trace(sim::Trace* trace);
+  // Names the next runs' operations, by the stream offset of their NPU_OP_* command, in the report and the trace
+  // (the compiled network's layers, host/run/layers.h); nullptr names none. The map must outlive the runs.
+  void set_layers(const std::map<uint32_t, std::string>* layers) { cc_.set_layers(layers); }
 
   // The level of the IRQ line, and the event that tells the top to drive it anew.
   bool irq_level() const { return irq_level_; }

@@ -15,7 +15,7 @@ uint64_t wait_for(uint64_t ready, uint64_t free_at) { return ready > free_at ? r
 
 }  // namespace
 
-OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, std::vector<TileStages>* stages) {
+OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, TileSink* sink) {
   OpTiming t;
   const npu::MacWork mac(op, *u.mac_timing);
   const npu::OfmTiles tiles(op, mac, *u.wd_timing);
@@ -45,13 +45,15 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
                          axi.read(op.ifm2.region, ifm_req, b.ifm2_bytes, b.ifm2_run_bytes, Access::IFM2).complete_cycle);
 
     // Weights: fetched and decoded into the free weight buffer; the MAC consumes them as they come.
-    uint64_t weights_ready = ifm_req, wd_start = ifm_req;
+    uint64_t weights_ready = ifm_req, wd_start = ifm_req, wd_busy_end = ifm_req;
+    uint64_t weights_request = ifm_req, weights_fetched = ifm_req;
     if (b.total_weight_bytes()) {
       // The WD decodes as the stream arrives: it starts on the first burst and cannot finish before the last.
       uint64_t first_in = UINT64_MAX, fetched = wbuf_free;
+      weights_request = std::max(ready, wbuf_free);
       for (unsigned core = 0; core < npu::kMaxCores; ++core) {
         if (!b.weight_bytes[core]) continue;
-        const auto c = axi.read(op.weight_region, std::max(ready, wbuf_free), b.weight_bytes[core], 0, Access::WEIGHTS);
+        const auto c = axi.read(op.weight_region, weights_request, b.weight_bytes[core], 0, Access::WEIGHTS);
         first_in = std::min(first_in, c.first_data_done_cycle);
         fetched = std::max(fetched, c.complete_cycle);
       }
@@ -59,7 +61,9 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
       const uint64_t wd_cycles = u.wd_timing->decode_cycles(weights);
       first_in = std::max(first_in, wbuf_free);
       wd_start = std::max(first_in, u.wd->free_at);
-      weights_ready = std::max(u.wd->run(first_in, wd_cycles), fetched);
+      wd_busy_end = u.wd->run(first_in, wd_cycles);
+      weights_ready = std::max(wd_busy_end, fetched);
+      weights_fetched = fetched;
       t.wd_busy += wd_cycles;
       t.decoded_weights += weights;
     }
@@ -69,7 +73,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
         scales_ready =
             std::max(scales_ready, axi.read(op.scale_region, ifm_req, b.scale_bytes[core], 0, Access::SCALES).complete_cycle);
 
-    uint64_t ao_ready, mac_begin = in_done;
+    uint64_t ao_ready, mac_begin = in_done, mac_busy_end = in_done;
     if (uses_mac) {
       // The MAC starts when its IFM is in and an accumulator buffer is free; decoded weights stream in
       // alongside, so a slow decoder stretches the MAC's work rather than delaying its start.
@@ -79,6 +83,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
       t.stalls[static_cast<size_t>(Stall::MAC_WAIT_IFM)] += wait_for(in_done, std::max(u.mac->free_at, acc_free[slot]));
       t.stalls[static_cast<size_t>(Stall::MAC_WAIT_ACC)] += wait_for(acc_free[slot], std::max(u.mac->free_at, in_done));
       uint64_t mac_end = u.mac->run(mac_ready, mac_cycles);
+      mac_busy_end = mac_end;
       if (weights_ready > mac_end) {
         t.stalls[static_cast<size_t>(Stall::MAC_WAIT_WEIGHTS)] += weights_ready - mac_end;
         u.mac->free_at = mac_end = weights_ready;
@@ -114,9 +119,9 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, s
     auto& tail = t.times.last_tiles_done;
     std::rotate(tail.begin(), tail.begin() + 1, tail.end());
     tail.back() = done;
-    if (stages)
-      stages->push_back({ifm_req, in_done, wd_start, weights_ready, mac_begin, ao_ready, ao_end - ao_cycles, ao_end,
-                         done});
+    if (sink)
+      sink->tile({ifm_req, in_done, weights_request, weights_fetched, scales_ready, wd_start, weights_ready,
+                  wd_busy_end, mac_begin, ao_ready, mac_busy_end, ao_end - ao_cycles, ao_end, done});
     last_done = std::max(last_done, done);
   }
   t.times.end_cycle = last_done;

@@ -11,7 +11,7 @@
 // Units keep their free-at times across operations, so consecutive operations overlap as far as these
 // buffers and the CC's gates allow. Every access is charged on the AXI port timing of the region it uses,
 // under the traffic class of what it moves; nothing else counts bytes. Memory per call is constant in the
-// number of blocks unless `stages` is asked for.
+// number of blocks.
 #pragma once
 
 #include <array>
@@ -89,18 +89,35 @@ struct OpTiming {
   std::array<uint64_t, npu::kStallKinds> stalls{};
 };
 
-// When each stage of one block ran, for traces.
+// When each stage of one tile ran, for traces and the exclusive time breakdown (cc/time_breakdown.h).
 struct TileStages {
-  uint64_t ifm_start, ifm_done;  // IFM (and IFM2) fetch into the input buffer
-  uint64_t wd_start, wd_end;     // weight decode (equal when the op has no weights)
-  uint64_t mac_start, mac_end;   // equal for elementwise (no MAC work)
+  uint64_t ifm_start, ifm_done;          // IFM (and IFM2) fetch into the input buffer
+  uint64_t weights_start, weights_done;  // weight fetch, from its request to its last byte (equal when none)
+  uint64_t scales_done;                  // scale fetch, requested at ifm_start (equal to it when none)
+  uint64_t wd_start, wd_end;             // weight decode, to when the MAC has the tile's last weights (equal when none)
+  uint64_t wd_busy_end;                  // the WD's own work ends (wd_start when none)
+  uint64_t mac_start, mac_end;           // equal for elementwise (no MAC work); mac_end after the last weights
+  uint64_t mac_busy_end;                 // the MAC's own work ends, without waiting for weights
   uint64_t ao_start, ao_end;
-  uint64_t ofm_done;             // OFM written back
+  uint64_t ofm_done;                     // OFM written back
 };
 
-// Schedules op, whose first block may start reading its IFM at `ready`. With `stages`, also records
-// every block's stage times (tracing only: it costs a vector entry per block).
-OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& blocks,
-                  std::vector<TileStages>* stages = nullptr);
+// Receives each tile's stages as schedule() books them, in traversal order. Every stage of a tile begins no
+// earlier than the earliest stage of the tile before it.
+class TileSink {
+ public:
+  virtual ~TileSink() = default;
+  virtual void tile(const TileStages& s) = 0;
+};
+
+// Keeps every tile's stages (traces, tests): a vector entry per tile.
+struct TileRecorder : TileSink {
+  std::vector<TileStages> stages;
+  void tile(const TileStages& s) override { stages.push_back(s); }
+};
+
+// Schedules op, whose first block may start reading its IFM at `ready`, handing each tile's stages to `sink`
+// when one is given.
+OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& blocks, TileSink* sink = nullptr);
 
 }  // namespace ethosu::npu

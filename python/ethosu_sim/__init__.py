@@ -19,7 +19,7 @@ from .calibrate import Calibration, calibrate, compare
 from .config import Config, parameters
 from .errors import InputError, NpuFault
 from .job import Job
-from .result import STALL_CAUSES, Result
+from .result import OP_TIME_CAUSES, STALL_CAUSES, Result
 from .run import run
 from .sweep import default_executor, grid_points, sweep
 from .table import Table
@@ -33,15 +33,26 @@ def variants():
     return _ethosu_sim.variants()
 
 
+__version__ = _ethosu_sim.__version__
+
+
 def pmu_events():
     """The PMU events the event counters take: name, hw_id, modelled (False: counts 0), description."""
     return _ethosu_sim.pmu_events()
 
 
 def stall_causes():
-    """The stall causes of the report, as used in Result.ops columns stall_<cause>."""
+    """The stall causes of the report: Result.stall_cycles's keys (Result.ops has stall_<cause> columns for the
+    MAC's and AO's, held_<cause> for the controller's gates)."""
     return list(STALL_CAUSES)
 
 
+def time_causes():
+    """The keys of Result.time_breakdown, which add up to total_cycles: what the oldest operation in flight was
+    doing (Result.ops's exclusive_<cause> columns), then "controller" (its own time, no operation in flight)."""
+    return list(OP_TIME_CAUSES) + ["controller"]
+
+
 __all__ = ["Calibration", "Config", "InputError", "Job", "NpuFault", "Result", "Table", "calibrate", "compare",
-           "default_executor", "grid_points", "parameters", "pmu_events", "run", "stall_causes", "sweep", "variants"]
+           "default_executor", "grid_points", "parameters", "pmu_events", "run", "stall_causes", "sweep",
+           "time_causes", "variants"]

@@ -76,6 +76,14 @@ class Config:
                     "(parameters have dotted names; ethosu_sim.parameters() lists them)")
         return dataclasses.replace(self, params=params, **fields)
 
+    def describe(self):
+        """The fields and parameters set, as plain values (for tables' metadata)."""
+        out = {name: getattr(self, name) for name in FIELDS if getattr(self, name)}
+        if "vela_ini" in out:
+            out["vela_ini"] = list(out["vela_ini"])
+        out.update({name: value.item() if hasattr(value, "item") else value for name, value in self.params.items()})
+        return out
+
     def request(self):
         """The native MachineRequest."""
         r = _ethosu_sim.MachineRequest()

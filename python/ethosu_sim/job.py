@@ -37,17 +37,20 @@ class Job:
     U55 and U85 corpora: Vela's model for one configuration, the case's inputs) or a .tflite; raw streams use
     from_stream()."""
 
-    def __init__(self, path, allow_outside_case=False):
+    def __init__(self, path, allow_outside_case=False, layers=None):
         """allow_outside_case: a case folder's manifest may name files outside the folder (by default they
-        must lie inside it, or inside its parent case for a nested build such as u65_512/)."""
+        must lie inside it, or inside its parent case for a nested build such as u65_512/).
+        layers: where the operations' layer names come from: None, Vela's files beside the job
+        (vela_cmdstream.txt, vela_per_layer.csv); a path, that register listing or per-layer CSV; False, none."""
         path = os.path.abspath(os.fspath(path))  # absolute: the spec travels to workers with other cwds
+        layers = _layers_spec(layers)
         if os.path.isdir(path) and not os.path.exists(os.path.join(path, "manifest.json")) and \
                 os.path.exists(os.path.join(path, "model_vela.tflite")):
-            self._spec = ("compilation", path, bool(allow_outside_case))
+            self._spec = ("compilation", path, bool(allow_outside_case), layers)
         elif os.path.isdir(path) or os.path.basename(path) == "manifest.json":
-            self._spec = ("case", path, bool(allow_outside_case))
+            self._spec = ("case", path, bool(allow_outside_case), layers)
         elif path.endswith(".tflite"):
-            self._spec = ("tflite", path)
+            self._spec = ("tflite", path, layers)
         elif not os.path.exists(path):
             raise InputError(f"{path}: no such file or folder")
         else:
@@ -56,20 +59,22 @@ class Job:
         self._load()
 
     @classmethod
-    def from_case(cls, path, allow_outside_case=False):
-        return cls._from_spec(("case", os.path.abspath(os.fspath(path)), bool(allow_outside_case)))
+    def from_case(cls, path, allow_outside_case=False, layers=None):
+        return cls._from_spec(("case", os.path.abspath(os.fspath(path)), bool(allow_outside_case),
+                               _layers_spec(layers)))
 
     @classmethod
-    def from_tflite(cls, path):
-        return cls._from_spec(("tflite", os.path.abspath(os.fspath(path))))
+    def from_tflite(cls, path, layers=None):
+        return cls._from_spec(("tflite", os.path.abspath(os.fspath(path)), _layers_spec(layers)))
 
     @classmethod
-    def from_stream(cls, path, regions, outputs=None):
+    def from_stream(cls, path, regions, outputs=None, layers=False):
         """A raw stream (bare, COP1 or COP2): a file's path, or the stream's bytes.
 
         regions: {index: file | size | (file, size)}: contents from a file, zeros of a size, or a file in a
             larger region.
         outputs: {name: (region, offset, size_bytes)}: the byte ranges to read back after a run (uint8).
+        layers: Vela's register listing or per-layer CSV that names the operations' layers (default none).
         Place inputs with write(): a raw stream does not say where its inputs go.
         """
         region_args = []
@@ -83,9 +88,10 @@ class Job:
                 file, size = spec, None
             region_args.append((int(index), None if file is None else os.path.abspath(os.fspath(file)), size))
         dumps = [(int(r), int(o), int(s), name) for name, (r, o, s) in (outputs or {}).items()]
+        layers = _layers_spec(layers) or False
         if stream_bytes:
-            return cls._from_spec(("stream_bytes", bytes(path), tuple(region_args), tuple(dumps)))
-        return cls._from_spec(("stream", os.path.abspath(os.fspath(path)), tuple(region_args), tuple(dumps)))
+            return cls._from_spec(("stream_bytes", bytes(path), tuple(region_args), tuple(dumps), layers))
+        return cls._from_spec(("stream", os.path.abspath(os.fspath(path)), tuple(region_args), tuple(dumps), layers))
 
     @classmethod
     def _from_spec(cls, spec):
@@ -97,7 +103,7 @@ class Job:
 
     def _load(self):
         """Reads the submission (again, after unpickling) and replays the writes."""
-        kind, path = self._spec[0], self._spec[1]
+        kind, path, layers = self._spec[0], self._spec[1], self._spec[-1]
         if kind == "case":
             self._native = _ethosu_sim.load_case(path, self._spec[2])
             shapes = _manifest_shapes(path)
@@ -113,6 +119,8 @@ class Job:
         else:
             self._native = _ethosu_sim.load_stream(path, list(self._spec[2]), list(self._spec[3]))
             shapes = {}
+        if layers is not None:  # None: the files beside the job, which the loader read
+            self._native.name_layers(layers or None)
         self._inputs = [self._tensor(t, shapes.get(("in", t["name"]))) for t in self._native.inputs]
         self._outputs = [self._tensor(t, shapes.get(("out", t["name"]))) for t in self._native.outputs]
         for region, offset, data in self._writes:
@@ -183,6 +191,16 @@ class Job:
     def outputs(self):
         """Output tensors: as inputs, plus the expected-output file and its reference engine when known."""
         return [dict(t) for t in self._outputs]
+
+    @property
+    def layers(self):
+        """{stream offset of an operation's NPU_OP_* command: the name of its layer}, from Vela's files."""
+        return dict(self._native.layers)
+
+    @property
+    def layers_note(self):
+        """Where the layer names came from, or why there are none."""
+        return self._native.layers_note
 
     @property
     def region_sizes(self):
@@ -258,6 +276,13 @@ class Job:
 
     def __repr__(self):
         return f"Job({self.name!r}, {self.kind}, {self.variant}, {len(self._inputs)} inputs, {len(self._outputs)} outputs)"
+
+
+def _layers_spec(layers):
+    """Job's layers argument as its spec keeps it: None, False or an absolute path."""
+    if layers is None or layers is False:
+        return layers
+    return os.path.abspath(os.fspath(layers))
 
 
 def as_job(job):

@@ -66,7 +66,21 @@ void bind_job(py::module_& m) {
             return py::bytes(n.read(region, offset, size));
           },
           py::arg("region"), py::arg("offset"), py::arg("size_bytes"))
-      .def("copy", [](const NativeJob& n) { return NativeJob(n); });
+      .def("copy", [](const NativeJob& n) { return NativeJob(n); })
+      // Layer names: {offset of the operation's NPU_OP_* command: layer}, and where they came from.
+      .def_property_readonly("layers", [](const NativeJob& n) { return n.job.layers; })
+      .def_property_readonly("layers_note", [](const NativeJob& n) { return n.job.layers_note; })
+      .def(
+          "name_layers",
+          [](NativeJob& n, const std::optional<std::filesystem::path>& file) {
+            if (file) {
+              host::name_job_layers(n.job, file, {});
+            } else {
+              n.job.layers.clear();
+              n.job.layers_note = "no layer names asked for";
+            }
+          },
+          py::arg("file"));
 
   m.def("load_case", &load_case, py::arg("path"), py::arg("allow_outside") = false);
   m.def("load_tflite", &load_tflite, py::arg("path"));

@@ -1,5 +1,5 @@
 // Configuration and runs for Python: MachineRequest, resolve_config, run, and the tables of parameters,
-// PMU events, stall causes and traffic classes.
+// PMU events, stall causes, the causes of the exclusive time breakdown and traffic classes.
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -165,6 +165,21 @@ void bind_run(py::module_& m) {
                                return macs;
                              })
       .def("port_bytes", &port_bytes, py::arg("port"), py::arg("write"))
+      // The exclusive breakdown of total_cycles: ({OpTime name: cycles}, {"parse" or a wait cause: cycles}).
+      .def_property_readonly("time_breakdown",
+                             [](const RunRecord& r) {
+                               std::map<std::string, uint64_t> ops, controller;
+                               if (r.report) {
+                                 for (size_t k = 0; k < npu::kOpTimeKinds; ++k)
+                                   ops[npu::op_time_name(static_cast<npu::OpTime>(k))] = r.report->op_time_cycles[k];
+                                 controller["parse"] = r.report->controller_parse_cycles;
+                                 for (size_t k = 0; k < npu::kStallKinds; ++k)
+                                   if (r.report->controller_wait_cycles[k])
+                                     controller[npu::stall_name(static_cast<npu::Stall>(k))] =
+                                         r.report->controller_wait_cycles[k];
+                               }
+                               return std::make_pair(ops, controller);
+                             })
       .def("param", [](const RunRecord& r, const std::string& name) { return param_value(r.config->param(name).value()); })
       .def("report_json",
            [](const RunRecord& r) {
@@ -221,6 +236,11 @@ void bind_run(py::module_& m) {
   m.def("stall_names", [] {
     std::vector<std::string> names;
     for (size_t k = 0; k < npu::kStallKinds; ++k) names.emplace_back(npu::stall_name(static_cast<npu::Stall>(k)));
+    return names;
+  });
+  m.def("op_time_names", [] {
+    std::vector<std::string> names;
+    for (size_t k = 0; k < npu::kOpTimeKinds; ++k) names.emplace_back(npu::op_time_name(static_cast<npu::OpTime>(k)));
     return names;
   });
   m.def("traffic_names", [] {

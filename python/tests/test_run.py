@@ -38,6 +38,7 @@ def test_corpus_outputs_bit_exact(case):
     if case.startswith("corpus-u55/"):
         assert job.variant == path.name and r.config["npu.variant"] == path.name
     assert r.total_cycles > 0 and r.status == "ok"
+    check_time_adds_up(r)
     for k, t in enumerate(job.outputs):
         if t["expected"] is None:
             continue  # the model's references differ from Vela's lowering: no reference for this output
@@ -50,6 +51,26 @@ def test_corpus_outputs_bit_exact(case):
         else:
             assert np.array_equal(got, expected), f"{t['name']}: {r.comparisons[k]['text']}"
             assert r.comparisons[k]["exact"]
+
+
+def check_time_adds_up(r):
+    """The time breakdown adds up, in the Result, its table and the sweep row; nothing is counted twice."""
+    assert list(r.time_breakdown) == ethosu_sim.time_causes()
+    assert sum(r.time_breakdown.values()) == r.total_cycles
+    assert r.time_breakdown["controller"] == sum(r.controller_cycles.values())
+    ops = r.ops
+    assert int(ops["exclusive_cycles"].sum()) + r.time_breakdown["controller"] == r.total_cycles
+    for cause in ethosu_sim.time_causes()[:-1]:
+        assert int(ops[f"exclusive_{cause}"].sum()) == r.time_breakdown[cause]
+    assert (ops["exclusive_cycles"] <= ops["cycles"]).all()
+    for column in ops.columns:
+        if column.startswith("stall_"):
+            assert (ops[column] <= ops["cycles"]).all(), column
+    # The controller's gates are its waits, held before an operation starts: counted once.
+    for cause in ("blockdep", "shram_reconfig"):
+        assert r.stall_cycles[cause] == r.cc_stall_cycles.get(cause, 0) == int(ops[f"held_{cause}"].sum())
+    row = r.summary_row()
+    assert sum(v for k, v in row.items() if k.startswith("cycles_")) == row["total_cycles"]
 
 
 def test_minimal_session(add_case):
@@ -222,3 +243,34 @@ def test_lower_clock_after_a_faster_job_is_unaffected(add_case, conv_case):
     ethosu_sim.run(add_case, system="imx93-800mhz")
     ethosu_sim.run(conv_case)  # 1 GHz
     assert ethosu_sim.run(add_case, system="imx93-800mhz").total_cycles == alone
+
+
+def test_notebook_views(conv_case):
+    r = ethosu_sim.run(conv_case)
+    page = r._repr_html_()
+    assert "conv2d_3x3_s1_same_relu_i8" in page and f"{r.total_cycles:,} cycles" in page
+    assert "time by cause" in page and "<table>" in page
+    table = r.ops._repr_html_()
+    assert table.count("<tr>") == len(r.ops) + 1 and "exclusive_cycles" in table
+    assert ethosu_sim.run(conv_case, functional=True)._repr_html_().endswith("(functional run, no timing)</p>")
+
+
+def test_layer_names_from_vela_files(tmp_path):
+    case = case_dir("corpus/kws_dscnn_mlperf")
+    job = ethosu_sim.Job(case)
+    assert job.layers_note == "layer names from Vela's register listing"
+    r = ethosu_sim.run(job)
+    assert all(row["layer"] for row in r.ops)
+    assert r.ops[1]["layer"].startswith("functional_1/activation/Relu;") and r.ops[1]["kind"] == "CONV"
+    assert {op["offset"]: op["layer"] for op in r.report["ops"]} == job.layers
+    # The per-layer CSV names them the same way here; False names nothing; a wrong file says what it is not.
+    from_csv = ethosu_sim.Job(case, layers=case / "vela_per_layer.csv")
+    assert from_csv.layers == job.layers and "per-layer CSV" in from_csv.layers_note
+    assert ethosu_sim.Job(case, layers=False).layers == {}
+    assert set(ethosu_sim.run(ethosu_sim.Job(case, layers=False)).ops["layer"]) == {""}
+    (tmp_path / "x.txt").write_text("hello\n")
+    with pytest.raises(ethosu_sim.InputError, match="x.txt: neither Vela's register listing"):
+        ethosu_sim.Job(case, layers=tmp_path / "x.txt")
+    trace = tmp_path / "t.json"
+    ethosu_sim.run(job, trace=trace)
+    assert '"layer":"functional_1/activation/Relu;' in trace.read_text()

@@ -1,7 +1,13 @@
-"""sweep(): grids, worker processes, reproducibility, early errors; fork after SystemC has run."""
+"""sweep(): grids, worker processes, reproducibility, early errors; fork after SystemC has run; collect functions
+from `python -c`, stdin and lambdas; progress, cancelling and Ctrl-C; the tables' metadata, CSV and pandas."""
 
 import concurrent.futures
+import importlib.util
 import multiprocessing
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -76,3 +82,131 @@ def test_fork_after_systemc_has_run(add_case):
     child.join(60)
     assert child.exitcode == 0
     assert queue.get(timeout=5) == parent
+
+
+# --- sweeps where people work: -c, stdin, lambdas, progress, Ctrl-C, tables -------------------------------------
+
+def _python(code, add_case, stdin=None, block_cloudpickle=False, **kwargs):
+    """Runs `code` (with CASE set) in a fresh interpreter as `python -c` (or from stdin) and returns it done."""
+    prelude = "import sys; sys.modules['cloudpickle'] = None\n" if block_cloudpickle else ""
+    source = prelude + f"CASE = {str(add_case)!r}\n" + code
+    args = [sys.executable, "-"] if stdin else [sys.executable, "-c", source]
+    return subprocess.run(args, input=source if stdin else None, capture_output=True, text=True, timeout=120,
+                          **kwargs)
+
+
+SWEEP_WITH_COLLECT = """
+import ethosu_sim
+def collect(r):
+    return {"cycles": r.total_cycles}
+t = ethosu_sim.sweep(CASE, {"mem.axi1.read_latency_cycles": [100, 2000]}, collect=collect, max_workers=2)
+print(len(t), t[0]["cycles"] < t[1]["cycles"])
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cloudpickle") is None, reason="python3-cloudpickle is not installed")
+@pytest.mark.parametrize("stdin", [False, True], ids=["python -c", "script on stdin"])
+def test_collect_from_python_c_and_stdin(add_case, stdin):
+    done = _python(SWEEP_WITH_COLLECT, add_case, stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "True"]
+
+
+def test_without_cloudpickle_a_main_function_is_refused_with_the_fix(add_case):
+    done = _python(SWEEP_WITH_COLLECT, add_case, block_cloudpickle=True)
+    assert done.returncode == 1
+    assert "python3-cloudpickle" in done.stderr and "`python -c`" in done.stderr
+    assert "BrokenProcessPool" not in done.stderr and "leaked" not in done.stderr
+
+
+def test_without_cloudpickle_a_lambda_is_refused_before_any_pool(add_case):
+    done = _python("import ethosu_sim\n"
+                   "ethosu_sim.sweep(CASE, {'mem.axi1.read_latency_cycles': [100]}, collect=lambda r: {})",
+                   add_case, block_cloudpickle=True)
+    assert done.returncode == 1 and "is a lambda" in done.stderr and "apt install python3-cloudpickle" in done.stderr
+    assert "leaked semaphore" not in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cloudpickle") is None, reason="python3-cloudpickle is not installed")
+def test_lambda_collect_travels_by_value(add_case):
+    table = ethosu_sim.sweep(add_case, {"mem.axi1.read_latency_cycles": [100, 2000]},
+                             collect=lambda r: {"cycles": r.total_cycles}, max_workers=2)
+    expected = [ethosu_sim.run(add_case, **{"mem.axi1.read_latency_cycles": lat}).total_cycles for lat in (100, 2000)]
+    assert [r["cycles"] for r in table] == expected
+
+
+def test_progress_per_point_and_cancelling_returns_the_rows_done(add_case):
+    grid = {"mem.axi1.read_latency_cycles": list(range(100, 2100, 100))}
+    seen = []
+    table = ethosu_sim.sweep(add_case, grid, max_workers=2, chunksize=20,  # one chunk: progress still per point
+                             progress=lambda done, total, row: seen.append((done, total, row["status"])))
+    assert seen == [(k, 20, "ok") for k in range(1, 21)] and table.meta["complete"] is True
+
+    def stop_after_five(done, total, row):
+        return done < 5
+    with pytest.warns(UserWarning, match="sweep cancelled: 5 of 20 points"):
+        partial = ethosu_sim.sweep(add_case, grid, max_workers=2, chunksize=20, progress=stop_after_five)
+    assert len(partial) == 5 and partial.meta["complete"] is False and partial.meta["points"] == 20
+    # The rows done are rows of the grid, in grid order.
+    latencies = list(partial["mem.axi1.read_latency_cycles"])
+    assert latencies == sorted(latencies) and set(latencies) <= set(grid["mem.axi1.read_latency_cycles"])
+
+
+CTRL_C = """
+import ethosu_sim
+t = ethosu_sim.sweep(CASE, {"mem.axi1.read_latency_cycles": list(range(100, 100 + 5000))}, max_workers=2,
+                     progress=lambda done, total, row: print("row", done, flush=True))
+print("table", len(t), t.meta["complete"], flush=True)
+"""
+
+
+def test_ctrl_c_returns_the_rows_done_at_once(add_case):
+    child = subprocess.Popen([sys.executable, "-c", f"CASE = {str(add_case)!r}\n" + CTRL_C], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    for line in child.stdout:
+        if line.startswith("row 20"):
+            break
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 0, err
+    assert time.monotonic() - sent < 10
+    table = [line.split() for line in out.splitlines() if line.startswith("table")]
+    assert table and 20 <= int(table[0][1]) < 5000 and table[0][2] == "False", out
+    assert "sweep interrupted" in err and "Traceback" not in err and "leaked" not in err
+
+
+def test_tables_carry_version_and_metadata(add_case, conv_case, tmp_path):
+    grid = {"variant": ["ethos-u65-256", "ethos-u65-512"]}
+    table = ethosu_sim.sweep(conv_case, grid, max_workers=2, ops=True)
+    assert table.meta["ethosu_sim"] == ethosu_sim.__version__
+    assert table.meta["job"] == "conv2d_3x3_s1_same_relu_i8" and table.meta["grid"] == grid
+    assert table.meta["complete"] is True and table.meta["points"] == 2
+    # Long format per operation: every operation of every point, with the point's values.
+    r = ethosu_sim.run(conv_case, variant="ethos-u65-512")
+    ops_512 = table.ops.where(variant="ethos-u65-512")
+    assert len(table.ops) == 2 * len(r.ops) and [o["cycles"] for o in ops_512] == list(r.ops["cycles"])
+    assert r.ops.meta["config"]["npu.variant"] == "ethos-u65-512" and r.ops.meta["ethosu_sim"] == ethosu_sim.__version__
+    # The CSV keeps the metadata and reads back.
+    table.to_csv(tmp_path / "t.csv")
+    assert open(tmp_path / "t.csv", encoding="utf-8").readline() == f'# ethosu_sim: "{ethosu_sim.__version__}"\n'
+    again = ethosu_sim.Table.read_csv(tmp_path / "t.csv")
+    assert again == table and again.meta == table.meta
+    assert ethosu_sim.Table([{"a": 1}]).meta == {"ethosu_sim": ethosu_sim.__version__}
+
+
+def test_pandas_frames_when_pandas_is_there(conv_case):
+    pandas = pytest.importorskip("pandas", reason="python3-pandas is not installed")
+    table = ethosu_sim.sweep(conv_case, {"mem.axi1.bytes_per_cycle": [1.0, 8.0]}, max_workers=2, ops=True)
+    runs, ops = table.to_pandas(), table.ops.to_pandas()
+    assert isinstance(runs, pandas.DataFrame) and list(runs.columns) == table.columns and len(runs) == 2
+    assert runs.attrs["ethosu_sim"] == ethosu_sim.__version__
+    per_point = ops.groupby("mem.axi1.bytes_per_cycle")["exclusive_cycles"].sum()
+    controller = runs.set_index("mem.axi1.bytes_per_cycle")["cycles_controller"]
+    assert (per_point + controller == runs.set_index("mem.axi1.bytes_per_cycle")["total_cycles"]).all()
+
+
+def test_tqdm_bar_when_asked(add_case, capsys):
+    pytest.importorskip("tqdm", reason="python3-tqdm is not installed")
+    ethosu_sim.sweep(add_case, {"mem.axi1.read_latency_cycles": [100, 200]}, max_workers=1, progress=True)
+    assert "sweep: 100%" in capsys.readouterr().err

@@ -141,6 +141,28 @@ TEST_P(GoldenRecord, HostThreadsAndSimdTargetChangeNothing) {
                              << listing(diffs);
 }
 
+// The report's exclusive time breakdown adds up to the total: the operations' exclusive cycles (each operation's no
+// more than its duration) and the controller's own. No wait inside an operation is longer than the operation.
+TEST_P(GoldenRecord, TimeBreakdownAddsUp) {
+  const host::RunOutcome outcome = test::run_of(GetParam());
+  ASSERT_FALSE(outcome.fault) << *outcome.fault;
+  const npu::JobReport& r = *outcome.report;
+  ASSERT_EQ(r.ops_not_listed, 0u);
+  std::array<uint64_t, npu::kOpTimeKinds> by_cause{};
+  for (const npu::OpRecord& op : r.ops) {
+    SCOPED_TRACE(op.kind + " at " + std::to_string(op.offset));
+    EXPECT_LE(op.exclusive(), op.cycles());
+    for (size_t k = 0; k < npu::kOpTimeKinds; ++k) by_cause[k] += op.exclusive_cycles[k];
+    for (size_t k = 0; k < npu::kStallKinds; ++k)
+      EXPECT_LE(op.stall_cycles[k], op.cycles()) << npu::stall_name(static_cast<npu::Stall>(k));
+  }
+  EXPECT_EQ(by_cause, r.op_time_cycles);
+  uint64_t sum = r.controller_parse_cycles;
+  for (const uint64_t c : r.op_time_cycles) sum += c;
+  for (const uint64_t c : r.controller_wait_cycles) sum += c;
+  EXPECT_EQ(sum, r.total_cycles);
+}
+
 INSTANTIATE_TEST_SUITE_P(Corpus, GoldenRecord, ::testing::ValuesIn(cases_or_placeholder()), LabelName());
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace ethosu::test {
 
 using nlohmann::json;
 
-json record_of(const GoldenCase& c, const std::vector<std::string>& assignments) {
+host::RunOutcome run_of(const GoldenCase& c, const std::vector<std::string>& assignments) {
   host::Job job = c.load(c.source);
   // As cmd_run.cpp configures a run: the job's variant, the default system, then --set.
   host::MachineRequest request;
@@ -21,7 +21,11 @@ json record_of(const GoldenCase& c, const std::vector<std::string>& assignments)
   job.variant = config.param("npu.variant").as_string();
   host::RunOptions options = host::run_options(config);
   options.pmu_events = host::parse_pmu_events({kRecordedPmuEvents.begin(), kRecordedPmuEvents.end()}).events;
-  const host::RunOutcome outcome = host::run_job(job, options);
+  return host::run_job(job, options);
+}
+
+json record_of(const GoldenCase& c, const std::vector<std::string>& assignments) {
+  const host::RunOutcome outcome = run_of(c, assignments);
   const npu::JobReport& report = *outcome.report;
 
   json record = json::object();

@@ -1,8 +1,8 @@
 // A golden record: what one case's timed run measured, in the form committed under tests/golden/ and checked by
 // tests/corpus/golden_corpus_test.cpp.
 //
-// Contract: record_of() runs the case as `ethosu-sim run SOURCE --pmu <kRecordedPmuEvents> [--set A ...]` does
-// (the default configuration for the job's variant, then the assignments) and returns
+// Contract: run_of() runs the case as `ethosu-sim run SOURCE --pmu <kRecordedPmuEvents> [--set A ...]` does
+// (the default configuration for the job's variant, then the assignments); record_of() runs it so and returns
 //   status        "ok" or the NPU's fault
 //   total_cycles  from the CMD write that started the stream to its end
 //   ops           every kernel operation and DMA in stream order: offset (of its NPU_OP_* command), kind,
@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/golden_cases.h"
+#include "host/run/run_job.h"
 
 namespace ethosu::test {
 
@@ -32,6 +33,8 @@ namespace ethosu::test {
 inline constexpr std::array<const char*, 4> kRecordedPmuEvents{"MAC_ACTIVE", "AO_ACTIVE", "WD_ACTIVE",
                                                                "AXI1_RD_DATA_BEAT_RECEIVED"};
 
+// The run record_of() records.
+host::RunOutcome run_of(const GoldenCase& c, const std::vector<std::string>& assignments = {});
 nlohmann::json record_of(const GoldenCase& c, const std::vector<std::string>& assignments = {});
 
 std::string record_text(const nlohmann::json& record);

@@ -35,6 +35,7 @@ using test::zero_weights;
 
 using npu::JobReport;
 using npu::OpRecord;
+using npu::OpTime;
 using npu::Stall;
 
 using isa::Reg;
@@ -160,6 +161,19 @@ TEST(NpuCycles, OneBlockConv1x1) {
   EXPECT_EQ(r.report.total_cycles, op.end_cycle + kW0 - r.start);
   EXPECT_EQ(r.report.cc_stall_cycles[static_cast<size_t>(Stall::WRITE_RESPONSE)], kW0);
   EXPECT_EQ(op.stall_cycles[static_cast<size_t>(Stall::MAC_WAIT_WEIGHTS)], 0u);
+
+  // The breakdown: the IFM read alone, then the MAC, the AO and the OFM write (weights and scales arrive and are
+  // decoded while the MAC works, which comes first); the controller's own time is the stream's fetch and parsing
+  // before the operation and the write response after it (NPU_OP_STOP is parsed while the operation runs).
+  EXPECT_EQ(op.exclusive_cycles[static_cast<size_t>(OpTime::IFM_READ)], kL0 + 64);
+  EXPECT_EQ(op.exclusive_cycles[static_cast<size_t>(OpTime::MAC)], 128u);
+  EXPECT_EQ(op.exclusive_cycles[static_cast<size_t>(OpTime::AO)], 256u);
+  EXPECT_EQ(op.exclusive_cycles[static_cast<size_t>(OpTime::OFM_WRITE)], 64u);
+  EXPECT_EQ(op.exclusive(), op.cycles());
+  EXPECT_EQ(r.report.op_time_cycles, op.exclusive_cycles);
+  EXPECT_EQ(r.report.controller_wait_cycles[static_cast<size_t>(Stall::CMD_FETCH)], kL1 + 64 / 8);
+  EXPECT_EQ(r.report.controller_parse_cycles, at(setup) / 4 + 1);
+  EXPECT_EQ(r.report.controller_wait_cycles[static_cast<size_t>(Stall::WRITE_RESPONSE)], kW0);
 }
 
 TEST(NpuCycles, OneTileConvWaitsForSlowWeights) {
@@ -284,7 +298,7 @@ TEST(NpuCycles, BlockdepOverlapsConsecutiveOps) {
     EXPECT_EQ(a.end_cycle, ready + kFourTileDone[3]);
     // The second op starts when at most BLOCKDEP blocks of the first are unfinished.
     EXPECT_EQ(r.report.ops[1].start_cycle, ready + kFourTileDone[3 - blockdep]);
-    EXPECT_EQ(r.report.ops[1].stall_cycles[static_cast<size_t>(Stall::BLOCKDEP)],
+    EXPECT_EQ(r.report.ops[1].held_cycles[static_cast<size_t>(Stall::BLOCKDEP)],
               r.report.ops[1].start_cycle - (ready + at(text.substr(0, text.rfind("NPU_OP_POOL"))) / 4 -
                                              at(first + "NPU_SET_BLOCKDEP blockdep=0\n") / 4));
   }
@@ -330,8 +344,9 @@ TEST(NpuSchedule, FourTilePoolByHand) {
   Ports p;
   constexpr uint64_t R = 1000;
   p.wd = p.mac = p.ao = Unit{R, 0};
-  std::vector<TileStages> st;
-  const OpTiming t = schedule(op, R, p.units, &st);
+  TileRecorder recorder;
+  const OpTiming t = schedule(op, R, p.units, &recorder);
+  const std::vector<TileStages>& st = recorder.stages;
   ASSERT_EQ(st.size(), 4u);
   const uint64_t ifm_start[4] = {0, 0, 68, 100}, mac_start[4] = {36, 68, 104, 136}, ao_start[4] = {68, 100, 136, 168};
   for (size_t i = 0; i < 4; ++i) {
@@ -360,8 +375,9 @@ TEST(NpuSchedule, DoubleBufferRules) {
   axi::AxiPortParams slow = config().axi[1];
   slow.bytes_per_cycle = 0.25;  // 64 B of OFM per block take 256 cycles; MAC and WD 64, AO 16
   p.axi1.configure(slow);
-  std::vector<TileStages> st;
-  const OpTiming t = schedule(op, 0, p.units, &st);
+  TileRecorder recorder;
+  const OpTiming t = schedule(op, 0, p.units, &recorder);
+  const std::vector<TileStages>& st = recorder.stages;
   ASSERT_EQ(st.size(), 16u);
   ASSERT_EQ(t.times.tiles, 16u);
   bool ob_bound = false;
@@ -373,7 +389,15 @@ TEST(NpuSchedule, DoubleBufferRules) {
     EXPECT_LE(b.wd_end, b.mac_end);       // and its decoded weights
     EXPECT_LE(b.mac_end, b.ao_start);     // the AO drains its accumulators
     EXPECT_LE(b.ao_end, b.ofm_done);
+    EXPECT_LE(b.mac_busy_end, b.mac_end);  // waiting for weights follows the MAC's own work
+    EXPECT_LE(b.wd_busy_end, b.wd_end);
     if (i >= 1) {
+      // TileSink's promise, on which the time breakdown settles tiles: no stage begins before the previous
+      // tile's earliest.
+      const TileStages& prev = st[i - 1];
+      const uint64_t earliest =
+          std::min({prev.ifm_start, prev.weights_start, prev.wd_start, prev.mac_start, prev.ao_start});
+      EXPECT_GE(std::min({b.ifm_start, b.weights_start, b.wd_start, b.mac_start, b.ao_start}), earliest);
       EXPECT_GE(b.mac_start, st[i - 1].mac_end);  // one MAC
       EXPECT_GE(b.ao_start, st[i - 1].ao_end);    // one AO
       // The weight buffer is refilled for block i while the MAC works on block i-1, not earlier.

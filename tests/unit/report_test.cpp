@@ -20,6 +20,7 @@ npu::JobReport full_report() {
   npu::OpRecord conv;
   conv.offset = 0x40;
   conv.kind = "CONV";
+  conv.layer = "net/conv;fused";
   conv.ofm_shape = {7, 8, 9};
   conv.block_config = {2, 4, 16};
   conv.tiles = 12;
@@ -32,10 +33,19 @@ npu::JobReport full_report() {
   conv.mac_utilisation = 0.4821875;
   npu::OpRecord dma = conv;
   dma.kind = "DMA";
+  dma.layer.clear();
+  dma.exclusive_cycles[static_cast<size_t>(npu::OpTime::DMA)] = 321;
   for (size_t k = 0; k < npu::kStallKinds; ++k) {
     conv.stall_cycles[k] = 100 + k;
+    conv.held_cycles[k] = 300 + k;
     r.cc_stall_cycles[k] = 200 + k;
+    r.controller_wait_cycles[k] = 400 + k;
   }
+  for (size_t k = 0; k < npu::kOpTimeKinds; ++k) {
+    conv.exclusive_cycles[k] = 500 + k;
+    r.op_time_cycles[k] = 600 + k;
+  }
+  r.controller_parse_cycles = 77;
   for (size_t p = 0; p < 2; ++p)
     for (size_t k = 0; k < isa::kAccessCount; ++k) {
       conv.ports[p].read_bytes[k] = 1000 * p + k + 1;
@@ -86,17 +96,29 @@ TEST(ReportJson, EveryValueReadsBack) {
   EXPECT_EQ(conv["mac_utilisation"], 0.4821875);
   EXPECT_EQ(conv["busy_cycles"], nlohmann::json({{"mac", 900}, {"ao", 800}, {"wd", 700}}));
   EXPECT_EQ(conv["stall_cycles"]["blockdep"], 100u);
+  EXPECT_EQ(conv["held_cycles"]["shram_reconfig"], 301u);
+  EXPECT_EQ(conv["exclusive_cycles"]["ifm_read"], 503u);
+  EXPECT_EQ(conv["exclusive_cycles"].size(), npu::kOpTimeKinds);
+  EXPECT_EQ(j["time_breakdown"]["operations"]["idle"], 607u);
+  EXPECT_EQ(j["time_breakdown"]["controller"]["parse"], 77u);
+  EXPECT_EQ(j["time_breakdown"]["controller"]["write_response"], 410u);
+  EXPECT_EQ(j["time_breakdown"]["controller"].size(), 1 + npu::kStallKinds);
   EXPECT_EQ(conv["traffic"]["axi1"]["write_bytes"]["ifm"], 2001u);
+  EXPECT_EQ(conv["layer"], "net/conv;fused");
   const auto& dma = j["ops"][1];
   EXPECT_EQ(dma["index"], 1u);
   EXPECT_EQ(dma["kind"], "DMA");
-  for (const char* kernel_only : {"ofm_shape", "block_config", "tiles", "macs", "mac_utilisation", "busy_cycles"})
+  EXPECT_EQ(dma["exclusive_cycles"]["dma"], 321u);
+  EXPECT_FALSE(dma.contains("layer"));  // none known
+  for (const char* kernel_only :
+       {"ofm_shape", "block_config", "tiles", "macs", "mac_utilisation", "busy_cycles", "held_cycles"})
     EXPECT_FALSE(dma.contains(kernel_only)) << kernel_only;
   EXPECT_EQ(dma["stall_cycles"].size(), 0u);
 }
 
 // The table's rows are formatted by hand; they must read as this printf format writes them, field for field,
-// including the edges: offset 0 (no 0x), cells wider than their columns, no stall, utilisation not a number.
+// including the edges: offset 0 (no 0x), cells wider than their columns, no stall, no exclusive cycles, utilisation
+// not a number.
 TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
   npu::JobReport r;
   const auto add = [&](uint32_t offset, std::string kind, std::array<uint32_t, 3> shape, uint64_t cycles, double util,
@@ -108,6 +130,8 @@ TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
     op.end_cycle = cycles;
     op.mac_utilisation = util;
     if (stall_cycles) op.stall_cycles[stall] = stall_cycles;
+    // Some exclusive cycles, by a cause that varies with the row (none on the first).
+    if (!r.ops.empty()) op.exclusive_cycles[r.ops.size() % npu::kOpTimeKinds] = cycles / 2;
     r.ops.push_back(op);
   };
   add(0, "CONV", {1, 1, 1}, 0, 0.0, 0, 0);
@@ -134,11 +158,25 @@ TEST(SummaryTable, RowsReadAsPrintfWritesThem) {
         *worst ? std::string(npu::stall_name(static_cast<npu::Stall>(worst - op.stall_cycles.begin()))) + " " +
                      std::to_string(*worst)
                : "-";
-    std::snprintf(expected, sizeof expected, "%4zu %#8x  %-22s %-16s %10llu %6s  %s", i, op.offset, op.kind.c_str(),
-                  shape, static_cast<unsigned long long>(op.cycles()), util, stall.c_str());
+    const auto mostly = std::max_element(op.exclusive_cycles.begin(), op.exclusive_cycles.end());
+    const char* cause =
+        *mostly ? npu::op_time_name(static_cast<npu::OpTime>(mostly - op.exclusive_cycles.begin())) : "-";
+    std::snprintf(expected, sizeof expected, "%4zu %#8x  %-22s %-16s %10llu %10llu %6s  %-11s %s", i, op.offset,
+                  op.kind.c_str(), shape, static_cast<unsigned long long>(op.cycles()),
+                  static_cast<unsigned long long>(op.exclusive()), util, cause, stall.c_str());
     ASSERT_TRUE(std::getline(table, row)) << "row " << i;
     EXPECT_EQ(row, expected) << "row " << i;
   }
+  // With layer names: the stall padded, then the layer's first name.
+  r.ops[1].layer = "net/conv1/Relu6;net/conv1/BiasAdd";
+  std::istringstream named(summary_table(r));
+  std::getline(named, row);
+  EXPECT_EQ(row.substr(row.size() - 30), "largest stall            layer") << row;
+  const std::string no_stall = "-" + std::string(23, ' ') + " ";
+  std::getline(named, row);
+  EXPECT_EQ(row.substr(row.size() - no_stall.size()), no_stall) << row;  // no layer known
+  std::getline(named, row);
+  EXPECT_EQ(row.substr(row.size() - no_stall.size() - 15), no_stall + "net/conv1/Relu6") << row;
 }
 
 }  // namespace

@@ -125,7 +125,9 @@ void Cc::command(uint32_t offset, uint32_t end_offset, const isa::StreamState& s
     const size_t k = std::min<size_t>(parsed_ / piece, fetch_done_.empty() ? 0 : fetch_done_.size() - 1);
     const uint32_t upto = std::min<uint32_t>(end_offset, static_cast<uint32_t>((k + 1) * piece));
     if (!fetch_done_.empty()) wait_until(fetch_done_[k], Stall::CMD_FETCH);
+    const uint64_t from = cc_cycle_;
     cc_cycle_ += uint64_t{timing_.cycles_per_word} * ((upto - parsed_ + 3) / 4);
+    time_.parsing(from, cc_cycle_);
     parsed_ = upto;
   }
   b_.ctrl.set_qread(offset);
@@ -135,10 +137,11 @@ void Cc::command(uint32_t offset, uint32_t end_offset, const isa::StreamState& s
 void Cc::wait_until(uint64_t cycle, Stall why) {
   if (cycle <= cc_cycle_) return;
   const uint64_t d = cycle - cc_cycle_;
+  time_.waiting(cc_cycle_, cycle, why);
   cc_cycle_ = cycle;
   *waits_[static_cast<size_t>(why)] += d;
-  // The gates of a kernel operation are also that operation's stalls.
-  if (why == Stall::BLOCKDEP || why == Stall::SHRAM_RECONFIG) op_stalls_[static_cast<size_t>(why)] += d;
+  // The gates of a kernel operation hold that operation back.
+  if (why == Stall::BLOCKDEP || why == Stall::SHRAM_RECONFIG) held_[static_cast<size_t>(why)] += d;
 }
 
 void Cc::map_regions() {
@@ -241,7 +244,8 @@ void Cc::run_stream() {
   b_.stats.reset();
   b_.pmu.forget_block_statistics();
   cc_cycle_ = run_start_cycle_ = cycle_now();
-  op_stalls_ = {};
+  held_ = {};
+  time_.begin_job(cc_cycle_);
   parsed_ = 0;
   b_.wd.begin_stream(cc_cycle_);
   b_.mac.begin_stream(cc_cycle_);
@@ -276,6 +280,10 @@ void Cc::run_stream() {
 
 void Cc::finish_report(uint64_t host_start_ns) {
   report_.total_cycles = cc_cycle_ - run_start_cycle_;
+  time_.end_job(cc_cycle_, report_.ops);
+  report_.op_time_cycles = time_.op_totals();
+  report_.controller_parse_cycles = time_.controller_parse();
+  report_.controller_wait_cycles = time_.controller_waits();
   // Operations are reported from the job's start, so that reports of repeated runs compare.
   for (auto& op : report_.ops) {
     op.start_cycle -= run_start_cycle_;
@@ -302,8 +310,10 @@ uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
   npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = "DMA";
+  rec.layer = layer_of(offset);
   rec.start_cycle = t.start_cycle;
   rec.end_cycle = t.done_cycle;
+  rec.exclusive_cycles = time_.dma(t.start_cycle, t.done_cycle, next_record());
   rec.ports = traffic_since(before);
   trace_op(rec);
   list(std::move(rec));
@@ -315,11 +325,24 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = op_kind(op);
+  rec.layer = layer_of(offset);
   rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
   rec.block_config = {op.block.height, op.block.width, op.block.depth};
   const auto before = port_bytes();
   stages_.clear();
-  const OpTiming t = schedule(op, cc_cycle_, pipeline_, tracing() ? &stages_ : nullptr);
+  // Each tile's stages go to the time breakdown, and to the trace when one is open.
+  struct Stages : TileSink {
+    TimeBreakdown& time;
+    std::vector<TileStages>* trace;
+    Stages(TimeBreakdown& t, std::vector<TileStages>* tr) : time(t), trace(tr) {}
+    void tile(const TileStages& s) override {
+      time.tile(s);
+      if (trace) trace->push_back(s);
+    }
+  } stages(time_, tracing() ? &stages_ : nullptr);
+  time_.begin_kernel(cc_cycle_);
+  const OpTiming t = schedule(op, cc_cycle_, pipeline_, &stages);
+  rec.exclusive_cycles = time_.end_kernel(t.times.end_cycle, next_record());
   rec.start_cycle = t.start_cycle;
   rec.end_cycle = t.times.end_cycle;
   rec.tiles = t.times.tiles;
@@ -328,8 +351,9 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   rec.ao_busy_cycles = t.ao_busy;
   rec.wd_busy_cycles = t.wd_busy;
   rec.mac_utilisation = rec.cycles() ? double(t.macs) / (double(rec.cycles()) * b_.mac.peak_macs_per_cycle()) : 0.0;
-  for (size_t k = 0; k < npu::kStallKinds; ++k) rec.stall_cycles[k] = t.stalls[k] + op_stalls_[k];
-  op_stalls_ = {};
+  rec.stall_cycles = t.stalls;
+  rec.held_cycles = held_;
+  held_ = {};
   rec.ports = traffic_since(before);
   if (tracing()) {
     trace_op(rec);
@@ -346,6 +370,16 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   return t.times;
 }
 
+std::string Cc::layer_of(uint32_t offset) const {
+  if (!layers_) return {};
+  const auto it = layers_->find(offset);
+  return it == layers_->end() ? std::string() : it->second;
+}
+
+size_t Cc::next_record() const {
+  return report_.ops.size() < npu::JobReport::kMaxListedOps ? report_.ops.size() : TimeBreakdown::kUnlisted;
+}
+
 void Cc::list(npu::OpRecord&& rec) {
   if (report_.ops.size() < npu::JobReport::kMaxListedOps)
     report_.ops.push_back(std::move(rec));
@@ -357,8 +391,8 @@ void Cc::trace_op(const npu::OpRecord& rec) {
   if (!tracing()) return;
   if (rec.kind != "DMA")
     span(rec.kind, "operation", rec.start_cycle, rec.end_cycle,
-         {{"offset", rec.offset}, {"cycles", rec.cycles()}, {"tiles", rec.tiles}, {"macs", rec.macs},
-          {"mac_utilisation", rec.mac_utilisation}});
+         {{"offset", rec.offset}, {"layer", rec.layer}, {"cycles", rec.cycles()}, {"tiles", rec.tiles},
+          {"macs", rec.macs}, {"mac_utilisation", rec.mac_utilisation}});
   for (unsigned p = 0; p < 2; ++p) {
     uint64_t rd = 0, wr = 0;
     for (size_t k = 0; k < isa::kAccessCount; ++k) {

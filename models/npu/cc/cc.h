@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "models/npu/ao/ao.h"
 #include "models/npu/block.h"
 #include "models/npu/cc/cc_timing.h"
+#include "models/npu/cc/time_breakdown.h"
 #include "models/npu/control.h"
 #include "models/npu/dma/dma.h"
 #include "models/npu/mac/mac.h"
@@ -71,6 +73,8 @@ class Cc : public Block, private cc::Timeline {
   void start() { start_.notify(sc_core::SC_ZERO_TIME); }
 
   const npu::JobReport& report() const { return report_; }
+  // The layer of each operation by its stream offset, for the report and the trace (NpuCore::set_layers).
+  void set_layers(const std::map<uint32_t, std::string>* layers) { layers_ = layers; }
 
  private:
   // cc::Timeline
@@ -100,6 +104,10 @@ class Cc : public Block, private cc::Timeline {
   void trace_op(const npu::OpRecord& rec);
   // Adds an operation to the report's list, while it has room.
   void list(npu::OpRecord&& rec);
+  // The index list() will give the next operation (TimeBreakdown::kUnlisted when the list is full).
+  size_t next_record() const;
+  // The layer of the operation at `offset`, or nothing.
+  std::string layer_of(uint32_t offset) const;
   axi::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
   uint64_t cycle_now() const;
 
@@ -109,6 +117,7 @@ class Cc : public Block, private cc::Timeline {
   CycleClock clock_;
   std::function<void()> irq_changed_;
   sc_core::sc_event start_;
+  const std::map<uint32_t, std::string>* layers_ = nullptr;
 
   // State of the running stream.
   cc::Regions regions_{};
@@ -124,7 +133,8 @@ class Cc : public Block, private cc::Timeline {
   uint64_t run_start_cycle_ = 0;
   std::vector<uint64_t> fetch_done_;  // per fetch request: when its bytes are in
   uint32_t parsed_ = 0;               // stream bytes the CC has parsed
-  std::array<uint64_t, npu::kStallKinds> op_stalls_{};  // the CC's gate waits for the next operation
+  std::array<uint64_t, npu::kStallKinds> held_{};  // the CC's gate waits for the next operation
+  TimeBreakdown time_;
   std::array<axi::ClassBytes, 2> job_start_bytes_{};
   npu::JobReport report_;
   std::vector<TileStages> stages_;  // reused per op while tracing

@@ -88,7 +88,7 @@ class MacWork {
 
   // MAC array cycles of the busier core for the block (0 for elementwise).
   uint64_t cycles(const OfmBox& box) const;
-  // Useful multiply-accumulates of the block, all cores (pooling: taps accumulated).
+  // Useful multiply-accumulates of the block, all cores (pooling: taps accumulated; REDUCE_SUM: taps x channels).
   uint64_t macs(const OfmBox& box) const;
   uint64_t total_macs() const { return total_macs_; }
   // Accumulator elements of the busier core the block hands to the AO: its extent in whole micro-blocks.
@@ -110,6 +110,8 @@ class MacWork {
   uint32_t ibd_ = 0;
   unsigned cores_ = 1;
   uint32_t ub_w_ = 2, ub_h_ = 1, ub_d_ = 8;
+  uint64_t macs_per_element() const;  // per OFM element
+
   uint64_t total_macs_ = 0;
   std::array<uint64_t, kMaxCores> stream_weights_{};
 };

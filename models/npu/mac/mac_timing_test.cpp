@@ -64,6 +64,17 @@ TEST(TimingMac, MaxPool2x2Block) {
   EXPECT_EQ(w.slice_weights(0, 0), 0u);
 }
 
+TEST(TimingMac, ReduceSumCountsEveryChannel) {
+  // A softmax's sum over 1001 classes into one element: 1001 accumulates, as Vela counts them (a max pool over
+  // the same IFM counts its taps only).
+  auto op = kernel_op(OpKind::POOL, 1, 1, 1, 1001, 1, 1, 0, {1, 1, 8});
+  op.pooling_mode = enums::pooling_mode::REDUCE_SUM;
+  EXPECT_EQ(MacWork(op, kU65).total_macs(), 1001u);
+  EXPECT_EQ(MacWork(op, kU65).macs(whole(op)), 1001u);
+  op.pooling_mode = enums::pooling_mode::MAX;
+  EXPECT_EQ(MacWork(op, kU65).total_macs(), 1u);
+}
+
 TEST(TimingMac, SixteenBitIfmHalvesThroughput) {
   const auto op8 = kernel_op(OpKind::CONV, 8, 8, 8, 32, 1, 1, 0, {8, 8, 8}, 8);
   const auto op16 = kernel_op(OpKind::CONV, 8, 8, 8, 32, 1, 1, 0, {8, 8, 8}, 16);

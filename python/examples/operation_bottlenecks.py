@@ -1,6 +1,7 @@
 """Per-operation bottleneck chart for one model: which unit limits each operation.
 
-    PYTHONPATH=<build>/python /usr/bin/python3 bottleneck.py OUT_DIR [--case DIR] [--top N] [--set NAME=VALUE ...]
+    PYTHONPATH=<build>/python /usr/bin/python3 operation_bottlenecks.py OUT_DIR [--case DIR] [--top N]
+        [--set NAME=VALUE ...]
 
 Writes OUT_DIR/bottleneck.png and OUT_DIR/bottleneck.csv (the per-operation table with the occupancies).
 

@@ -55,6 +55,7 @@ Architecture u55(Variant v, std::string_view name, unsigned macs, MicroBlock ofm
   a.variant = v;
   a.name = name;
   a.product = Product::U55;
+  a.isa = IsaVersion::V1;
   a.cores = 1;
   a.macs_per_core = macs;
   a.ofm_ublock = ofm;
@@ -91,6 +92,7 @@ Architecture u65(Variant v, std::string_view name, unsigned cores) {
   a.variant = v;
   a.name = name;
   a.product = Product::U65;
+  a.isa = IsaVersion::V1;
   a.cores = cores;
   a.macs_per_core = 256;
   a.ofm_ublock = {2, 2, 8};

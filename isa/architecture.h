@@ -43,6 +43,7 @@ struct Architecture {
   Variant variant;
   std::string_view name;  // Vela's accelerator name
   Product product;
+  IsaVersion isa;  // its command set
   unsigned cores;
   unsigned macs_per_core;  // 8x8-bit MACs per cycle
   MicroBlock ofm_ublock;   // the MAC array's OFM micro-block; its depth orders the weight stream's OFM channels

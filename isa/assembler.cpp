@@ -48,8 +48,9 @@ void put_word(std::vector<uint8_t>& out, uint32_t w) {
 
 }  // namespace
 
-std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name) {
+std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name, IsaVersion version) {
   std::vector<uint8_t> out;
+  bool commands_started = false;
   size_t line_no = 0;
   bool bytes_started = false;
   size_t pos = 0;
@@ -66,6 +67,13 @@ std::vector<uint8_t> assemble(std::string_view text, const std::string& source_n
     auto tok = split(line);
     if (tok.empty()) continue;
 
+    if (tok[0] == ".isa") {
+      if (tok.size() != 2 || (tok[1] != "1" && tok[1] != "2")) fail(".isa takes 1 (Ethos-U55/U65) or 2 (Ethos-U85)");
+      if (commands_started) fail(".isa must come before the first command");
+      version = tok[1] == "1" ? IsaVersion::V1 : IsaVersion::V2;
+      continue;
+    }
+    commands_started = true;
     if (tok[0] == ".word" || tok[0] == ".byte") {
       const bool is_word = tok[0] == ".word";
       if (tok.size() < 2) fail(std::string(tok[0]) + " needs at least one value");
@@ -87,8 +95,14 @@ std::vector<uint8_t> assemble(std::string_view text, const std::string& source_n
 
     std::string_view name = tok[0];
     if (name.substr(0, 5) == "cmd0." || name.substr(0, 5) == "cmd1.") name.remove_prefix(5);
-    const CommandInfo* ci = find_command(name);
-    if (!ci) fail("unknown command '" + std::string(tok[0]) + "'");
+    const CommandInfo* ci = find_command(name, version);
+    if (!ci) {
+      const CommandInfo* other = find_command(name, version == IsaVersion::V1 ? IsaVersion::V2 : IsaVersion::V1);
+      fail("unknown command '" + std::string(tok[0]) + "'" +
+           (other ? std::string(" in command set ") + version_name(version) + " (it is one of set " +
+                        version_name(version == IsaVersion::V1 ? IsaVersion::V2 : IsaVersion::V1) + "; see .isa)"
+                  : std::string()));
+    }
     uint64_t bits = header_bits(ci->cmd);
     uint64_t assigned = 0;
     for (size_t i = 1; i < tok.size(); ++i) {
@@ -96,17 +110,17 @@ std::vector<uint8_t> assemble(std::string_view text, const std::string& source_n
       if (eq == std::string_view::npos || eq == 0)
         fail("expected field=value, got '" + std::string(tok[i]) + "'");
       const std::string_view fname = tok[i].substr(0, eq), fval = tok[i].substr(eq + 1);
-      const FieldInfo* f = find_field(ci->cmd, fname);
+      const FieldInfo* f = find_field(ci->cmd, fname, version);
       if (!f) {
         std::string known;
-        for (const auto& k : fields_of(ci->cmd)) known += (known.empty() ? "" : ", ") + std::string(k.name);
+        for (const auto& k : fields_of(ci->cmd, version)) known += (known.empty() ? "" : ", ") + std::string(k.name);
         fail(std::string(ci->name) + " has no field '" + std::string(fname) + "' (fields: " +
              (known.empty() ? "none" : known) + ")");
       }
       if (assigned & field_mask(*f)) fail("field '" + std::string(fname) + "' given twice");
       int64_t v;
       if (f->type == FieldType::ENUM) {
-        if (auto e = enum_value(f->enum_id, fval)) {
+        if (auto e = enum_value(f->enum_id, fval, version)) {
           v = *e;
         } else if (!parse_int(fval, v)) {
           fail("'" + std::string(fval) + "' is not a " + std::string(enum_name(f->enum_id)) + " value");
@@ -114,7 +128,7 @@ std::vector<uint8_t> assemble(std::string_view text, const std::string& source_n
       } else if (!parse_int(fval, v)) {
         fail("'" + std::string(fval) + "' is not an integer");
       }
-      if (!fits(*f, v))
+      if (!fits(*f, v, version))
         fail("value " + std::string(fval) + " does not fit " + std::string(ci->name) + "." + std::string(fname));
       bits = set(bits, *f, v);
       assigned |= field_mask(*f);

@@ -7,6 +7,8 @@
 //   NPU_OP_STOP mask=0xffff
 //   .word 0x00004000 0x00000010        raw 32-bit words (what the disassembler writes for invalid words)
 //   .byte 0x01                         raw bytes (only after the last word)
+//   .isa 2                             the command set of what follows: 1 (Ethos-U55/U65) or 2 (Ethos-U85);
+//                                      before the first command (default: `version`)
 // Errors throw ethosu::InputError "<source>:<line>: <what>".
 #pragma once
 
@@ -15,8 +17,11 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/isa.h"
+
 namespace ethosu::isa {
 
-std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name = "<input>");
+std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name = "<input>",
+                              IsaVersion version = IsaVersion::V1);
 
 }  // namespace ethosu::isa

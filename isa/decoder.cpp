@@ -64,23 +64,24 @@ using sim::hex;
 
 }  // namespace
 
-void check_fields(const Command& c, std::vector<Diagnostic>& out) {
+void check_fields(const Command& c, IsaVersion version, std::vector<Diagnostic>& out) {
   const std::string_view name = c.info->name;
-  if (uint64_t extra = c.bits & reserved_mask(c.cmd()))
+  if (uint64_t extra = c.bits & reserved_mask(c.cmd(), version))
     add(out, Severity::ERROR, Problem::RESERVED_BITS, c.offset,
         std::string(name) + ": reserved bits " + hex(extra) + " are set (param " + hex(c.param()) + ")");
-  for (const auto& f : fields_of(c.cmd())) {
+  for (const auto& f : fields_of(c.cmd(), version)) {
     if (f.type != FieldType::ENUM) continue;
     int64_t v = value(c.bits, f);
-    if (!fits(f, v))
+    if (!fits(f, v, version))
       add(out, Severity::ERROR, Problem::ILLEGAL_VALUE, c.offset,
           std::string(name) + ": " + std::string(f.name) + " = " + std::to_string(v) + " is not a defined " +
               std::string(enum_name(f.enum_id)) + " value");
   }
 }
 
-Stream decode(const uint8_t* data, size_t size_bytes) {
+Stream decode(const uint8_t* data, size_t size_bytes, IsaVersion version) {
   Stream s;
+  s.version = version;
   s.size_bytes = size_bytes;
   auto& diag = s.diagnostics;
   if (size_bytes == 0) {
@@ -128,7 +129,7 @@ Stream decode(const uint8_t* data, size_t size_bytes) {
       continue;
     }
     const uint16_t code = static_cast<uint16_t>((control ? kCmd1Flag : 0) | (w0 & kOpcodeMask));
-    c.info = find_command(code);
+    c.info = find_command(code, version);
     if (!c.info) {
       add(diag, Severity::ERROR, Problem::UNKNOWN_OPCODE, c.offset,
           "unknown " + std::string(control ? "cmd1" : "cmd0") + " opcode " + hex(w0 & kOpcodeMask) + " (word " +
@@ -156,7 +157,7 @@ Stream decode(const uint8_t* data, size_t size_bytes) {
     if (w0 & kReservedHeaderMask)
       add(diag, Severity::ERROR, Problem::RESERVED_HEADER, c.offset,
           std::string(c.info->name) + ": reserved header bits 13:10 set (word " + hex(w0) + ")");
-    check_fields(c, diag);
+    check_fields(c, version, diag);
     if (c.info->cmd == Cmd::NPU_OP_STOP && !stopped) stopped = true;
     s.commands.push_back(c);
     i += c.words;
@@ -175,7 +176,9 @@ Stream decode(const uint8_t* data, size_t size_bytes) {
   return s;
 }
 
-Stream decode(const std::vector<uint8_t>& bytes) { return decode(bytes.data(), bytes.size()); }
+Stream decode(const std::vector<uint8_t>& bytes, IsaVersion version) {
+  return decode(bytes.data(), bytes.size(), version);
+}
 
 std::vector<Diagnostic> architecture_problems(const Stream& s, const Architecture& arch) {
   std::vector<Diagnostic> out;
@@ -186,7 +189,7 @@ std::vector<Diagnostic> architecture_problems(const Stream& s, const Architectur
       add(out, Severity::ERROR, Problem::UNKNOWN_OPCODE, c.offset, name + " does not exist on the " + arch.describe());
       continue;
     }
-    for (const auto& f : fields_of(c.cmd())) {
+    for (const auto& f : fields_of(c.cmd(), arch.isa)) {
       if (f.location == Location::ADDR40 && arch.address_bits < 40) {
         const uint64_t v = static_cast<uint64_t>(value(c.bits, f));
         if (v >> arch.address_bits)
@@ -205,7 +208,7 @@ std::vector<Diagnostic> architecture_problems(const Stream& s, const Architectur
 }
 
 Stream decode(const uint8_t* data, size_t size_bytes, const Architecture& arch) {
-  Stream s = decode(data, size_bytes);
+  Stream s = decode(data, size_bytes, arch.isa);
   for (Diagnostic& d : architecture_problems(s, arch)) s.diagnostics.push_back(std::move(d));
   return s;
 }

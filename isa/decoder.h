@@ -37,7 +37,7 @@ enum class Problem : uint8_t {
   EMPTY,               // no words at all
   SIZE_NOT_WORDS,      // byte size not a multiple of 4
   TOO_LONG,            // longer than the 16 MiB QSIZE limit
-  UNKNOWN_OPCODE,      // opcode not defined for the U65
+  UNKNOWN_OPCODE,      // opcode not defined in the command set (or the configuration)
   RESERVED_CONTROL,    // control bits 15:14 = 2 or 3
   RESERVED_HEADER,     // bits 13:10 set
   RESERVED_BITS,       // param/payload bits that no field defines are set
@@ -57,6 +57,7 @@ struct Diagnostic {
 };
 
 struct Stream {
+  IsaVersion version = IsaVersion::V1;  // the command set it was decoded with
   std::vector<Command> commands;
   std::vector<Diagnostic> diagnostics;
   size_t size_bytes = 0;
@@ -68,10 +69,11 @@ struct Stream {
   const Diagnostic* first_error() const;
 };
 
-// Without an architecture: every command of the family's table (for tools that show any stream). With one: also
-// what that configuration refuses (architecture_problems), as its NPU would.
-Stream decode(const uint8_t* data, size_t size_bytes);
-Stream decode(const std::vector<uint8_t>& bytes);
+// Without an architecture: every command of one command set (version 1, the U55's and U65's, unless named; for
+// tools that show any stream). With one: its command set and what that configuration refuses
+// (architecture_problems), as its NPU would.
+Stream decode(const uint8_t* data, size_t size_bytes, IsaVersion version = IsaVersion::V1);
+Stream decode(const std::vector<uint8_t>& bytes, IsaVersion version = IsaVersion::V1);
 Stream decode(const uint8_t* data, size_t size_bytes, const Architecture& arch);
 Stream decode(const std::vector<uint8_t>& bytes, const Architecture& arch);
 // The errors of a decoded stream on one configuration: commands it does not have (UNKNOWN_OPCODE), address bits
@@ -79,7 +81,7 @@ Stream decode(const std::vector<uint8_t>& bytes, const Architecture& arch);
 std::vector<Diagnostic> architecture_problems(const Stream& s, const Architecture& arch);
 
 // Checks one well-formed command's fields (reserved bits, enum values); appends diagnostics.
-void check_fields(const Command& c, std::vector<Diagnostic>& out);
+void check_fields(const Command& c, IsaVersion version, std::vector<Diagnostic>& out);
 
 std::string hex_offset(uint32_t offset);  // "0x000148"
 

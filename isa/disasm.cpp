@@ -14,12 +14,12 @@ std::string fmt(const char* f, unsigned long long a) {
   return buf;
 }
 
-std::string field_text(const Command& c, const FieldInfo& f) {
+std::string field_text(const Command& c, const FieldInfo& f, IsaVersion version) {
   const int64_t v = value(c.bits, f);
   std::string s(f.name);
   s += '=';
   if (f.type == FieldType::ENUM) {
-    auto n = enum_value_name(f.enum_id, static_cast<uint32_t>(v));
+    auto n = enum_value_name(f.enum_id, static_cast<uint32_t>(v), version);
     s += n.empty() ? std::to_string(v) : std::string(n);
   } else if (f.location == Location::ADDR40 && f.type == FieldType::UNSIGNED) {
     s += fmt("0x%llx", static_cast<unsigned long long>(v));
@@ -30,10 +30,10 @@ std::string field_text(const Command& c, const FieldInfo& f) {
 }
 
 // A command is written symbolically only when its text assembles back to the same bits.
-bool representable(const Command& c) {
+bool representable(const Command& c, IsaVersion version) {
   if (!c.info || (c.word0() & kReservedHeaderMask)) return false;
   std::vector<Diagnostic> problems;
-  check_fields(c, problems);
+  check_fields(c, version, problems);
   return problems.empty();
 }
 
@@ -46,9 +46,9 @@ std::string raw_columns(const Command& c) {
 
 }  // namespace
 
-std::string command_text(const Command& c) {
+std::string command_text(const Command& c, IsaVersion version) {
   std::string s(c.info->name);
-  for (const auto& f : fields_of(c.cmd())) s += ' ' + field_text(c, f);
+  for (const auto& f : fields_of(c.cmd(), version)) s += ' ' + field_text(c, f, version);
   return s;
 }
 
@@ -61,7 +61,7 @@ std::string vela_line(const Command& c) {
   return s + buf;
 }
 
-std::string vela_regor_line(const Command& c) {
+std::string vela_regor_line(const Command& c, IsaVersion version) {
   std::string s = raw_columns(c) + " - ";
   if (!c.info) return s + "<invalid>";
   char buf[64];
@@ -70,7 +70,7 @@ std::string vela_regor_line(const Command& c) {
   // Every field in bit order, parameter bits first: enumerations as TYPE_VALUE, 40-bit values as "addr" in hex
   // (strides and lengths too), the rest as their raw unsigned bits.
   std::vector<const FieldInfo*> fields;
-  for (const auto& f : fields_of(c.cmd())) fields.push_back(&f);
+  for (const auto& f : fields_of(c.cmd(), version)) fields.push_back(&f);
   const auto order = [](const FieldInfo* f) { return (f->location == Location::PARAM ? 0 : 64) + f->lsb; };
   std::stable_sort(fields.begin(), fields.end(), [&](const FieldInfo* a, const FieldInfo* b) { return order(a) < order(b); });
   for (const FieldInfo* f : fields) {
@@ -83,7 +83,7 @@ std::string vela_regor_line(const Command& c) {
     const uint64_t raw = (word >> f->lsb) & ((uint64_t{1} << f->width) - 1);
     s += std::string(f->name) + " = ";
     const std::string_view value_name =
-        f->type == FieldType::ENUM ? enum_value_name(f->enum_id, static_cast<uint32_t>(raw)) : std::string_view();
+        f->type == FieldType::ENUM ? enum_value_name(f->enum_id, static_cast<uint32_t>(raw), version) : std::string_view();
     if (value_name.empty()) {
       s += std::to_string(raw);
       continue;
@@ -100,7 +100,7 @@ std::string disassemble(const Stream& s, DisasmFormat format) {
   if (format == DisasmFormat::VELA_REGOR) {
     out += "Register command stream: " + std::to_string(s.size_bytes / 4) + " words\n";
     out += "  Offset: Payload Param Code - Command                        Param, Fields\n";
-    for (const auto& c : s.commands) out += vela_regor_line(c) + '\n';
+    for (const auto& c : s.commands) out += vela_regor_line(c, s.version) + '\n';
     return out;
   }
   if (format == DisasmFormat::VELA) {
@@ -114,11 +114,12 @@ std::string disassemble(const Stream& s, DisasmFormat format) {
   out += "; ethosu-sim disassembly: " + std::to_string(s.size_bytes) + " bytes, " +
          std::to_string(s.commands.size()) + " commands\n";
   out += "; comment columns: offset: payload param code, as in Vela's register command stream listing\n";
+  if (s.version != IsaVersion::V1) out += ".isa 2\n";
   constexpr size_t kCommentColumn = 64;
   for (const auto& c : s.commands) {
     std::string line;
-    if (representable(c)) {
-      line = command_text(c);
+    if (representable(c, s.version)) {
+      line = command_text(c, s.version);
     } else {
       line = fmt(".word 0x%08llx", c.word0());
       if (c.words == 2) line += fmt(" 0x%08llx", c.payload());

@@ -121,7 +121,7 @@ bool every_window_reaches_ifm(uint32_t outputs, uint32_t stride, uint32_t taps, 
 
 template <typename E>
 std::string name_of(EnumId id, E value) {
-  return std::string(enum_value_name(id, static_cast<uint32_t>(value)));
+  return std::string(enum_value_name(id, static_cast<uint32_t>(value), IsaVersion::V1));
 }
 
 bool unit_scale(const Scale& s) { return s.shift < 32 && s.scale == uint32_t{1} << s.shift; }

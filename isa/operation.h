@@ -161,6 +161,7 @@ struct BlockConfig {
 };
 
 struct Operation {
+  IsaVersion version = IsaVersion::V1;  // the command set that programmed it
   Cmd cmd = Cmd::NPU_OP_STOP;
   OpKind kind = OpKind::CONV;
   enums::pooling_mode pooling_mode = enums::pooling_mode::MAX;

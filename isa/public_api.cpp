@@ -1,6 +1,7 @@
 // The public ISA tools (include/ethosu_sim/isa.h) over the decoder, disassembler, assembler and validator.
 #include "ethosu_sim/isa.h"
 
+#include "isa/architecture.h"
 #include "isa/assembler.h"
 #include "isa/decoder.h"
 #include "isa/disasm.h"
@@ -22,8 +23,8 @@ bool DecodedStream::ok() const {
   return true;
 }
 
-DecodedStream decode(const std::vector<uint8_t>& stream) {
-  const isa::Stream s = isa::decode(stream);
+DecodedStream decode(const std::vector<uint8_t>& stream, Variant variant) {
+  const isa::Stream s = isa::decode(stream, isa::architecture(variant));
   DecodedStream out;
   out.commands.reserve(s.commands.size());
   for (const isa::Command& c : s.commands) {
@@ -34,13 +35,14 @@ DecodedStream decode(const std::vector<uint8_t>& stream) {
     pc.payload = c.payload();
     if (c.info) {
       pc.name = std::string(c.info->name);
-      for (const isa::FieldInfo& f : isa::fields_of(c.cmd())) {
+      for (const isa::FieldInfo& f : isa::fields_of(c.cmd(), s.version)) {
         const int64_t v = isa::value(c.bits, f);
-        const std::string_view value_name =
-            f.type == isa::FieldType::ENUM ? isa::enum_value_name(f.enum_id, static_cast<uint32_t>(v)) : std::string_view{};
+        const std::string_view value_name = f.type == isa::FieldType::ENUM
+                                                ? isa::enum_value_name(f.enum_id, static_cast<uint32_t>(v), s.version)
+                                                : std::string_view{};
         pc.fields.push_back({std::string(f.name), v, std::string(value_name)});
       }
-      pc.text = isa::command_text(c);
+      pc.text = isa::command_text(c, s.version);
     }
     out.commands.push_back(std::move(pc));
   }
@@ -49,9 +51,10 @@ DecodedStream decode(const std::vector<uint8_t>& stream) {
   return out;
 }
 
-std::string disassemble(const std::vector<uint8_t>& stream, DisasmFormat format) {
-  return isa::disassemble(isa::decode(stream),
-                          format == DisasmFormat::VELA ? isa::DisasmFormat::VELA : isa::DisasmFormat::NATIVE);
+std::string disassemble(const std::vector<uint8_t>& stream, DisasmFormat format, Variant variant) {
+  const isa::Architecture& arch = isa::architecture(variant);
+  const isa::DisasmFormat vela = arch.isa == isa::IsaVersion::V1 ? isa::DisasmFormat::VELA : isa::DisasmFormat::VELA_REGOR;
+  return isa::disassemble(isa::decode(stream, arch.isa), format == DisasmFormat::VELA ? vela : isa::DisasmFormat::NATIVE);
 }
 
 std::vector<uint8_t> assemble(const std::string& text, const std::string& source_name) {
@@ -68,7 +71,7 @@ Validation validate(const std::vector<uint8_t>& stream, const ValidateOptions& o
   isa::ValidatorOptions o;
   o.variant = options.variant;
   o.region_size_bytes = options.region_size_bytes;
-  const isa::Report r = isa::validate(isa::decode(stream), o);
+  const isa::Report r = isa::validate(isa::decode(stream, isa::architecture(options.variant)), o);
   Validation out;
   for (unsigned region = 0; region < kRegionCount; ++region) {
     out.reads[region] = extent_of(r.reads(region));

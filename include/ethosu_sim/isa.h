@@ -56,11 +56,16 @@ struct DecodedStream {
   bool ok() const;  // no error: the NPU would run the whole stream
 };
 
-DecodedStream decode(const std::vector<uint8_t>& stream);
+// `variant` selects the command set (the U55's and U65's, or the U85's) and the configuration's own rules.
+DecodedStream decode(const std::vector<uint8_t>& stream, Variant variant = kDefaultVariant);
 
+// VELA: the listing of the Vela that targets the configuration (Vela 4's Python core for the U55 and U65, Vela 5's
+// C++ core for the U85).
 enum class DisasmFormat { NATIVE, VELA };
-std::string disassemble(const std::vector<uint8_t>& stream, DisasmFormat format = DisasmFormat::NATIVE);
+std::string disassemble(const std::vector<uint8_t>& stream, DisasmFormat format = DisasmFormat::NATIVE,
+                        Variant variant = kDefaultVariant);
 
+// The text's `.isa 2` line selects the U85's command set, as disassemble() writes it for a U85 stream.
 std::vector<uint8_t> assemble(const std::string& text, const std::string& source_name = "<input>");
 
 struct ValidateOptions {

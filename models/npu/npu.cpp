@@ -14,28 +14,34 @@ using isa::Reg;
 namespace {
 
 // The state-register word at an APB offset: the command that writes it and whether the word holds that
-// command's parameter (the word after a payload command's mirror) rather than its payload. Made from the ISA table.
+// command's parameter (the word after a payload command's mirror) rather than its payload. Made from the ISA table,
+// per command set.
 struct MirrorWord {
   const isa::CommandInfo* command = nullptr;
   bool parameter = false;
 };
 
-const MirrorWord& mirror_word(uint16_t offset) {
-  static const std::array<MirrorWord, 1024> kWords = [] {
-    std::array<MirrorWord, 1024> words{};
-    for (const auto& c : isa::kCommands) {
-      if (isa::is_operation(c.cmd) || c.mirror_register == 0) continue;
-      words[c.mirror_register / 4u] = {&c, false};
-      const auto fields = isa::fields_of(c.cmd);
-      const bool has_parameter = std::any_of(fields.begin(), fields.end(), [](const isa::FieldInfo& f) {
-        return f.location != isa::Location::PAYLOAD;
-      });
-      if (c.kind == isa::Kind::CMD1 && has_parameter) words[c.mirror_register / 4u + 1] = {&c, true};
-    }
-    return words;
-  }();
+using MirrorWords = std::array<MirrorWord, 1024>;
+
+MirrorWords mirror_words(isa::IsaVersion version) {
+  MirrorWords words{};
+  for (const auto& c : isa::kCommands) {
+    if (!isa::has(c.versions, version) || isa::is_operation(c.cmd) || c.mirror_register == 0) continue;
+    words[c.mirror_register / 4u] = {&c, false};
+    const auto fields = isa::fields_of(c.cmd, version);
+    const bool has_parameter = std::any_of(fields.begin(), fields.end(), [](const isa::FieldInfo& f) {
+      return f.location != isa::Location::PAYLOAD;
+    });
+    if (c.kind == isa::Kind::CMD1 && has_parameter) words[c.mirror_register / 4u + 1] = {&c, true};
+  }
+  return words;
+}
+
+const MirrorWord& mirror_word(uint16_t offset, isa::IsaVersion version) {
+  static const MirrorWords kV1 = mirror_words(isa::IsaVersion::V1), kV2 = mirror_words(isa::IsaVersion::V2);
   static const MirrorWord kNone;
-  return offset & 3 || offset / 4u >= kWords.size() ? kNone : kWords[offset / 4u];
+  const MirrorWords& words = version == isa::IsaVersion::V1 ? kV1 : kV2;
+  return offset & 3 || offset / 4u >= words.size() ? kNone : words[offset / 4u];
 }
 
 }  // namespace
@@ -150,7 +156,8 @@ uint32_t NpuCore::read_register(uint16_t offset) {
   uint32_t v = 0;
   if (ctrl_.read(at, v) || pmu_.registers().read(at, v)) return v;
   // A state register of a command this configuration does not have is a hole.
-  if (const MirrorWord& m = mirror_word(offset); m.command && isa::architecture(config_.variant).has_command(m.command->cmd)) {
+  const isa::Architecture& arch = isa::architecture(config_.variant);
+  if (const MirrorWord& m = mirror_word(offset, arch.isa); m.command && arch.has_command(m.command->cmd)) {
     // A state register's mirror: the command's payload word, or its 16-bit parameter (of which a command with a
     // payload keeps 8 bits: address bits 39:32, a scale's shift).
     const uint64_t bits = mirror_.bits(m.command->cmd);
@@ -166,7 +173,7 @@ uint32_t NpuCore::read_register(uint16_t offset) {
     case Reg::DEBUG_MISC: return debug_[1];
     case Reg::DEBUGCORE: return debug_[2];
     case Reg::DEBUG_BLOCK: return debug_[3];
-    default: return mirror_word(at.info->offset).command ? 0 : at.info->reset;  // identification registers: fixed
+    default: return mirror_word(at.info->offset, arch.isa).command ? 0 : at.info->reset;  // identification registers: fixed
   }
 }
 

@@ -25,11 +25,11 @@ TEST(Disasm, VelaLayout) {
 
 TEST(Disasm, NativeDecodesFields) {
   auto s = stream_of({0x80010105, 0x00124010, 0x3456789A, 0xFFF90109, 0xFFFF0000});
-  EXPECT_EQ(command_text(s.commands[0]),
+  EXPECT_EQ(command_text(s.commands[0], IsaVersion::V1),
             "NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC "
             "scale_mode=OPA_OPB_16 round_mode=NATURAL");
-  EXPECT_EQ(command_text(s.commands[1]), "NPU_SET_OFM_BASE0 addr=0x123456789a");
-  EXPECT_EQ(command_text(s.commands[2]), "NPU_SET_IFM_ZERO_POINT zero_point=-7");
+  EXPECT_EQ(command_text(s.commands[1], IsaVersion::V1), "NPU_SET_OFM_BASE0 addr=0x123456789a");
+  EXPECT_EQ(command_text(s.commands[2], IsaVersion::V1), "NPU_SET_IFM_ZERO_POINT zero_point=-7");
   auto text = disassemble(s);
   EXPECT_NE(text.find("; 0x000004: 3456789a 0012 4010 param=18"), std::string::npos) << text;
 }

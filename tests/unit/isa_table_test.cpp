@@ -6,15 +6,74 @@
 
 using namespace ethosu::isa;
 
-TEST(IsaTable, CommandCodesAreUniqueAndMatchKind) {
-  std::set<uint16_t> seen;
-  for (const auto& c : kCommands) {
-    EXPECT_TRUE(seen.insert(first_halfword(c.cmd)).second) << c.name;
-    EXPECT_EQ(c.kind == Kind::CMD1, is_cmd1(c.cmd)) << c.name;
-    EXPECT_EQ(first_halfword(c.cmd) & kOpcodeMask, c.opcode) << c.name;
+size_t commands_of(IsaVersion v) {
+  size_t n = 0;
+  for (const auto& c : kCommands) n += has(c.versions, v);
+  return n;
+}
+
+TEST(IsaTable, CommandCodesAreUniquePerVersionAndMatchKind) {
+  for (IsaVersion v : {IsaVersion::V1, IsaVersion::V2}) {
+    std::set<uint16_t> seen;
+    for (const auto& c : kCommands) {
+      if (!has(c.versions, v)) continue;
+      EXPECT_TRUE(seen.insert(first_halfword(c.cmd)).second) << c.name;
+      EXPECT_EQ(c.kind == Kind::CMD1, is_cmd1(c.cmd)) << c.name;
+      EXPECT_EQ(first_halfword(c.cmd) & kOpcodeMask, c.opcode) << c.name;
+      EXPECT_EQ(find_command(first_halfword(c.cmd), v), &c) << c.name;
+    }
   }
-  // 10 operations, 49 cmd0 state and 38 cmd1 state commands of the U65 1.0.6, and the U55's USER_DEFINED0-7.
-  EXPECT_EQ(kCommandCount, 105u);
+  // Version 1: 10 operations, 49 cmd0 state and 38 cmd1 state commands of the U65 1.0.6, and the U55's
+  // USER_DEFINED0-7. Version 2 (ethosu85_interface.h): 63 cmd0 and 48 cmd1 commands, 70 of them as in version 1.
+  EXPECT_EQ(commands_of(IsaVersion::V1), 105u);
+  EXPECT_EQ(commands_of(IsaVersion::V2), 111u);
+  size_t shared = 0;
+  for (const auto& c : kCommands) shared += c.versions == Versions::ALL;
+  EXPECT_EQ(shared, 86u);  // 70 unchanged and 16 with changed fields
+}
+
+TEST(IsaTable, Version2ReusesOpcodesAsOtherCommands) {
+  EXPECT_EQ(find_command(0x4025, IsaVersion::V1)->cmd, Cmd::NPU_SET_OPA_SCALE);
+  EXPECT_EQ(find_command(0x4025, IsaVersion::V2)->cmd, Cmd::NPU_SET_IFM_SCALE);
+  EXPECT_EQ(find_command(0x012D, IsaVersion::V1)->cmd, Cmd::NPU_SET_AB_START);
+  EXPECT_EQ(find_command(0x012D, IsaVersion::V2)->cmd, Cmd::NPU_SET_RESIZE_Y_OFFSET);
+  EXPECT_EQ(first_halfword(Cmd::NPU_SET_IFM_SCALE), 0x4025);
+  EXPECT_NE(Cmd::NPU_SET_IFM_SCALE, Cmd::NPU_SET_OPA_SCALE);
+  EXPECT_EQ(find_command(0x0123, IsaVersion::V2), nullptr);  // PARALLEL_MODE
+  EXPECT_EQ(find_command(0x0007, IsaVersion::V1), nullptr);  // RESIZE
+  EXPECT_EQ(find_command("NPU_OP_RESIZE", IsaVersion::V1), nullptr);
+  EXPECT_NE(find_command("NPU_OP_RESIZE", IsaVersion::V2), nullptr);
+  // The branch is a two-word operation.
+  EXPECT_EQ(first_halfword(Cmd::NPU_OP_BRANCH), 0x4100);
+  EXPECT_TRUE(is_operation(Cmd::NPU_OP_BRANCH));
+  EXPECT_TRUE(is_operation(Cmd::NPU_OP_RESIZE));
+  EXPECT_FALSE(is_operation(Cmd::NPU_SET_RESIZE_X_STEP));
+}
+
+TEST(IsaTable, ChangedFieldsPerVersion) {
+  // NPU_OP_DMA_WAIT's k: 4 bits on the U65, 2 on the U85, both printed "k".
+  const FieldInfo* k1 = find_field(Cmd::NPU_OP_DMA_WAIT, "k", IsaVersion::V1);
+  const FieldInfo* k2 = find_field(Cmd::NPU_OP_DMA_WAIT, "k", IsaVersion::V2);
+  ASSERT_TRUE(k1 && k2);
+  EXPECT_EQ(k1->width, 4);
+  EXPECT_EQ(k2->width, 2);
+  EXPECT_EQ(k2, &info(Field::NPU_OP_DMA_WAIT_k_v2));
+  EXPECT_EQ(reserved_mask(Cmd::NPU_OP_DMA_WAIT, IsaVersion::V2) & 0x000C0000u, 0x000C0000u);
+  EXPECT_EQ(reserved_mask(Cmd::NPU_OP_DMA_WAIT, IsaVersion::V1) & 0x000C0000u, 0u);
+  // IFM_PRECISION bits 15:14: round_mode on the U65, activation_storage on the U85.
+  EXPECT_NE(find_field(Cmd::NPU_SET_IFM_PRECISION, "round_mode", IsaVersion::V1), nullptr);
+  EXPECT_EQ(find_field(Cmd::NPU_SET_IFM_PRECISION, "round_mode", IsaVersion::V2), nullptr);
+  EXPECT_NE(find_field(Cmd::NPU_SET_IFM_PRECISION, "activation_storage", IsaVersion::V2), nullptr);
+  EXPECT_EQ(fields_of(Cmd::NPU_SET_IFM_PRECISION, IsaVersion::V1).size(), 5u);
+  EXPECT_EQ(fields_of(Cmd::NPU_SET_IFM_PRECISION, IsaVersion::V2).size(), 4u);
+  // Enum values per version: activation_function 4 is SIGMOID on the U65, LUT_S8_S8 on the U85.
+  EXPECT_EQ(enum_value_name(EnumId::activation_function, 4, IsaVersion::V1), "SIGMOID");
+  EXPECT_EQ(enum_value_name(EnumId::activation_function, 4, IsaVersion::V2), "LUT_S8_S8");
+  EXPECT_FALSE(enum_value(EnumId::activation_function, "LUT_S8_S8", IsaVersion::V1));
+  EXPECT_EQ(enum_value(EnumId::pooling_mode, "SUM", IsaVersion::V2), 3u);
+  EXPECT_FALSE(fits(info(Field::NPU_OP_POOL_pooling_mode), 3, IsaVersion::V1));
+  EXPECT_EQ(enum_value_name(EnumId::acc_format, 0, IsaVersion::V2), "I32");
+  EXPECT_EQ(enum_value_name(EnumId::acc_format, 1, IsaVersion::V2), "I48");
 }
 
 TEST(IsaTable, KnownEncodings) {
@@ -35,6 +94,12 @@ TEST(IsaTable, MirrorRegisterFollowsTheOpcodeRule) {
     // The U55's USER_DEFINED0-7 mirror into 32-bit registers 4 bytes apart (ethosu55_interface.h), not into the
     // 64-bit slots of the rule.
     if (c.cmd >= Cmd::NPU_SET_USER_DEFINED0 && c.cmd <= Cmd::NPU_SET_USER_DEFINED7) continue;
+    // The U85's DMA index limit and skip would land on IFM2_BASE0/1: they have a page of their own
+    // (ethosu85_interface.h TSU_DMA_EBASE).
+    if (c.cmd == Cmd::NPU_SET_DMA0_IDX_MAX || c.cmd == Cmd::NPU_SET_DMA0_IDX_SKIP1) {
+      EXPECT_EQ(c.mirror_register, c.cmd == Cmd::NPU_SET_DMA0_IDX_MAX ? 0xBC0 : 0xBC8);
+      continue;
+    }
     unsigned op = c.opcode;
     unsigned expect = c.kind == Kind::CMD0 ? 0x800 + (op & 0x7F) * 4 + ((op >> 7) & 1) * 0x100
                                            : 0xA00 + (op & 0xF) * 8 + ((op >> 4) & 7) * 0x40 + ((op >> 7) & 1) * 0x100;
@@ -43,9 +108,11 @@ TEST(IsaTable, MirrorRegisterFollowsTheOpcodeRule) {
 }
 
 TEST(IsaTable, FieldsStayInsideTheirWordsAndDoNotOverlap) {
-  for (const auto& c : kCommands) {
+  for (const auto& c : kCommands)
+    for (IsaVersion v : {IsaVersion::V1, IsaVersion::V2}) {
+    if (!has(c.versions, v)) continue;
     uint64_t used = 0;
-    for (const auto& f : fields_of(c.cmd)) {
+    for (const auto& f : fields_of(c.cmd, v)) {
       EXPECT_EQ(f.cmd, c.cmd);
       uint64_t m = field_mask(f);
       EXPECT_EQ(m & 0xFFFF, 0u) << c.name << "." << f.name << " overlaps the header";
@@ -84,21 +151,23 @@ TEST(IsaTable, FieldAccessRoundTrips) {
 }
 
 TEST(IsaTable, EnumsByNameAndValue) {
-  EXPECT_EQ(enum_value(EnumId::activation_function, "SIGMOID"), 4u);
-  EXPECT_EQ(enum_value_name(EnumId::elementwise_mode, 9), "SHL");
-  EXPECT_TRUE(enum_value_name(EnumId::round_mode, 3).empty());
+  constexpr IsaVersion V1 = IsaVersion::V1;
+  EXPECT_EQ(enum_value(EnumId::activation_function, "SIGMOID", V1), 4u);
+  EXPECT_EQ(enum_value_name(EnumId::elementwise_mode, 9, V1), "SHL");
+  EXPECT_TRUE(enum_value_name(EnumId::round_mode, 3, V1).empty());
   EXPECT_EQ(static_cast<uint32_t>(enums::pooling_mode::REDUCE_SUM), 2u);
-  EXPECT_FALSE(fits(info(Field::NPU_SET_ACTIVATION_activation_function), 7));
-  EXPECT_TRUE(fits(info(Field::NPU_SET_ACTIVATION_activation_function), 23));
-  EXPECT_FALSE(fits(info(Field::NPU_SET_IFM_PAD_TOP_pad), 128));
-  EXPECT_TRUE(fits(info(Field::NPU_SET_IFM_ZERO_POINT_zero_point), -32768));
+  EXPECT_FALSE(fits(info(Field::NPU_SET_ACTIVATION_activation_function), 7, V1));
+  EXPECT_TRUE(fits(info(Field::NPU_SET_ACTIVATION_activation_function), 23, V1));
+  EXPECT_FALSE(fits(info(Field::NPU_SET_IFM_PAD_TOP_pad), 128, V1));
+  EXPECT_TRUE(fits(info(Field::NPU_SET_IFM_ZERO_POINT_zero_point), -32768, V1));
 }
 
 TEST(IsaTable, LookupByName) {
-  ASSERT_NE(find_command("NPU_SET_KERNEL_STRIDE"), nullptr);
-  EXPECT_EQ(find_command("NPU_SET_KERNEL_STRIDE")->cmd, Cmd::NPU_SET_KERNEL_STRIDE);
-  EXPECT_EQ(find_command("NPU_SET_NOTHING"), nullptr);
-  EXPECT_EQ(find_command(uint16_t{0x0004}), nullptr);
-  ASSERT_NE(find_field(Cmd::NPU_SET_KERNEL_STRIDE, "stride_y_msb"), nullptr);
-  EXPECT_EQ(find_field(Cmd::NPU_SET_KERNEL_STRIDE, "stride_y_msb")->lsb, 9);
+  constexpr IsaVersion V1 = IsaVersion::V1;
+  ASSERT_NE(find_command("NPU_SET_KERNEL_STRIDE", V1), nullptr);
+  EXPECT_EQ(find_command("NPU_SET_KERNEL_STRIDE", V1)->cmd, Cmd::NPU_SET_KERNEL_STRIDE);
+  EXPECT_EQ(find_command("NPU_SET_NOTHING", V1), nullptr);
+  EXPECT_EQ(find_command(uint16_t{0x0004}, V1), nullptr);
+  ASSERT_NE(find_field(Cmd::NPU_SET_KERNEL_STRIDE, "stride_y_msb", V1), nullptr);
+  EXPECT_EQ(find_field(Cmd::NPU_SET_KERNEL_STRIDE, "stride_y_msb", V1)->lsb, 9);
 }

@@ -42,9 +42,9 @@ struct Builder : test::StreamBuilder {
     raw(r[5], nhcwb16 ? 16 * es : c * es);
     raw(r[6], nhcwb16 ? w * cr * es : w * c * es);
     raw(r[7], nhcwb16 ? 16 * es * w : es);
-    const FieldInfo* f = find_field(r[8], "activation_precision");
-    const FieldInfo* l = find_field(r[8], "activation_format");
-    const FieldInfo* t = find_field(r[8], "activation_type");
+    const FieldInfo* f = find_field(r[8], "activation_precision", IsaVersion::V1);
+    const FieldInfo* l = find_field(r[8], "activation_format", IsaVersion::V1);
+    const FieldInfo* t = find_field(r[8], "activation_type", IsaVersion::V1);
     bits(r[8], set(set(set(header_bits(r[8]), *f, precision), *l, nhcwb16 ? 1 : 0), *t, 1));
     if (which == 0) emit(Cmd::NPU_SET_IFM_DEPTH_M1, {{Field::NPU_SET_IFM_DEPTH_M1_depth_m1, c - 1}});
     if (which == 2) {
@@ -54,7 +54,7 @@ struct Builder : test::StreamBuilder {
     }
   }
   // Writes the command's only (first) field.
-  void raw(Cmd c, int64_t v) { bits(c, set(header_bits(c), *fields_of(c).begin(), v)); }
+  void raw(Cmd c, int64_t v) { bits(c, set(header_bits(c), *fields_of(c, IsaVersion::V1).begin(), v)); }
   void bits(Cmd c, uint64_t b) {
     word(static_cast<uint32_t>(b));
     if (is_cmd1(c)) word(static_cast<uint32_t>(b >> 32));

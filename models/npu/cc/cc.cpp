@@ -26,10 +26,10 @@ std::string op_kind(const isa::Operation& op) {
     case isa::OpKind::DEPTHWISE: return "DEPTHWISE";
     case isa::OpKind::POOL:
       return "POOL." + std::string(isa::enum_value_name(isa::EnumId::pooling_mode,
-                                                         static_cast<uint32_t>(op.pooling_mode)));
+                                                         static_cast<uint32_t>(op.pooling_mode), op.version));
     case isa::OpKind::ELEMENTWISE:
       return "ELEMENTWISE." + std::string(isa::enum_value_name(isa::EnumId::elementwise_mode,
-                                                                static_cast<uint32_t>(op.elementwise_mode)));
+                                                                static_cast<uint32_t>(op.elementwise_mode), op.version));
     case isa::OpKind::DMA: return "DMA";
   }
   return "?";

@@ -9,11 +9,12 @@
 // The weight and scale bytes are found by replaying the stream's DMAs over byte copies of regions 0..2.
 #include <gtest/gtest.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "corpus/vela_listing.h"
 #include "host/formats/payload.h"
 #include "host/formats/tflite.h"
+#include "isa/decoder.h"
+#include "isa/state.h"
 #include "models/kernels/weights/scale_stream_u85.h"
 #include "models/kernels/weights/weight_decoder_u85.h"
 #include "sim/error.h"
@@ -33,66 +36,15 @@ using ethosu::test::shared_root;
 
 namespace {
 
-// The few U85 commands the weight path reads (../notes/u85/commands.csv, fields.csv). The U85 ISA is not in the
-// project's tables yet (isa/isa.def is the U55/U65's); when it is, this decoding goes to isa::decode.
-enum Command : uint16_t {
-  OP_CONV = 0x002,
-  OP_DEPTHWISE = 0x003,
-  OP_DMA_START = 0x010,
-  IFM_DEPTH_M1 = 0x104,
-  IFM_PRECISION = 0x105,
-  OFM_DEPTH_M1 = 0x113,
-  OFM_PRECISION = 0x114,
-  OFM_BLK_DEPTH_M1 = 0x117,
-  OFM_REGION = 0x11F,
-  KERNEL_WIDTH_M1 = 0x120,
-  KERNEL_HEIGHT_M1 = 0x121,
-  KERNEL_STRIDE = 0x122,
-  ACC_FORMAT = 0x124,
-  WEIGHT_REGION = 0x128,
-  SCALE_REGION = 0x129,
-  WEIGHT_FORMAT = 0x12E,
-  DMA0_SRC_REGION = 0x130,
-  DMA0_DST_REGION = 0x131,
-  OFM_BASE0 = 0x4010,
-  OFM_STRIDE_X = 0x4014,
-  OFM_STRIDE_Y = 0x4015,
-  OFM_STRIDE_C = 0x4016,
-  WEIGHT_BASE = 0x4020,
-  WEIGHT_LENGTH = 0x4021,
-  SCALE_BASE = 0x4022,
-  SCALE_LENGTH = 0x4023,
-  DMA0_SRC = 0x4030,
-  DMA0_DST = 0x4031,
-  DMA0_LEN = 0x4032,
-  WEIGHT1_BASE = 0x4090,
-  WEIGHT1_LENGTH = 0x4091,
-  WEIGHT2_BASE = 0x4092,
-  WEIGHT2_LENGTH = 0x4093,
-  WEIGHT3_BASE = 0x4094,
-  WEIGHT3_LENGTH = 0x4095,
-};
-constexpr uint16_t kCmd1 = 0x4000;  // a command with a 32-bit payload word after it
-const uint16_t kWeightBases[u85::kMaxStreams] = {WEIGHT_BASE, WEIGHT1_BASE, WEIGHT2_BASE, WEIGHT3_BASE};
-const uint16_t kWeightLengths[u85::kMaxStreams] = {WEIGHT_LENGTH, WEIGHT1_LENGTH, WEIGHT2_LENGTH, WEIGHT3_LENGTH};
+using ethosu::isa::Cmd;
+using ethosu::isa::Field;
+namespace enums = ethosu::isa::enums;
 
-// The registers as the stream has set them: a command's 16-bit parameter, and for a two-word command its payload
-// below it.
-struct Registers {
-  std::map<uint16_t, uint64_t> value;
-  uint64_t get(uint16_t command) const {
-    const auto it = value.find(command);
-    return it == value.end() ? 0 : it->second;
-  }
-  uint64_t field(uint16_t command, unsigned lsb, unsigned width) const {
-    return (get(command) >> lsb) & ((uint64_t{1} << width) - 1);
-  }
-  uint64_t param_field(uint16_t command, unsigned lsb, unsigned width) const { return field(command, 32 + lsb, width); }
-  uint64_t address(uint16_t command) const {  // 40 bits: the payload and parameter bits 7:0
-    return (get(command) & 0xFFFFFFFFu) | (field(command, 32, 8) << 32);
-  }
-  uint64_t payload(uint16_t command) const { return get(command) & 0xFFFFFFFFu; }
-};
+const Field kWeightBases[u85::kMaxStreams] = {Field::NPU_SET_WEIGHT_BASE_addr, Field::NPU_SET_WEIGHT1_BASE_addr,
+                                              Field::NPU_SET_WEIGHT2_BASE_addr, Field::NPU_SET_WEIGHT3_BASE_addr};
+const Field kWeightLengths[u85::kMaxStreams] = {
+    Field::NPU_SET_WEIGHT_LENGTH_length, Field::NPU_SET_WEIGHT1_LENGTH_length, Field::NPU_SET_WEIGHT2_LENGTH_length,
+    Field::NPU_SET_WEIGHT3_LENGTH_length};
 
 // One kernel operation as the stream programs it, with its streams' bytes.
 struct KernelOp {
@@ -100,55 +52,60 @@ struct KernelOp {
   u85::Layout layout;
   u85::ScaleLayout scale_layout;
   std::vector<std::vector<uint8_t>> weights;  // per stream
-  std::vector<uint64_t> unused_lengths;       // WEIGHTn_LENGTH of decoders the format leaves unused
+  std::vector<int64_t> unused_lengths;        // WEIGHTn_LENGTH of decoders the format leaves unused
   std::vector<uint8_t> scales;
-  uint64_t ofm_region = 0, ofm_base = 0, ofm_stride_x = 0, ofm_stride_y = 0, ofm_stride_c = 0;
+  int64_t ofm_region = 0, ofm_base = 0, ofm_stride_x = 0, ofm_stride_y = 0, ofm_stride_c = 0;
   bool ofm_bricks = false;  // NHCWB16
 };
 
-// The micro-block shapes of ACC_FORMAT.microblock (U1X1, U1X2, U1X4, U2X2, U2X4, U4X4): elements H x W.
-constexpr int kMicroblockElements[6] = {1, 2, 4, 4, 8, 16};
+// Elements (H x W) of each ACC_FORMAT.microblock.
+int microblock_elements(int64_t microblock) {
+  switch (enums::microblock(microblock)) {
+    case enums::microblock::U1X1:
+      return 1;
+    case enums::microblock::U1X2:
+      return 2;
+    case enums::microblock::U1X4:
+      return 4;
+    case enums::microblock::U2X2:
+      return 4;
+    case enums::microblock::U2X4:
+      return 8;
+    case enums::microblock::U4X4:
+      return 16;
+  }
+  ADD_FAILURE() << "microblock " << microblock;
+  return 1;
+}
 
-std::vector<uint8_t> bytes_at(const std::vector<uint8_t>& region, uint64_t base, uint64_t length) {
-  if (base + length > region.size()) {
+std::vector<uint8_t> bytes_at(const std::vector<uint8_t>& region, int64_t base, int64_t length) {
+  if (base < 0 || length < 0 || size_t(base + length) > region.size()) {
     ADD_FAILURE() << "stream [" << base << ", +" << length << ") outside its region of " << region.size() << " bytes";
     return {};
   }
-  return {region.begin() + long(base), region.begin() + long(base + length)};
+  return {region.begin() + base, region.begin() + base + length};
 }
 
+// Replays the stream: state commands, 1-D DMAs between regions 0..2 (byte copies), kernel operations.
 std::vector<KernelOp> kernel_ops(const std::vector<uint8_t>& stream, const std::vector<uint8_t>& flash, int macs,
                                  int decoders) {
+  const ethosu::isa::Stream decoded = ethosu::isa::decode(stream, ethosu::isa::IsaVersion::V2);
+  EXPECT_TRUE(decoded.ok());
   std::vector<std::vector<uint8_t>> regions(3);
   regions[0] = flash;
-  Registers r;
+  ethosu::isa::RegisterState st;
   std::vector<KernelOp> ops;
-  for (size_t at = 0; at + 4 <= stream.size();) {
-    uint32_t word = 0;
-    std::memcpy(&word, stream.data() + at, 4);
-    const auto code = uint16_t(word & 0xFFFF);
-    const uint64_t param = word >> 16;
-    const auto offset = uint32_t(at);
-    at += 4;
-    if (code & kCmd1) {
-      uint32_t payload = 0;
-      if (at + 4 > stream.size()) break;
-      std::memcpy(&payload, stream.data() + at, 4);
-      at += 4;
-      r.value[code] = (param << 32) | payload;
-      continue;
-    }
-    if (code >= 0x100) {
-      r.value[code] = param << 32;
-      continue;
-    }
-    if (code == OP_DMA_START) {
-      const uint64_t src_region = r.param_field(DMA0_SRC_REGION, 0, 3),
-                     dst_region = r.param_field(DMA0_DST_REGION, 0, 3);
-      const bool internal = r.param_field(DMA0_DST_REGION, 8, 1) != 0;  // the LUT RAM
-      const bool strided = r.param_field(DMA0_SRC_REGION, 9, 2) != 0;
+  for (const auto& c : decoded.commands) {
+    if (st.apply(c) || !c.info) continue;
+    if (c.cmd() == Cmd::NPU_OP_DMA_START) {
+      const auto src_region = size_t(st.get(Field::NPU_SET_DMA0_SRC_REGION_region));
+      const auto dst_region = size_t(st.get(Field::NPU_SET_DMA0_DST_REGION_region));
+      const bool internal = st.get(Field::NPU_SET_DMA0_DST_REGION_region_mode) != 0;  // the LUT RAM
+      const bool strided = st.get(Field::NPU_SET_DMA0_SRC_REGION_stride_mode) != 0;
       if (internal || strided || src_region > 2 || dst_region > 2) continue;
-      const uint64_t src = r.address(DMA0_SRC), dst = r.address(DMA0_DST), len = r.address(DMA0_LEN);
+      const auto src = size_t(st.get(Field::NPU_SET_DMA0_SRC_addr));
+      const auto dst = size_t(st.get(Field::NPU_SET_DMA0_DST_addr));
+      const auto len = size_t(st.get(Field::NPU_SET_DMA0_LEN_length));
       auto& from = regions[src_region];
       auto& to = regions[dst_region];
       if (from.size() < src + len) from.resize(src + len);  // regions 1 and 2 start undefined: zero
@@ -156,49 +113,57 @@ std::vector<KernelOp> kernel_ops(const std::vector<uint8_t>& stream, const std::
       std::copy_n(from.begin() + long(src), len, to.begin() + long(dst));
       continue;
     }
-    if (code != OP_CONV && code != OP_DEPTHWISE) continue;
-    if (code == OP_CONV && (param & 1)) continue;  // weights from IFM2: no weight stream
+    if (c.cmd() != Cmd::NPU_OP_CONV && c.cmd() != Cmd::NPU_OP_DEPTHWISE) continue;
+    if (c.cmd() == Cmd::NPU_OP_CONV && c.get(Field::NPU_OP_CONV_weights_ifm2)) continue;  // no weight stream
     KernelOp op;
-    op.offset = offset;
+    op.offset = c.offset;
     u85::Layout& l = op.layout;
-    l.kind = code == OP_DEPTHWISE ? ethosu::weights::OpKind::DEPTHWISE : ethosu::weights::OpKind::CONV;
-    l.ofm_depth = int(r.param_field(OFM_DEPTH_M1, 0, 16)) + 1;
-    l.ifm_depth = int(r.param_field(IFM_DEPTH_M1, 0, 16)) + 1;
-    l.stride_x = 1 + int(r.param_field(KERNEL_STRIDE, 0, 1) | r.param_field(KERNEL_STRIDE, 6, 1) << 1);
-    l.stride_y = 1 + int(r.param_field(KERNEL_STRIDE, 1, 1) | r.param_field(KERNEL_STRIDE, 9, 1) << 1);
-    l.part_kernel_first = r.param_field(KERNEL_STRIDE, 2, 1) != 0;
-    l.dilation_x = 1 + int(r.param_field(KERNEL_STRIDE, 3, 1));
-    l.dilation_y = 1 + int(r.param_field(KERNEL_STRIDE, 4, 1));
-    l.kernel_width = int(r.param_field(KERNEL_WIDTH_M1, 0, 16)) / l.dilation_x + 1;
-    l.kernel_height = int(r.param_field(KERNEL_HEIGHT_M1, 0, 16)) / l.dilation_y + 1;
-    l.ofm_block_depth = int(r.param_field(OFM_BLK_DEPTH_M1, 0, 10)) + 1;
-    l.ifm_bits = 8 << r.param_field(IFM_PRECISION, 2, 2);
+    l.kind = c.cmd() == Cmd::NPU_OP_DEPTHWISE ? ethosu::weights::OpKind::DEPTHWISE : ethosu::weights::OpKind::CONV;
+    l.ofm_depth = int(st.get(Field::NPU_SET_OFM_DEPTH_M1_depth_m1)) + 1;
+    l.ifm_depth = int(st.get(Field::NPU_SET_IFM_DEPTH_M1_depth_m1)) + 1;
+    l.stride_x = 1 + int(st.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_lsb) |
+                         st.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_msb) << 1);
+    l.stride_y = 1 + int(st.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_lsb) |
+                         st.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_msb) << 1);
+    l.part_kernel_first = enums::weight_order(st.get(Field::NPU_SET_KERNEL_STRIDE_weight_order)) ==
+                          enums::weight_order::PART_KERNEL_FIRST;
+    l.dilation_x = 1 + int(st.get(Field::NPU_SET_KERNEL_STRIDE_dilation_x));
+    l.dilation_y = 1 + int(st.get(Field::NPU_SET_KERNEL_STRIDE_dilation_y));
+    l.kernel_width = int(st.get(Field::NPU_SET_KERNEL_WIDTH_M1_width_m1)) / l.dilation_x + 1;
+    l.kernel_height = int(st.get(Field::NPU_SET_KERNEL_HEIGHT_M1_height_m1)) / l.dilation_y + 1;
+    l.ofm_block_depth = int(st.get(Field::NPU_SET_OFM_BLK_DEPTH_M1_depth_m1_v2)) + 1;
+    l.ifm_bits = 8 << st.get(Field::NPU_SET_IFM_PRECISION_activation_precision);
     l.macs = macs;
     l.weight_decoders = decoders;
-    l.ofm_ublock_depth = macs / (8 * kMicroblockElements[std::min<uint64_t>(r.param_field(ACC_FORMAT, 8, 3), 5)]);
-    l.format = r.param_field(WEIGHT_FORMAT, 0, 1) ? u85::WeightFormat::FWD : u85::WeightFormat::SWD;
-    l.sparse = r.param_field(WEIGHT_FORMAT, 4, 1) != 0;
+    l.ofm_ublock_depth = macs / (8 * microblock_elements(st.get(Field::NPU_SET_ACC_FORMAT_microblock)));
+    l.format = enums::weight_format(st.get(Field::NPU_SET_WEIGHT_FORMAT_weight_format)) == enums::weight_format::FWD
+                   ? u85::WeightFormat::FWD
+                   : u85::WeightFormat::SWD;
+    l.sparse = enums::weight_sparsity(st.get(Field::NPU_SET_WEIGHT_FORMAT_weight_sparsity)) ==
+               enums::weight_sparsity::SPARSE_2_4;
     op.scale_layout.ofm_depth = l.ofm_depth;
     op.scale_layout.ofm_ublock_depth = l.ofm_ublock_depth;
-    op.scale_layout.acc = u85::AccFormat(r.param_field(ACC_FORMAT, 0, 2));
+    op.scale_layout.acc = u85::AccFormat(st.get(Field::NPU_SET_ACC_FORMAT_acc_format));
 
-    const auto& weight_region = regions.at(std::min<uint64_t>(r.param_field(WEIGHT_REGION, 0, 3), 2));
+    const auto& weight_region = regions.at(std::min<size_t>(size_t(st.get(Field::NPU_SET_WEIGHT_REGION_region)), 2));
     const int streams = u85::stream_count(l);
     for (int s = 0; s < decoders; ++s) {
-      const uint64_t length = r.payload(kWeightLengths[s]);
+      const int64_t length = st.get(kWeightLengths[s]);
       if (s < streams)
-        op.weights.push_back(bytes_at(weight_region, r.address(kWeightBases[s]), length));
+        op.weights.push_back(bytes_at(weight_region, st.get(kWeightBases[s]), length));
       else
         op.unused_lengths.push_back(length);
     }
-    const auto& scale_region = regions.at(std::min<uint64_t>(r.param_field(SCALE_REGION, 0, 3), 2));
-    op.scales = bytes_at(scale_region, r.address(SCALE_BASE), r.payload(SCALE_LENGTH) & 0xFFFFF);
-    op.ofm_region = r.param_field(OFM_REGION, 0, 3);
-    op.ofm_base = r.address(OFM_BASE0);
-    op.ofm_stride_x = r.address(OFM_STRIDE_X);
-    op.ofm_stride_y = r.address(OFM_STRIDE_Y);
-    op.ofm_stride_c = r.address(OFM_STRIDE_C);
-    op.ofm_bricks = r.param_field(OFM_PRECISION, 6, 2) == 1;
+    const auto& scale_region = regions.at(std::min<size_t>(size_t(st.get(Field::NPU_SET_SCALE_REGION_region)), 2));
+    op.scales =
+        bytes_at(scale_region, st.get(Field::NPU_SET_SCALE_BASE_addr), st.get(Field::NPU_SET_SCALE_LENGTH_length));
+    op.ofm_region = st.get(Field::NPU_SET_OFM_REGION_region);
+    op.ofm_base = st.get(Field::NPU_SET_OFM_BASE0_addr);
+    op.ofm_stride_x = st.get(Field::NPU_SET_OFM_STRIDE_X_stride);
+    op.ofm_stride_y = st.get(Field::NPU_SET_OFM_STRIDE_Y_stride);
+    op.ofm_stride_c = st.get(Field::NPU_SET_OFM_STRIDE_C_stride);
+    op.ofm_bricks = enums::activation_format(st.get(Field::NPU_SET_OFM_PRECISION_activation_format)) ==
+                    enums::activation_format::NHCWB16;
     ops.push_back(std::move(op));
   }
   return ops;
@@ -300,11 +265,11 @@ struct Totals {
 // The first OFM channel of an operation whose OFM is the model's output, from its OFM address; nullopt elsewhere.
 std::optional<int> first_channel(const KernelOp& op, const ethosu::host::EthosuOperator& npu) {
   if (npu.model_outputs.size() != 1 || !npu.model_outputs[0].arena_offset ||
-      op.ofm_region != npu.model_outputs[0].region)
+      op.ofm_region != int64_t(npu.model_outputs[0].region))
     return std::nullopt;
-  const uint64_t start = *npu.model_outputs[0].arena_offset;
-  if (op.ofm_base < start || op.ofm_stride_c == 0 || op.ofm_stride_x == 0 || op.ofm_stride_y == 0) return std::nullopt;
-  const uint64_t offset = op.ofm_base - start;
+  const auto start = int64_t(*npu.model_outputs[0].arena_offset);
+  if (op.ofm_base < start || op.ofm_stride_c <= 0 || op.ofm_stride_x <= 0 || op.ofm_stride_y <= 0) return std::nullopt;
+  const int64_t offset = op.ofm_base - start;
   if (op.ofm_bricks) return int((offset % op.ofm_stride_y) / op.ofm_stride_c * 16);
   return int((offset % op.ofm_stride_x) / op.ofm_stride_c);
 }
@@ -362,7 +327,7 @@ void check_compilation(const fs::path& dir, Totals& t) {
     } else {
       t.swd_streams += op.weights.size();
     }
-    for (uint64_t unused : op.unused_lengths) EXPECT_EQ(unused, 0u) << "an unused decoder's WEIGHTn_LENGTH";
+    for (int64_t unused : op.unused_lengths) EXPECT_EQ(unused, 0) << "an unused decoder's WEIGHTn_LENGTH";
 
     // The scale stream: Vela's length for the padded records, zero padding records.
     EXPECT_EQ(op.scales.size(), u85::scale_stream_bytes(op.scale_layout));

@@ -150,7 +150,8 @@ inline std::vector<uint8_t> encode_fwd(const std::vector<int16_t>& values, FwdMo
   w.put(mode == FwdMode::RAW, 1);
   w.put(mode == FwdMode::LUT2, 1);
   w.put(reserved, 32);
-  w.put(0, 70);
+  w.put(0, 35);  // (put() takes at most 64 bits)
+  w.put(0, 35);
   w.put(uint32_t(zero_adjust) & 0xFF, 8);
   for (int16_t t : table) w.put(uint32_t(fold(t)), 9);
   for (int16_t v : values) {

@@ -97,8 +97,8 @@ inline constexpr size_t kFwdHeaderBytes = 32;
 FwdHeader decode_fwd_header(const uint8_t* data, size_t size_bytes);
 // Bytes of an FWD stream of `count` weights: the header and the payload, padded to 32 bytes.
 size_t fwd_stream_bytes(FwdMode mode, size_t count);
-// The first `count` values of an FWD stream, in stream order. Throws InputError for a malformed header or a
-// stream whose length is not fwd_stream_bytes(mode, count).
+// The first `count` values of an FWD stream, in stream order. Throws InputError for a malformed header (both mode
+// flags, reserved bits set) or a stream shorter than its header and payload, or longer than fwd_stream_bytes().
 void decode_fwd(const uint8_t* data, size_t size_bytes, size_t count, std::vector<int16_t>& out);
 
 // Decodes every stream of the operation into `dense` (prepared here).

@@ -1,8 +1,8 @@
 // Throughput of the bit-exact kernels on MobileNetV2-224 / common layer shapes, single thread: conv and
 // depthwise in MAC/s next to the host's int8 multiply-accumulate peak (a register-resident dot-product loop
 // with the best instruction set available); the weight decoder in compressed bytes/s and weights/s
-// (stream decode, and decode straight into the conv kernel's packed layout); elementwise and pooling in
-// OFM bytes/s. The label names the Highway target the SIMD loops dispatched to.
+// (stream decode, and decode straight into the conv kernel's packed layout, for the U65 and the U85's formats and
+// decoders); elementwise and pooling in OFM bytes/s. The label names the Highway target the SIMD loops dispatched to.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -16,7 +16,9 @@
 #include "models/kernels/pool.h"
 #include "models/kernels/simd_loops.h"
 #include "models/kernels/weights/weight_decoder.h"
+#include "models/kernels/weights/weight_decoder_u85.h"
 #include "tests/unit/weight_encoder.h"
+#include "tests/unit/weight_encoder_u85.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -106,24 +108,34 @@ BENCHMARK_CAPTURE(run_conv, conv_1x1_112x112x32_64_9bit, Shape{112, 112, 32, 64,
 BENCHMARK_CAPTURE(run_conv, conv_3x3_56x56x64_64_9bit, Shape{56, 56, 64, 64, 3, 1, 1, false, 255})
     ->Unit(benchmark::kMillisecond);
 
-// A MobileNetV2-sized weight stream (1x1, 320 -> 1280 channels: 409 600 weights) of Gaussian weights, as
-// the test encoder writes it (Vela-like: Golomb-Rice with WDIV 5, no palette, no zero runs).
-std::vector<uint8_t> weight_stream(const weights::WeightLayout& l) {
+// Gaussian weights (sigma 30) within [-limit, limit].
+std::vector<int16_t> gaussian_weights(size_t count, int limit) {
   std::mt19937 rng(3);
   std::normal_distribution<double> gauss(0, 30);
+  std::vector<int16_t> v(count);
+  for (auto& x : v) x = static_cast<int16_t>(std::clamp(int(gauss(rng)), -limit, limit));
+  return v;
+}
+
+// A compressed stream of `values` as the test encoder writes it (Vela-like: Golomb-Rice with WDIV 5, no palette, no
+// zero runs).
+std::vector<uint8_t> rice_stream(const std::vector<int16_t>& values) {
   weights::test::BitWriter w;
-  const size_t total = weights::stream_weight_count(l);
-  for (size_t done = 0; done < total;) {
+  for (size_t done = 0; done < values.size();) {
     weights::test::SliceSpec spec;
     spec.wdiv = 5;
     spec.dirofs = 0;
-    const size_t n = std::min<size_t>(32768, total - done);
-    for (size_t i = 0; i < n; ++i)
-      spec.indices.push_back(weights::test::weight_to_code(std::clamp(int(gauss(rng)), -255, 255)));
+    const size_t n = std::min<size_t>(32768, values.size() - done);
+    for (size_t i = done; i < done + n; ++i) spec.indices.push_back(weights::test::weight_to_code(values[i]));
     weights::test::encode_slice(w, spec);
     done += n;
   }
   return w.finish();
+}
+
+// A MobileNetV2-sized weight stream (1x1, 320 -> 1280 channels: 409 600 weights) of Gaussian weights.
+std::vector<uint8_t> weight_stream(const weights::WeightLayout& l) {
+  return rice_stream(gaussian_weights(weights::stream_weight_count(l), 255));
 }
 
 weights::WeightLayout mnv2_1x1_layout() {
@@ -163,6 +175,47 @@ void weight_decode_packed(benchmark::State& state) {
       benchmark::Counter(double(l.ofm_depth) * l.ifm_depth, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(weight_decode_packed)->Unit(benchmark::kMillisecond);
+
+// The same layer's weights as the Ethos-U85 holds them, decoded straight into the conv kernel's packed layout: SWD on
+// one decoder (U85-256, 1x2x16 micro-block) or four (U85-1024, 2x2x32), and the fast format (FWD, raw bytes; one
+// stream whatever the decoders). The FWD weights are int8 (its raw bytes hold 256 values), for which seal() also packs
+// the 8-bit copy the 8-bit micro-kernels read: its figure includes that work, which the 9-bit SWD cases skip.
+void weight_decode_packed_u85(benchmark::State& state, int macs, int decoders, int ublock,
+                              weights::u85::WeightFormat format) {
+  namespace u85 = weights::u85;
+  u85::Layout l;
+  l.macs = macs, l.weight_decoders = decoders, l.ofm_ublock_depth = ublock, l.format = format;
+  l.ofm_depth = 1280, l.ifm_depth = 320, l.ofm_block_depth = 64;
+  const std::vector<int16_t> dense =
+      gaussian_weights(size_t(l.ofm_depth) * l.ifm_depth, format == u85::WeightFormat::FWD ? 127 : 255);
+  std::vector<std::vector<uint8_t>> bytes;
+  for (const auto& values : u85::test::stream_values(l, dense))
+    bytes.push_back(format == u85::WeightFormat::FWD ? u85::test::encode_fwd(values, u85::FwdMode::RAW)
+                                                     : rice_stream(values));
+  u85::Streams streams{};
+  size_t total_bytes = 0;
+  for (size_t s = 0; s < bytes.size(); ++s) {
+    streams[s] = {bytes[s].data(), bytes[s].size()};
+    total_bytes += bytes[s].size();
+  }
+  weights::DecodeScratch scratch;
+  scratch.simd_target = simd_target();
+  for (auto _ : state) {
+    ConvWeights w = ConvWeights::unfilled(l.ofm_depth, 1, 1, l.ifm_depth);
+    u85::decode_packed(l, streams, w.packing(), scratch);
+    w.seal();
+    benchmark::DoNotOptimize(&w);
+  }
+  state.counters["bytes/s"] = benchmark::Counter(double(total_bytes), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["weights/s"] =
+      benchmark::Counter(double(l.ofm_depth) * l.ifm_depth, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK_CAPTURE(weight_decode_packed_u85, u85_256_swd, 256, 1, 16, weights::u85::WeightFormat::SWD)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(weight_decode_packed_u85, u85_1024_swd_4_streams, 1024, 4, 32, weights::u85::WeightFormat::SWD)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(weight_decode_packed_u85, u85_256_fwd_raw, 256, 1, 16, weights::u85::WeightFormat::FWD)
+    ->Unit(benchmark::kMillisecond);
 
 // MobileNetV2's residual ADD (28x28x32, int8, Vela's OPA/OPB 16-bit operand scales) and YOLOX-Nano's MUL.
 void run_elementwise(benchmark::State& state, ElementwiseOp op) {

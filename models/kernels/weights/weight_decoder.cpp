@@ -646,9 +646,7 @@ void reorder_packed(const WeightLayout& l, const int16_t* stream, size_t count, 
   });
 }
 
-namespace {
-
-PackedLayout dense_layout(DenseWeights& dense) {
+PackedLayout dense_packing(DenseWeights& dense) {
   PackedLayout dst;
   dst.base = dense.values.data();
   dst.tap_stride = static_cast<size_t>(dense.depth);
@@ -658,15 +656,13 @@ PackedLayout dense_layout(DenseWeights& dense) {
   return dst;
 }
 
-}  // namespace
-
 void reorder(const WeightLayout& l, const int16_t* stream, size_t count, DenseWeights& dense) {
   const int depth = l.kind == OpKind::DEPTHWISE ? 1 : l.ifm_depth;
   if (dense.ofm_depth != l.ofm_depth || dense.kernel_height != l.kernel_height ||
       dense.kernel_width != l.kernel_width || dense.depth != depth) {
     throw InputError("weight reorder: dense buffer not prepared for this layout");
   }
-  reorder_packed(l, stream, count, dense_layout(dense));
+  reorder_packed(l, stream, count, dense_packing(dense));
 }
 
 void decode_packed(const WeightLayout& l, const uint8_t* data, size_t size_bytes, const PackedLayout& dst,
@@ -698,7 +694,26 @@ void decode_packed(const WeightLayout& l, const uint8_t* data, size_t size_bytes
 void decode_weights(const WeightLayout& l, const uint8_t* data, size_t size_bytes, DenseWeights& dense) {
   prepare(l, dense);
   DecodeScratch scratch;
-  decode_packed(l, data, size_bytes, dense_layout(dense), scratch);
+  decode_packed(l, data, size_bytes, dense_packing(dense), scratch);
 }
+
+struct StreamPuller::Impl {
+  Impl(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch, size_t max_weights)
+      : decoder(data, size_bytes, scratch, max_weights) {}
+  StreamDecoder decoder;
+};
+
+StreamPuller::StreamPuller(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch, size_t max_weights)
+    : impl_(std::make_unique<Impl>(data, size_bytes, scratch, max_weights)) {}
+
+StreamPuller::~StreamPuller() = default;
+
+const int16_t* StreamPuller::window(size_t keep, size_t n, const int16_t*& end) {
+  return impl_->decoder.window(keep, n, end);
+}
+
+void StreamPuller::finish() { impl_->decoder.finish(); }
+
+uint64_t StreamPuller::decoded() const { return impl_->decoder.decoded(); }
 
 }  // namespace ethosu::weights

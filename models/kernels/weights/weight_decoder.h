@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/kernels/weights/raw_vector.h"
@@ -114,5 +115,30 @@ void reorder_packed(const WeightLayout& layout, const int16_t* stream, size_t co
 // decode_weights() into a packed layout, with the decoder's buffers in `scratch` (reused across calls).
 void decode_packed(const WeightLayout& layout, const uint8_t* data, size_t size_bytes, const PackedLayout& dst,
                    DecodeScratch& scratch);
+
+// The packed layout of a dense OHWI buffer.
+PackedLayout dense_packing(DenseWeights& dense);
+
+// One stream decoded as its consumer takes it, for consumption orders other than reorder()'s (the Ethos-U85's,
+// weight_decoder_u85.h), as decode_packed() does internally, so that the decoded weights stay about one slice.
+// window(keep, n, end) returns the weights decoded and not yet used, starting with the last `keep` weights of the
+// previous window, decoding slices until there are at least n; null if the stream ends first. [result, end) stays
+// valid until the next call. finish() decodes the rest: InputError for a malformed end, or for weights beyond
+// `max_weights` (the cap also stops decoding there). The puller uses `scratch`'s buffers while it lives.
+class StreamPuller {
+ public:
+  StreamPuller(const uint8_t* data, size_t size_bytes, DecodeScratch& scratch, size_t max_weights);
+  ~StreamPuller();
+  StreamPuller(const StreamPuller&) = delete;
+  StreamPuller& operator=(const StreamPuller&) = delete;
+
+  const int16_t* window(size_t keep, size_t n, const int16_t*& end);
+  void finish();
+  uint64_t decoded() const;  // weights decoded so far, taken or not
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace ethosu::weights

@@ -1,6 +1,7 @@
 #include "isa/architecture.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "isa/registers.h"
 
@@ -121,7 +122,58 @@ Architecture u65(Variant v, std::string_view name, unsigned cores) {
   return a;
 }
 
+// Ethos-U85: Vela 5.1's s_EthosU85Configs (ethos_u85.cpp @478f864f) for MACs, weight decoders, micro-blocks, the
+// IFM/accumulator/output/chaining buffers, AXI ports, and s_EthosU85PerfInfo for the output unit's rates (8-, 16-,
+// 32-, 64-bit, chained/32-bit input, 32-bit binary; activation, transposed); ethos_u85.hpp: a 2 KiB LUT RAM, four
+// outstanding DMAs. ethosu85_interface.h: the ID (architecture 2.0.0, product 7, r0p0, status 1), CONFIG's fields
+// (command stream version 1, log2 of the AXI ports and weight decoders), 6-bit outstanding-read and 5-bit
+// outstanding-write fields in AXI_SRAM/AXI_EXT. The ISA's addresses are 40 bits; architecture_features.py: 16-byte
+// AXI ports. The CONFIG words this gives are those Vela writes into its payload headers (corpus-u85).
+Architecture u85(Variant v, std::string_view name, unsigned macs, unsigned weight_decoders,
+                 std::vector<enums::microblock> microblocks, MicroBlock ifm, Architecture::Buffers buffers,
+                 unsigned sram_ports, unsigned ext_ports, std::array<double, 8> output, std::array<double, 3> activation) {
+  Architecture a{};
+  a.variant = v;
+  a.name = name;
+  a.product = Product::U85;
+  a.isa = IsaVersion::V2;
+  a.cores = 1;
+  a.macs_per_core = macs;
+  for (enums::microblock m : microblocks) {
+    static constexpr unsigned kHeight[] = {1, 1, 1, 2, 2, 4}, kWidth[] = {1, 2, 4, 2, 4, 4};
+    const auto i = static_cast<size_t>(m);
+    a.microblocks.push_back({m, MicroBlock{kWidth[i], kHeight[i], macs / (8 * kWidth[i] * kHeight[i])}});
+  }
+  a.ofm_ublock = a.microblocks.front().second;
+  a.ifm_ublock = ifm;
+  a.buffers = buffers;
+  a.weight_decoders = weight_decoders;
+  a.axi_sram_ports = sram_ports;
+  a.axi_ext_ports = ext_ports;
+  a.address_bits = 40;
+  a.axi_bytes_per_beat = 16;
+  a.dma_queue_depth = 4;
+  a.dma_dimensions = 3;
+  a.max_outstanding_reads = 64;
+  a.max_outstanding_writes = 32;
+  a.output_cycles_per_element = output;
+  a.activation_cycles_per_element = activation;
+  a.default_system = "Ethos_U85_SYS_DRAM_Mid";
+  a.default_memory_mode = "Dedicated_Sram_384KB";
+  a.id = id_register({2, 0, 0, 7, 0, 0, 1});
+  uint32_t c = 0;
+  c = set(c, RegField::CONFIG_macs_per_cc, log2(macs));
+  c = set(c, RegField::CONFIG_cmd_stream_version, 1);
+  c = set(c, RegField::CONFIG_num_axi_sram, log2(sram_ports));
+  c = set(c, RegField::CONFIG_num_axi_ext, log2(ext_ports));
+  c = set(c, RegField::CONFIG_num_wd, log2(weight_decoders));
+  c = set(c, RegField::CONFIG_product, static_cast<uint32_t>(Product::U85));
+  a.config = c;
+  return a;
+}
+
 const std::vector<Architecture>& table() {
+  using U = enums::microblock;
   static const std::vector<Architecture> kTable = {
       u55(Variant::U55_32, "ethos-u55-32", 32, {1, 1, 4}, {1, 1, 8}, 16, {2, 2, 2, 2, 4, 4, 4, 4}, 1,
           {2.0, 3.0, 3.0, 3.0, 4.0, 6.0, 1.0, 2.0}, {1.0, 1.0, 0.0}),
@@ -133,6 +185,16 @@ const std::vector<Architecture>& table() {
           {0.625, 1.125, 0.5, 0.375, 0.5, 0.75, 0.125, 0.25}, {1.0, 0.25, 0.0}),
       u65(Variant::U65_256, "ethos-u65-256", 1),
       u65(Variant::U65_512, "ethos-u65-512", 2),
+      u85(Variant::U85_128, "ethos-u85-128", 128, 1, {U::U1X2, U::U1X1}, {2, 1, 8}, {8192, 8192, 2048, 768, 2048}, 2,
+          1, {0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, {0.5, 1.0}),
+      u85(Variant::U85_256, "ethos-u85-256", 256, 1, {U::U1X2, U::U1X4, U::U2X2}, {2, 2, 8},
+          {16384, 16384, 2048, 1536, 2048}, 2, 1, {0.25, 0.25, 0.25, 0.5, 0.5, 0.5}, {0.25, 0.5}),
+      u85(Variant::U85_512, "ethos-u85-512", 512, 2, {U::U2X2, U::U1X4}, {2, 2, 16}, {16384, 32768, 4096, 3072, 2048},
+          2, 1, {0.125, 0.125, 0.25, 0.5, 0.25, 0.25}, {0.125, 0.25}),
+      u85(Variant::U85_1024, "ethos-u85-1024", 1024, 4, {U::U2X2, U::U1X4, U::U2X4}, {2, 4, 16},
+          {16384, 65536, 4096, 6144, 2048}, 2, 2, {0.0625, 0.125, 0.25, 0.5, 0.125, 0.25}, {0.0625, 0.125}),
+      u85(Variant::U85_2048, "ethos-u85-2048", 2048, 4, {U::U2X2, U::U1X4, U::U4X4}, {4, 4, 16},
+          {32768, 131072, 8192, 12288, 2048}, 4, 2, {0.03125, 0.0625, 0.125, 0.25, 0.0625, 0.125}, {0.03125, 0.0625}),
   };
   return kTable;
 }
@@ -144,7 +206,7 @@ bool Architecture::has_command(Cmd c) const {
 }
 
 std::string Architecture::describe() const {
-  return std::string(name) + " (" + (product == Product::U55 ? "Ethos-U55" : "Ethos-U65") + ", " +
+  return std::string(name) + " (" + product_name(product) + ", " +
          std::to_string(macs()) + " MACs)";
 }
 
@@ -187,8 +249,19 @@ const Architecture* find_architecture(Product product, unsigned macs) {
   return nullptr;
 }
 
+const char* product_name(Product product) {
+  switch (product) {
+    case Product::U55: return "Ethos-U55";
+    case Product::U65: return "Ethos-U65";
+    case Product::U85: return "Ethos-U85";
+  }
+  return "Ethos-U";
+}
+
 std::string accelerator_name(Product product, unsigned macs) {
-  return std::string(product == Product::U55 ? "ethos-u55-" : "ethos-u65-") + std::to_string(macs);
+  std::string name = product_name(product);
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return name + "-" + std::to_string(macs);
 }
 
 std::optional<std::string> config_mismatch(const Architecture& arch, uint32_t config) {
@@ -202,6 +275,11 @@ std::optional<std::string> config_mismatch(const Architecture& arch, uint32_t co
   field(RegField::CONFIG_product, "product");
   field(RegField::CONFIG_macs_per_cc, "macs_per_cc");
   field(RegField::CONFIG_cmd_stream_version, "cmd_stream_version");
+  // The U85's driver also compares its AXI ports (not its weight decoders).
+  if (arch.product == Product::U85 && get(config, RegField::CONFIG_product) == static_cast<uint32_t>(Product::U85)) {
+    field(RegField::CONFIG_num_axi_sram, "num_axi_sram");
+    field(RegField::CONFIG_num_axi_ext, "num_axi_ext");
+  }
   if (get(config, RegField::CONFIG_custom_dma) && !get(arch.config, RegField::CONFIG_custom_dma))
     what += std::string(what.empty() ? "" : ", ") + "custom DMA (the NPU has none)";
   if (what.empty()) return std::nullopt;

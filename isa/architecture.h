@@ -29,7 +29,7 @@ using ethosu_sim::Variant;
 using ethosu_sim::variant_name;
 
 // CONFIG.product.
-enum class Product : uint8_t { U55 = 0, U65 = 1 };
+enum class Product : uint8_t { U55 = 0, U65 = 1, U85 = 2 };
 
 struct MicroBlock {
   unsigned w, h, d;  // elements, elements, channels
@@ -72,7 +72,16 @@ struct Architecture {
   std::string_view default_memory_mode;
   uint32_t id;      // the ID register
   uint32_t config;  // the CONFIG register: product, log2(MACs), SHRAM KiB (all cores)
-  std::vector<Cmd> absent_commands;  // commands of the ISA table this configuration does not have
+  std::vector<Cmd> absent_commands;  // commands of its command set this configuration does not have
+
+  // The Ethos-U85's buffers instead of a SHRAM (bytes; 0 on the U55 and U65), its weight decoders, AXI ports and the
+  // OFM micro-blocks ACC_FORMAT.microblock may select (height x width x depth, in the enum's order; empty before it).
+  struct Buffers {
+    unsigned ifm_bytes, acc_bytes, ob_bytes, cb_bytes, lut_bytes;
+  } buffers{};
+  unsigned weight_decoders = 1;
+  unsigned axi_sram_ports = 1, axi_ext_ports = 1;
+  std::vector<std::pair<enums::microblock, MicroBlock>> microblocks;
 
   unsigned macs() const { return macs_per_core * cores; }
   uint64_t shram_bytes() const { return uint64_t{shram_banks} * 1024; }  // per core
@@ -82,6 +91,9 @@ struct Architecture {
   }
   uint64_t address_mask() const { return (uint64_t{1} << address_bits) - 1; }
   bool has_command(Cmd c) const;
+  // Whether the simulator's operation semantics (validator, functional and timed models) cover this configuration's
+  // command set: version 2 (the U85) is decoded, disassembled and assembled, its operations not yet run.
+  bool operations_modelled() const { return isa == IsaVersion::V1; }
   // "ethos-u55-128 (U55, 128 MACs)"
   std::string describe() const;
 };
@@ -97,6 +109,7 @@ std::string variant_names();
 const Architecture* from_config_register(uint32_t config);
 const Architecture* find_architecture(Product product, unsigned macs);
 std::string accelerator_name(Product product, unsigned macs);
+const char* product_name(Product product);  // "Ethos-U85"
 // The CONFIG fields a driver compares before it runs a payload built for `config` (Arm's core driver): product,
 // MACs and command-stream version. Empty when they match `arch`'s, else what differs, for a message.
 std::optional<std::string> config_mismatch(const Architecture& arch, uint32_t config);

@@ -48,7 +48,8 @@ void put_word(std::vector<uint8_t>& out, uint32_t w) {
 
 }  // namespace
 
-std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name, IsaVersion version) {
+std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name, IsaVersion version,
+                              IsaVersion* version_used) {
   std::vector<uint8_t> out;
   bool commands_started = false;
   size_t line_no = 0;
@@ -136,6 +137,7 @@ std::vector<uint8_t> assemble(std::string_view text, const std::string& source_n
     put_word(out, static_cast<uint32_t>(bits));
     if (ci->kind == Kind::CMD1) put_word(out, static_cast<uint32_t>(bits >> 32));
   }
+  if (version_used) *version_used = version;
   return out;
 }
 

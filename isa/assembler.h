@@ -21,7 +21,8 @@
 
 namespace ethosu::isa {
 
+// `version_used`, if given, receives the command set the text was assembled with.
 std::vector<uint8_t> assemble(std::string_view text, const std::string& source_name = "<input>",
-                              IsaVersion version = IsaVersion::V1);
+                              IsaVersion version = IsaVersion::V1, IsaVersion* version_used = nullptr);
 
 }  // namespace ethosu::isa

@@ -82,6 +82,16 @@ std::string vela_regor_line(const Command& c, IsaVersion version) {
     const uint64_t word = f->location == Location::PARAM ? c.param() : c.payload();
     const uint64_t raw = (word >> f->lsb) & ((uint64_t{1} << f->width) - 1);
     s += std::string(f->name) + " = ";
+    // Vela 5.1 declares the U85's resize offsets as signed and prints them so; it prints OP_SCALAR through a
+    // conversion that gives a negative value's ones' complement (one less than the payload).
+    if (c.cmd() == Cmd::NPU_SET_RESIZE_X_OFFSET || c.cmd() == Cmd::NPU_SET_RESIZE_Y_OFFSET) {
+      s += std::to_string(value(c.bits, *f));
+      continue;
+    }
+    if (c.cmd() == Cmd::NPU_SET_OP_SCALAR && (raw >> 31)) {
+      s += std::to_string(raw - 1);
+      continue;
+    }
     const std::string_view value_name =
         f->type == FieldType::ENUM ? enum_value_name(f->enum_id, static_cast<uint32_t>(raw), version) : std::string_view();
     if (value_name.empty()) {

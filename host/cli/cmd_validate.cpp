@@ -20,7 +20,7 @@ const char* const kValidateHelp =
     "(for a .tflite, regions 0-2 default to the flash, scratch and scratch_fast tensor sizes).\n"
     "\n"
     "  --region N=SIZE   size of region N (0-7) in bytes; K, M, G suffixes allowed; repeatable\n"
-    "  --variant NAME    the configuration: ethos-u55-32, -64, -128, -256, ethos-u65-256 or -512 (default: the one\n"
+    "  --variant NAME    the configuration (ethosu-sim run --list-variants; default: the one\n"
     "                    a payload's header names, else ethos-u65-256)\n"
     "\n"
     "exit status: 0 no errors, 1 errors found, 2 usage or input error\n";
@@ -29,11 +29,7 @@ int run_validate(const std::vector<std::string>& argv) {
   Args a(argv, {{"--region", "", true, true}, {"--variant", "", true, false}});
   a.expect_positionals(1, 1, "FILE");
   isa::ValidatorOptions opt;
-  std::optional<isa::Variant> named;
-  if (auto v = a.value("--variant")) {
-    named = isa::parse_variant(*v);
-    if (!named) throw UsageError("unknown variant '" + *v + "'; known: " + isa::variant_names());
-  }
+  const std::optional<isa::Variant> named = variant_option(a);
   std::array<std::optional<uint64_t>, isa::kRegionCount> given{};
   for (const auto& r : a.values("--region")) {
     auto [n, size] = split_assignment(r, "--region");
@@ -44,11 +40,11 @@ int run_validate(const std::vector<std::string>& argv) {
   int status = 0;
   for (const auto& st : streams) {
     opt.region_size_bytes = st.region_size_bytes;
-    const isa::Architecture* header = st.payload_config ? isa::from_config_register(*st.payload_config) : nullptr;
-    opt.variant = named ? *named : header ? header->variant : isa::kDefaultVariant;
+    const isa::Architecture& arch = architecture_of(st, named);
+    opt.variant = arch.variant;
     for (size_t i = 0; i < given.size(); ++i)
       if (given[i]) opt.region_size_bytes[i] = given[i];
-    const auto report = isa::validate(isa::decode(st.bytes), opt);
+    const auto report = isa::validate(isa::decode(st.bytes, arch), opt);
     if (!st.label.empty()) std::cout << "== " << st.label << "\n";
     std::cout << isa::render(report);
     if (!report.ok()) status = 1;

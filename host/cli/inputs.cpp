@@ -2,11 +2,36 @@
 
 #include <filesystem>
 
+#include "host/cli/args.h"
 #include "sim/files.h"
 #include "host/formats/payload.h"
+#include "isa/registers.h"
 #include "sim/error.h"
 
 namespace ethosu::cli {
+
+std::optional<isa::Variant> variant_option(const Args& a) {
+  const auto v = a.value("--variant");
+  if (!v) return std::nullopt;
+  const auto named = isa::parse_variant(*v);
+  if (!named) throw UsageError("--variant: unknown variant '" + *v + "'; known: " + isa::variant_names());
+  return named;
+}
+
+const isa::Architecture& architecture_of(const StreamInput& in, std::optional<isa::Variant> named) {
+  if (named) return isa::architecture(*named);
+  if (in.payload_config)
+    if (const isa::Architecture* a = isa::from_config_register(*in.payload_config)) return *a;
+  return isa::architecture(isa::kDefaultVariant);
+}
+
+isa::IsaVersion isa_of(const StreamInput& in, std::optional<isa::Variant> named) {
+  if (!named && in.payload_config && !isa::from_config_register(*in.payload_config))
+    return isa::get(*in.payload_config, isa::RegField::CONFIG_product) == static_cast<uint32_t>(isa::Product::U85)
+               ? isa::IsaVersion::V2
+               : isa::IsaVersion::V1;
+  return architecture_of(in, named).isa;
+}
 
 std::vector<StreamInput> load_streams(const std::string& path) {
   const auto file = sim::read_file(path);

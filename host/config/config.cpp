@@ -59,8 +59,13 @@ sim::Config resolve_with(const MachineRequest& request, isa::Variant job, const 
   } else if (request.memory_mode || !request.vela_ini.empty()) {
     throw InputError("a memory mode or vela.ini needs a system config to go with it");
   } else if (arch.default_system != config.param("system.config").as_string()) {
+    // A preset, or a built-in vela.ini system config with the family's memory mode (the U85's, as Vela's defaults).
     const std::string sys(arch.default_system);
-    apply_machine(config, preset(sys), width, sim::Source::PRESET, "system " + sys + " (the " + std::string(arch.name) + "'s)");
+    const auto presets = preset_names();
+    const Machine m = std::find(presets.begin(), presets.end(), sys) != presets.end()
+                          ? preset(sys)
+                          : VelaIni().machine(sys, arch.default_memory_mode);
+    apply_machine(config, m, width, sim::Source::PRESET, "system " + sys + " (the " + std::string(arch.name) + "'s)");
   }
   if (request.config_file) config.load_file(*request.config_file);
   for (const auto& s : request.assignments) config.set_assignment(s, sim::Source::CLI, request.origin);

@@ -70,6 +70,40 @@ const std::vector<BuiltinSection>& builtin_sections() {
         {"offchipflash_clock_scale", "0.125"}, {"offchipflash_burst_length", "128"},
         {"offchipflash_read_latency", "64"}, {"offchipflash_write_latency", "0"}, {"offchipflash_max_reads", "2"},
         {"offchipflash_max_writes", "0"}}},
+      // Arm's vela.ini U85 system configs (Vela 5.1): SRAM 64-byte bursts over 2 (High: 4) AXI ports; DRAM on one
+      // (High: 2) ports, flash on one. Bandwidth = clock scale x 16 bytes x ports used.
+      {"System_Config.Ethos_U85_SYS_Flash_Low",
+       {{"core_clock", "200e6"}, {"axi0_port", "Sram"}, {"axi1_port", "OffChipFlash"},
+        {"sram_clock_scale", "1.0"}, {"sram_ports_used", "2"}, {"sram_burst_length", "64"},
+        {"sram_read_latency", "8"}, {"sram_write_latency", "8"}, {"sram_max_reads", "8"}, {"sram_max_writes", "8"},
+        {"offchipflash_clock_scale", "0.0625"}, {"offchipflash_ports_used", "1"}, {"offchipflash_burst_length", "128"},
+        {"offchipflash_read_latency", "32"}, {"offchipflash_write_latency", "0"}, {"offchipflash_max_reads", "2"},
+        {"offchipflash_max_writes", "0"}}},
+      {"System_Config.Ethos_U85_SYS_Flash_High",
+       {{"core_clock", "500e6"}, {"axi0_port", "Sram"}, {"axi1_port", "OffChipFlash"},
+        {"sram_clock_scale", "1.0"}, {"sram_ports_used", "2"}, {"sram_burst_length", "64"},
+        {"sram_read_latency", "32"}, {"sram_write_latency", "32"}, {"sram_max_reads", "8"}, {"sram_max_writes", "8"},
+        {"offchipflash_clock_scale", "0.0625"}, {"offchipflash_ports_used", "1"}, {"offchipflash_burst_length", "128"},
+        {"offchipflash_read_latency", "64"}, {"offchipflash_write_latency", "0"}, {"offchipflash_max_reads", "2"},
+        {"offchipflash_max_writes", "0"}}},
+      {"System_Config.Ethos_U85_SYS_DRAM_Low",
+       {{"core_clock", "500e6"}, {"axi0_port", "Sram"}, {"axi1_port", "Dram"},
+        {"sram_clock_scale", "1.0"}, {"sram_ports_used", "2"}, {"sram_burst_length", "64"},
+        {"sram_read_latency", "16"}, {"sram_write_latency", "16"}, {"sram_max_reads", "8"}, {"sram_max_writes", "8"},
+        {"dram_clock_scale", "0.46875"}, {"dram_ports_used", "1"}, {"dram_burst_length", "128"},
+        {"dram_read_latency", "500"}, {"dram_write_latency", "250"}, {"dram_max_reads", "24"}, {"dram_max_writes", "12"}}},
+      {"System_Config.Ethos_U85_SYS_DRAM_Mid",
+       {{"core_clock", "1e9"}, {"axi0_port", "Sram"}, {"axi1_port", "Dram"},
+        {"sram_clock_scale", "1.0"}, {"sram_ports_used", "2"}, {"sram_burst_length", "64"},
+        {"sram_read_latency", "32"}, {"sram_write_latency", "32"}, {"sram_max_reads", "8"}, {"sram_max_writes", "8"},
+        {"dram_clock_scale", "0.75"}, {"dram_ports_used", "1"}, {"dram_burst_length", "128"},
+        {"dram_read_latency", "500"}, {"dram_write_latency", "250"}, {"dram_max_reads", "64"}, {"dram_max_writes", "32"}}},
+      {"System_Config.Ethos_U85_SYS_DRAM_High",
+       {{"core_clock", "1e9"}, {"axi0_port", "Sram"}, {"axi1_port", "Dram"},
+        {"sram_clock_scale", "1.0"}, {"sram_ports_used", "4"}, {"sram_burst_length", "64"},
+        {"sram_read_latency", "32"}, {"sram_write_latency", "32"}, {"sram_max_reads", "8"}, {"sram_max_writes", "8"},
+        {"dram_clock_scale", "0.75"}, {"dram_ports_used", "2"}, {"dram_burst_length", "128"},
+        {"dram_read_latency", "500"}, {"dram_write_latency", "250"}, {"dram_max_reads", "64"}, {"dram_max_writes", "32"}}},
       // Vela's built-in U65 system config: the Client_Server figures.
       {"System_Config.internal-default", {{"inherit", "System_Config.Ethos_U65_Client_Server"}}},
       // NXP's i.MX 93 default: the High_End figures (LPDDR4X at 3.75 GB/s = scale 0.234375 at 1 GHz).
@@ -79,6 +113,8 @@ const std::vector<BuiltinSection>& builtin_sections() {
       {"Memory_Mode.Dedicated_Sram",  // the SRAM is a 384 KiB cache for the NPU alone
        {{"const_mem_area", "Axi1"}, {"arena_mem_area", "Axi1"}, {"cache_mem_area", "Axi0"},
         {"arena_cache_size", "393216"}}},
+      // Vela's default for the U85: Dedicated_Sram with its 384 KiB cache named.
+      {"Memory_Mode.Dedicated_Sram_384KB", {{"inherit", "Memory_Mode.Dedicated_Sram"}, {"arena_cache_size", "393216"}}},
       // Vela's built-in U65 memory mode: Dedicated_Sram.
       {"Memory_Mode.internal-default", {{"inherit", "Memory_Mode.Dedicated_Sram"}}},
   };
@@ -91,7 +127,7 @@ std::vector<std::string> system_keys() {
     std::string a(area);
     std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     for (const char* suffix : {"_clock_scale", "_burst_length", "_read_latency", "_write_latency", "_max_reads",
-                               "_max_writes"}) {
+                               "_max_writes", "_ports_used"}) {
       keys.push_back(a + suffix);
     }
   }
@@ -248,15 +284,9 @@ std::vector<std::string> VelaIni::ignored_keys(std::string_view system_config, s
     for (const Section* s : chain(section))
       for (const auto& [k, entry] : s->keys) {
         if (std::find(known.begin(), known.end(), k) != known.end()) continue;
-        const bool ports_used = k.size() > 11 && k.compare(k.size() - 11, 11, "_ports_used") == 0;
-        std::string msg = entry.origin + ": " + k + " is ignored: ";
-        if (ports_used) {
-          msg += "Vela 5 spreads a memory over several AXI ports of an Ethos-U85; the U65 has one port per memory";
-        } else {
-          msg += "no Vela key of that name";
-          const auto close = sim::close_names(k, known);
-          if (!close.empty()) msg += "; did you mean " + close.front() + "?";
-        }
+        std::string msg = entry.origin + ": " + k + " is ignored: no Vela key of that name";
+        const auto close = sim::close_names(k, known);
+        if (!close.empty()) msg += "; did you mean " + close.front() + "?";
         warnings.push_back(msg);
       }
   };
@@ -314,6 +344,10 @@ SystemConfig VelaIni::system_config(std::string_view name) const {
     }
     if (const Entry* e = lookup(section, prefix + "_write_latency")) {
       t.write_latency_cycles = to_int(e->origin, prefix + "_write_latency", e->value);
+    }
+    if (const Entry* e = lookup(section, prefix + "_ports_used")) {
+      t.ports_used = to_int(e->origin, prefix + "_ports_used", e->value);
+      if (t.ports_used < 1 || t.ports_used > 4) bad(e->origin, prefix + "_ports_used", "1 to 4 AXI ports", e->value);
     }
     // The widest AXI limiters (the U65's) track up to 64 reads and 32 writes (spec 05 section 1); a configuration
     // with narrower ones keeps its own. 0 is a memory that takes no such transactions (Vela's flash has
@@ -423,7 +457,7 @@ std::array<unsigned, isa::kRegionCount> region_ports(const MemoryMode& mode) {
 }
 
 void set_port_timing(axi::AxiPortParams& port, const MemTiming& t, unsigned axi_bytes_per_beat) {
-  port.bytes_per_cycle = axi_bytes_per_beat * t.clock_scale;
+  port.bytes_per_cycle = t.bytes_per_cycle(axi_bytes_per_beat);
   port.burst_bytes = static_cast<uint32_t>(t.burst_bytes);
   port.read_latency_cycles = static_cast<uint32_t>(t.read_latency_cycles);
   port.write_latency_cycles = static_cast<uint32_t>(t.write_latency_cycles);
@@ -457,7 +491,7 @@ void apply_machine(sim::Config& c, const Machine& m, unsigned axi_bytes_per_beat
     const std::string pre = "mem.axi" + std::to_string(p) + ".";
     const MemTiming& t = m.system.port_timing(p);
     c.set_value(pre + "memory", std::string(to_string(m.system.axi_port[p])), label, origin);
-    c.set_value(pre + "bytes_per_cycle", axi_bytes_per_beat * t.clock_scale, source, origin);
+    c.set_value(pre + "bytes_per_cycle", t.bytes_per_cycle(axi_bytes_per_beat), source, origin);
     c.set_value(pre + "burst_bytes", t.burst_bytes, source, origin);
     c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
     c.set_value(pre + "write_latency_cycles", t.write_latency_cycles, source, origin);

@@ -56,6 +56,12 @@ struct MemTiming {
   int64_t write_latency_cycles = 0;
   // Vela 5's <memory>_max_reads / _max_writes: outstanding transactions; unset keeps the U65's limits.
   std::optional<int64_t> max_reads, max_writes;
+  // Vela 5's <memory>_ports_used: the U85's AXI ports the memory is spread over; its bandwidth is that many beats
+  // per cycle times the clock scale (Regor's regor_set_system_config).
+  int64_t ports_used = 1;
+  double bytes_per_cycle(unsigned axi_bytes_per_beat) const {
+    return axi_bytes_per_beat * clock_scale * static_cast<double>(ports_used);
+  }
 };
 
 struct SystemConfig {
@@ -90,10 +96,8 @@ class VelaIni {
   MemoryMode memory_mode(std::string_view name) const;
   // Vela's --system-config NAME --memory-mode NAME, with Vela's adjustments and checks.
   Machine machine(std::string_view system_config, std::string_view memory_mode) const;
-  // The keys of those sections (and what they inherit) that set no parameter, one warning each: keys current
-  // Vela writes that have no counterpart here (Vela 5's <memory>_ports_used, for the U85's extra AXI ports)
-  // and keys no Vela writes (with the nearest known key). They are ignored, as Vela ignores what it does not
-  // read.
+  // The keys of those sections (and what they inherit) that set no parameter, one warning each: keys no Vela
+  // writes (with the nearest known key). They are ignored, as Vela ignores what it does not read.
   std::vector<std::string> ignored_keys(std::string_view system_config, std::string_view memory_mode) const;
 
  private:

@@ -152,7 +152,7 @@ EthosuOperator describe_ethosu(const VelaModel& vm, uint32_t sg_index, uint32_t 
 }  // namespace
 
 std::string OptimizerConfig::accelerator() const {
-  if (product > static_cast<uint32_t>(isa::Product::U65))
+  if (product > static_cast<uint32_t>(isa::Product::U85))
     throw InputError("OPTIMIZER_CONFIG: CONFIG word " + hex_word(config_word) + " names unknown product " +
                      std::to_string(product));
   return isa::accelerator_name(static_cast<isa::Product>(product), uint32_t{1} << macs_per_cc_log2);

@@ -37,11 +37,11 @@ struct OptimizerConfig {
   uint32_t cmd_stream_version = 0;
   uint32_t shram_size_kib = 0;
   bool custom_dma = false;
-  uint32_t product = 0;  // 0 = U55, 1 = U65
+  uint32_t product = 0;  // 0 = U55, 1 = U65, 2 = U85
   uint32_t arch_major = 0, arch_minor = 0, arch_patch = 0;
 
   // Vela's accelerator name for this configuration ("ethos-u65-256"); throws InputError when the product
-  // is not an Ethos-U55/U65.
+  // is not an Ethos-U55, U65 or U85.
   std::string accelerator() const;
 };
 

@@ -71,7 +71,7 @@ void take_payload_variant(Job& job, const DriverPayload& payload) {
   job.payload_config = c.config_word;
   const isa::Architecture* named = isa::from_config_register(c.config_word);
   const auto fits = [&](const isa::Architecture& a) {
-    for (const isa::Diagnostic& d : isa::architecture_problems(isa::decode(job.stream), a))
+    for (const isa::Diagnostic& d : isa::architecture_problems(isa::decode(job.stream, a.isa), a))
       if (d.problem == isa::Problem::UNKNOWN_OPCODE) return false;
     return true;
   };

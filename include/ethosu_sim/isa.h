@@ -20,9 +20,9 @@
 
 namespace ethosu_sim {
 
-// The Ethos-U configurations the simulator models, by Vela's accelerator names: ethos-u55-32/64/128/256 and
-// ethos-u65-256/512.
-enum class Variant : uint8_t { U65_256, U65_512, U55_32, U55_64, U55_128, U55_256 };
+// The Ethos-U configurations the simulator models, by Vela's accelerator names: ethos-u55-32/64/128/256,
+// ethos-u65-256/512 and ethos-u85-128/256/512/1024/2048.
+enum class Variant : uint8_t { U65_256, U65_512, U55_32, U55_64, U55_128, U55_256, U85_128, U85_256, U85_512, U85_1024, U85_2048 };
 inline constexpr Variant kDefaultVariant = Variant::U65_256;  // the i.MX 93's
 std::optional<Variant> parse_variant(const std::string& name);  // "ethos-u55-128", ...
 const char* variant_name(Variant v);

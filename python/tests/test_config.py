@@ -11,7 +11,9 @@ def test_parameters_listed_with_units():
     p = params["mem.axi1.read_latency_cycles"]
     assert p["type"] == "int" and p["unit"] == "cycles" and p["value"] == 500 and p["description"]
     assert params["npu.variant"]["choices"] == ["ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
-                                                "ethos-u65-256", "ethos-u65-512"]
+                                                "ethos-u65-256", "ethos-u65-512", "ethos-u85-128", "ethos-u85-256",
+                                                "ethos-u85-512", "ethos-u85-1024", "ethos-u85-2048"]
+    assert [v["name"] for v in ethosu_sim.variants()] == params["npu.variant"]["choices"]
     assert params["mem.axi1.bytes_per_cycle"]["value"] == pytest.approx(3.75)
     # Ranges as the registry enforces them, for sweeps and fits that must stay inside.
     assert (p["min"], p["max"]) == (0, 1000000)

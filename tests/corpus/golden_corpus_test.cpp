@@ -81,6 +81,7 @@ class GoldenRecord : public ::testing::TestWithParam<test::GoldenCase> {
  protected:
   void SetUp() override {
     if (GetParam().label.empty()) GTEST_SKIP() << test::skip_message();
+    if (const std::string why = test::not_run_reason(GetParam().source); !why.empty()) GTEST_SKIP() << why;
   }
 };
 

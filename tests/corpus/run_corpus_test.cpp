@@ -27,6 +27,7 @@ class RunCorpus : public ::testing::TestWithParam<fs::path> {
  protected:
   void SetUp() override {
     if (GetParam().empty()) GTEST_SKIP() << test::skip_message();
+    if (const std::string why = test::not_run_reason(GetParam()); !why.empty()) GTEST_SKIP() << why;
   }
 };
 

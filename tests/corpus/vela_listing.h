@@ -59,8 +59,9 @@ inline void expect_vela_listing(const std::vector<uint8_t>& stream, const fs::pa
 
 // The same for Vela 5's C++ core, whose listing interleaves a comment line per operation (not in the stream) and
 // may be preceded by Vela's warnings: its "Register command stream" header and command lines against ours.
-inline void expect_vela_regor_listing(const std::vector<uint8_t>& stream, const fs::path& listing) {
-  const auto ours = lines_of(isa::disassemble(isa::decode(stream), isa::DisasmFormat::VELA_REGOR));
+inline void expect_vela_regor_listing(const std::vector<uint8_t>& stream, const fs::path& listing,
+                                      isa::IsaVersion version) {
+  const auto ours = lines_of(isa::disassemble(isa::decode(stream, version), isa::DisasmFormat::VELA_REGOR));
   const auto bytes = read_file(listing);
   std::vector<std::string> theirs;
   bool started = false;

@@ -22,6 +22,7 @@ TEST(Architecture, EveryVariantHasOneDescriptionFoundByNameAndConfig) {
   }
   EXPECT_EQ(find_architecture("ethos-u55-512"), nullptr);
   EXPECT_EQ(accelerator_name(Product::U55, 512), "ethos-u55-512");
+  EXPECT_EQ(accelerator_name(Product::U85, 4096), "ethos-u85-4096");
   EXPECT_EQ(find_architecture(Product::U65, 128), nullptr);
 }
 
@@ -34,6 +35,13 @@ TEST(Architecture, ConfigAndIdRegistersAsTheDriversReadThem) {
   EXPECT_EQ(architecture(Variant::U55_256).config, 0x00003008u);
   EXPECT_EQ(architecture(Variant::U65_256).config, 0x10003008u);
   EXPECT_EQ(architecture(Variant::U65_512).config, 0x10006009u);
+  // The U85: product 2, stream version 1, log2 of AXI SRAM/EXT ports and weight decoders (configs in Vela's table).
+  EXPECT_EQ(architecture(Variant::U85_128).config, 0x20000117u);
+  EXPECT_EQ(architecture(Variant::U85_256).config, 0x20000118u);
+  EXPECT_EQ(architecture(Variant::U85_512).config, 0x20001119u);
+  EXPECT_EQ(architecture(Variant::U85_1024).config, 0x2000251Au);
+  EXPECT_EQ(architecture(Variant::U85_2048).config, 0x2000261Bu);
+  EXPECT_EQ(architecture(Variant::U85_256).id, 0x20007001u);  // architecture 2.0.0, product 7, r0p0
   // ID: the U55's default (architecture 1.1.0, r2p0), the i.MX 93's U65 (1.0.6, r0p0).
   EXPECT_EQ(architecture(Variant::U55_128).id, 0x10104201u);
   EXPECT_EQ(architecture(Variant::U65_256).id, 0x10066001u);
@@ -41,7 +49,13 @@ TEST(Architecture, ConfigAndIdRegistersAsTheDriversReadThem) {
     const Architecture& a = architecture(v);
     EXPECT_EQ(get(a.config, RegField::CONFIG_product), static_cast<uint32_t>(a.product));
     EXPECT_EQ(1u << get(a.config, RegField::CONFIG_macs_per_cc), a.macs());
-    EXPECT_EQ(get(a.config, RegField::CONFIG_shram_size), a.shram_banks * a.cores);
+    if (a.product == Product::U85) {
+      EXPECT_EQ(1u << get(a.config, RegField::CONFIG_num_wd), a.weight_decoders);
+      EXPECT_EQ(1u << get(a.config, RegField::CONFIG_num_axi_sram), a.axi_sram_ports);
+      EXPECT_EQ(1u << get(a.config, RegField::CONFIG_num_axi_ext), a.axi_ext_ports);
+    } else {
+      EXPECT_EQ(get(a.config, RegField::CONFIG_shram_size), a.shram_banks * a.cores);
+    }
   }
 }
 
@@ -77,6 +91,33 @@ TEST(Architecture, U55ConfigurationsFromVelasTables) {
   EXPECT_EQ(u65.axi_bytes_per_beat, 16u);
   EXPECT_EQ(u65.dma_queue_depth, 2u);
   EXPECT_EQ(architecture(Variant::U65_512).cores, 2u);
+}
+
+TEST(Architecture, U85ConfigurationsFromVelasTables) {
+  // Micro-blocks as ACC_FORMAT.microblock names them (height x width), each width x height x depth with depth =
+  // MACs / (8 x height x width).
+  const Architecture& u256 = architecture(Variant::U85_256);
+  EXPECT_EQ(u256.isa, IsaVersion::V2);
+  ASSERT_EQ(u256.microblocks.size(), 3u);
+  EXPECT_EQ(u256.microblocks[0].first, enums::microblock::U1X2);
+  EXPECT_EQ(u256.microblocks[0].second.w, 2u);
+  EXPECT_EQ(u256.microblocks[0].second.h, 1u);
+  EXPECT_EQ(u256.microblocks[0].second.d, 16u);
+  EXPECT_EQ(u256.microblocks[2].first, enums::microblock::U2X2);
+  EXPECT_EQ(u256.microblocks[2].second.d, 8u);
+  const Architecture& u2048 = architecture(Variant::U85_2048);
+  EXPECT_EQ(u2048.weight_decoders, 4u);
+  EXPECT_EQ(u2048.axi_sram_ports, 4u);
+  EXPECT_EQ(u2048.buffers.acc_bytes, 131072u);
+  EXPECT_EQ(u2048.microblocks.back().second.d, 16u);  // U4X4: 4 x 4 x 16
+  for (Variant v : {Variant::U85_128, Variant::U85_256, Variant::U85_512, Variant::U85_1024, Variant::U85_2048}) {
+    const Architecture& a = architecture(v);
+    EXPECT_EQ(a.dma_queue_depth, 4u);
+    EXPECT_EQ(a.address_bits, 40u);
+    EXPECT_EQ(a.buffers.lut_bytes, 2048u);
+    EXPECT_EQ(a.shram_banks, 0u);
+    for (const auto& [m, b] : a.microblocks) EXPECT_EQ(b.w * b.h * b.d * 8, a.macs()) << a.name;
+  }
 }
 
 TEST(Architecture, LutBanksAreReservedOnlyAboveSixteenBanks) {

@@ -205,12 +205,10 @@ TEST(SystemConfigTest, Vela51KeysMapToTheAxiLimitsOrWarn) {
   EXPECT_EQ(c.param("mem.axi0.max_outstanding_reads").as_int(), 16);
   EXPECT_EQ(c.param("mem.axi1.max_outstanding_reads").as_int(), 24);
   EXPECT_EQ(c.param("mem.axi1.max_outstanding_writes").as_int(), 12);
-  const auto ignored = ini.ignored_keys("Ethos_U65_High_End_51", "Shared_Sram");
-  ASSERT_EQ(ignored.size(), 1u);
-  EXPECT_NE(ignored[0].find("vela51.ini:18: dram_ports_used is ignored: Vela 5 spreads a memory over several AXI "
-                            "ports of an Ethos-U85"),
-            std::string::npos)
-      << ignored[0];
+  // <memory>_ports_used multiplies the memory's bandwidth, as Vela 5's regor_set_system_config does.
+  EXPECT_EQ(sc.port_timing(1).ports_used, 2);
+  EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 0.234375 * kU65AxiBytes * 2);
+  EXPECT_TRUE(ini.ignored_keys("Ethos_U65_High_End_51", "Shared_Sram").empty());
   EXPECT_NE(input_error_of([&] { ini.system_config("TooMany"); })
                 .find("vela51.ini:21: dram_max_writes: expected 0 to 32 outstanding transactions, got '33'"),
             std::string::npos);
@@ -219,6 +217,20 @@ TEST(SystemConfigTest, Vela51KeysMapToTheAxiLimitsOrWarn) {
   apply_machine(d, VelaIni().machine("Ethos_U65_High_End", "Dedicated_Sram"), kU65AxiBytes, Source::PRESET, "builtin");
   EXPECT_EQ(d.param("mem.axi1.max_outstanding_reads").as_int(), 64);
   EXPECT_TRUE(VelaIni().ignored_keys("Ethos_U65_High_End", "Dedicated_Sram").empty());
+}
+
+TEST(SystemConfigTest, U85SystemConfigsAndDefaultMemoryMode) {
+  // Vela 5.1's default for the U85: Ethos_U85_SYS_DRAM_Mid (1 GHz; SRAM on 2 ports of 16 bytes, DRAM 0.75 x 16
+  // bytes on one) with Dedicated_Sram_384KB.
+  const Machine m = VelaIni().machine("Ethos_U85_SYS_DRAM_Mid", "Dedicated_Sram_384KB");
+  EXPECT_DOUBLE_EQ(m.system.core_clock_hz, 1e9);
+  EXPECT_DOUBLE_EQ(m.system.port_timing(0).bytes_per_cycle(16), 32.0);
+  EXPECT_DOUBLE_EQ(m.system.port_timing(1).bytes_per_cycle(16), 12.0);
+  EXPECT_EQ(m.system.port_timing(0).burst_bytes, 64);
+  EXPECT_EQ(m.memory_mode.arena_cache_size_bytes, 393216u);
+  EXPECT_EQ(m.memory_mode.arena_port, 1u);
+  EXPECT_DOUBLE_EQ(VelaIni().system_config("Ethos_U85_SYS_DRAM_High").port_timing(1).bytes_per_cycle(16), 24.0);
+  EXPECT_TRUE(VelaIni().ignored_keys("Ethos_U85_SYS_Flash_Low", "Dedicated_Sram_384KB").empty());
 }
 
 TEST(SystemConfigTest, IniFromFile) {

@@ -65,6 +65,9 @@ class Run {
     fault({FaultKind::CMD_PARSE_ERROR, offset, message});
   }
 
+  // A job the simulator itself cannot run (not a hardware fault).
+  void refuse(uint32_t offset, const std::string& message) { fault({FaultKind::LIMIT, offset, message}); }
+
  private:
   struct QueuedDma {
     uint32_t offset;
@@ -287,6 +290,11 @@ RunResult Engine::run(const isa::Stream& s, const Regions& regions, ShramBanks& 
   const isa::Diagnostic* error = s.first_error();
   const uint32_t parse_error_at = error ? error->offset : UINT32_MAX;
   Run run(regions, shram, config, timeline, result);
+  if (!isa::architecture(config.variant).operations_modelled() || s.version != isa::architecture(config.variant).isa) {
+    run.refuse(0, isa::hex_offset(0) + ": the simulator does not run the " + isa::architecture(config.variant).describe() +
+                      "'s operations yet (command set " + isa::version_name(s.version) + ")");
+    return result;
+  }
   bool running = true, ended = false;
   isa::walk(s, [&](const isa::Event& e, const isa::StreamState& st) {
     if (!running) return;

@@ -1,7 +1,9 @@
 #include "models/npu/mac/mac_timing.h"
 
 #include <algorithm>
+#include <string>
 
+#include "isa/architecture.h"
 #include "sim/error.h"
 #include "sim/int_math.h"
 
@@ -19,16 +21,17 @@ bool is_16bit(const isa::ElementType& e) { return e.bits() == 16; }
 }  // namespace
 
 MacTiming::MicroBlock MacTiming::ublock() const {
-  struct Shape {
-    unsigned macs;
-    MicroBlock ublock;
-  };
-  // Arm's configurations of the array (Vela's accelerator table), each element taking 8 IFM channels.
-  constexpr Shape kShapes[] = {{256, {2, 2, 8}}, {128, {2, 1, 8}}, {64, {1, 1, 8}}, {32, {1, 1, 4}}};
-  for (const Shape& s : kShapes)
-    if (s.macs == macs_per_core) return s.ublock;
-  throw InputError("MAC array: " + std::to_string(macs_per_core) +
-                   " MACs per core has no micro-block (32, 64, 128 or 256)");
+  // The micro-block of Arm's configuration of that width (the architecture descriptions), each element taking 8 IFM
+  // channels; the first one listed where a family has several.
+  std::string widths;
+  for (isa::Variant v : isa::variants()) {
+    const isa::Architecture& a = isa::architecture(v);
+    if (a.macs_per_core == macs_per_core) return {a.ofm_ublock.w, a.ofm_ublock.h, a.ofm_ublock.d};
+    if (widths.find(std::to_string(a.macs_per_core) + ",") == std::string::npos)
+      widths += std::to_string(a.macs_per_core) + ",";
+  }
+  widths.pop_back();
+  throw InputError("MAC array: " + std::to_string(macs_per_core) + " MACs per core has no micro-block (" + widths + ")");
 }
 
 MacTiming MacTiming::with_macs_per_core(unsigned macs) const {

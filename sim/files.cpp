@@ -31,11 +31,6 @@ class Fd {
     if (fd_ >= 0) ::close(fd_);
   }
   int get() const { return fd_; }
-  int release() {
-    const int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
 
  private:
   int fd_;
@@ -98,35 +93,59 @@ std::string read_text_file(const fs::path& path, uint64_t max_bytes) {
   return std::string(bytes.begin(), bytes.end());
 }
 
-void write_file(const fs::path& path, const uint8_t* data, size_t size) {
+OutputFile::OutputFile(const fs::path& path) : path_(path) {
   struct stat st {};
   const bool exists = ::lstat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) fail(path, "is a directory, expected a file");
   if (exists && !S_ISREG(st.st_mode)) {
     // A device, FIFO or symbolic link: written through, never replaced. O_NONBLOCK keeps a FIFO without a
-    // reader from blocking.
+    // reader from blocking the open (ENXIO instead); writes then block as usual, so a reader that is slow to
+    // drain the FIFO is waited for rather than refused (EAGAIN).
     struct stat target {};
     if (::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode)) fail(path, "is a directory, expected a file");
-    Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666));
-    if (fd.get() < 0) fail(path, "cannot write: " + errno_text());
-    write_all(fd.get(), data, size, path);
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0666);
+    if (fd_ < 0) fail(path, "cannot write: " + errno_text());
+    const int flags = ::fcntl(fd_, F_GETFL);
+    if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+      const std::string why = errno_text();
+      ::close(fd_);
+      fail(path, "cannot write: " + why);
+    }
     return;
   }
-  fs::path tmp = path;
-  tmp += ".tmp" + std::to_string(::getpid());
-  Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666));
-  if (fd.get() < 0) fail(path, "cannot create: " + errno_text());
-  try {
-    write_all(fd.get(), data, size, path);
-  } catch (...) {
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  if (::close(fd.release()) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
+  // O_NOFOLLOW: a link planted at the temporary's name (in a folder others can write) is not written through.
+  tmp_ = path;
+  tmp_ += ".tmp" + std::to_string(::getpid());
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd_ < 0) fail(path, "cannot create: " + errno_text());
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+}
+
+void OutputFile::write(const void* data, size_t size) {
+  if (fd_ < 0) fail(path_, "cannot write: already closed");
+  write_all(fd_, static_cast<const uint8_t*>(data), size, path_);
+}
+
+void OutputFile::commit() {
+  if (fd_ < 0) fail(path_, "cannot write: already closed");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 || (!tmp_.empty() && ::rename(tmp_.c_str(), path_.c_str()) != 0)) {
     const std::string why = errno_text();
-    ::unlink(tmp.c_str());
-    fail(path, "cannot write: " + why);
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    fail(path_, "cannot write: " + why);
   }
+}
+
+void write_file(const fs::path& path, const uint8_t* data, size_t size) {
+  OutputFile out(path);
+  out.write(data, size);
+  out.commit();
 }
 
 void write_text_file(const fs::path& path, const std::string& text) {

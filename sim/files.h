@@ -5,7 +5,8 @@
 // Writes go into the named file; an existing regular file is replaced as a whole (written beside it and
 // renamed over it, so the path holds the old or the new contents, never a part), anything else that
 // exists (a device such as /dev/null, a FIFO, a symbolic link) is written through in place and never
-// replaced, and a directory is refused.
+// replaced, and a directory is refused. Nothing blocks: a FIFO without a reader is refused at once (ENXIO), and
+// the temporary is created without following a link planted at its name.
 #pragma once
 
 #include <cstdint>
@@ -24,5 +25,23 @@ inline void write_file(const std::filesystem::path& path, const std::vector<uint
   write_file(path, bytes.data(), bytes.size());
 }
 void write_text_file(const std::filesystem::path& path, const std::string& text);
+
+// A file written in parts with write_file()'s policy, for outputs made as they go (a trace). The constructor
+// opens it (throws InputError naming the path, before anything is written); commit() puts a replaced file in
+// place. Destroyed without commit(), it leaves the path as it was (its temporary removed).
+class OutputFile {
+ public:
+  explicit OutputFile(const std::filesystem::path& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(const void* data, size_t size);
+  void commit();
+
+ private:
+  std::filesystem::path path_, tmp_;  // tmp_ empty: written in place
+  int fd_ = -1;
+};
 
 }  // namespace ethosu::sim

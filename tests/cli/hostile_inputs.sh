@@ -76,6 +76,7 @@ expect 0 "total:" run "$case_dir" --out "$tmp/o" --trace /dev/null --report /dev
 if [ ! -c /dev/null ]; then echo "FAIL: /dev/null is no longer a device"; failures=$((failures + 1)); fi
 mkfifo "$tmp/fifo.json"
 expect 2 "fifo.json: cannot write" run "$case_dir" --out "$tmp/o" --report "$tmp/fifo.json"  # no reader: not waited for
+expect 2 "fifo.json: cannot write" run "$case_dir" --out "$tmp/o" --trace "$tmp/fifo.json"
 [ -p "$tmp/fifo.json" ] || { echo "FAIL: the FIFO was replaced"; failures=$((failures + 1)); }
 
 # 5. Streams: 64 MiB of junk is refused at once; 8 MiB of junk lists a bounded number of problems.

@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 
 #include "sim/error.h"
 
@@ -25,6 +27,7 @@ std::string errno_text() { return std::strerror(errno); }
 class Fd {
  public:
   explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   ~Fd() {
@@ -46,10 +49,8 @@ void write_all(int fd, const uint8_t* data, size_t size, const fs::path& p) {
   }
 }
 
-}  // namespace
-
-std::vector<uint8_t> read_file(const fs::path& path, uint64_t max_bytes) {
-  struct stat st {};
+// Opens a regular file for reading, refusing anything else, and one over `max_bytes`, before it is opened.
+Fd open_regular(const fs::path& path, uint64_t max_bytes, struct stat& st) {
   if (::stat(path.c_str(), &st) != 0) fail(path, errno == ENOENT ? "no such file" : "cannot read: " + errno_text());
   if (S_ISDIR(st.st_mode)) fail(path, "is a directory, expected a file");
   if (!S_ISREG(st.st_mode)) fail(path, "is not a regular file");
@@ -62,6 +63,32 @@ std::vector<uint8_t> read_file(const fs::path& path, uint64_t max_bytes) {
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) fail(path, "is not a regular file");
   if (static_cast<uint64_t>(st.st_size) > max_bytes)
     fail(path, "larger than the " + std::to_string(max_bytes) + "-byte limit for this input");
+  return fd;
+}
+
+}  // namespace
+
+FileHead read_file_head(const fs::path& path, size_t max_bytes) {
+  struct stat st {};
+  const Fd fd = open_regular(path, std::numeric_limits<uint64_t>::max(), st);
+  FileHead head;
+  head.size_bytes = static_cast<uint64_t>(st.st_size);
+  head.bytes.resize(std::min<uint64_t>(max_bytes, head.size_bytes));
+  size_t got = 0;
+  while (got < head.bytes.size()) {
+    const ssize_t n = ::read(fd.get(), head.bytes.data() + got, head.bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(path, "read error: " + errno_text());
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  head.bytes.resize(got);
+  return head;
+}
+
+std::vector<uint8_t> read_file(const fs::path& path, uint64_t max_bytes) {
+  struct stat st {};
+  const Fd fd = open_regular(path, max_bytes, st);
   // The size the stat gave in one read straight into the result (a large region file then costs one system call
   // and one copy, not one per 64 KiB and a second copy; the vector's zero-fill before it is the one extra pass),
   // then whatever the file grew by since, if anything.

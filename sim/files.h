@@ -20,6 +20,13 @@ inline constexpr uint64_t kMaxTextFileBytes = uint64_t{16} << 20;  // configurat
 
 std::vector<uint8_t> read_file(const std::filesystem::path& path, uint64_t max_bytes = uint64_t{1} << 32);
 std::string read_text_file(const std::filesystem::path& path, uint64_t max_bytes = kMaxTextFileBytes);
+// A file's size and its first bytes (at most `max_bytes`), with read_file()'s checks: to tell from a file's start
+// and size how much of it to read.
+struct FileHead {
+  std::vector<uint8_t> bytes;
+  uint64_t size_bytes = 0;
+};
+FileHead read_file_head(const std::filesystem::path& path, size_t max_bytes);
 void write_file(const std::filesystem::path& path, const uint8_t* data, size_t size);
 inline void write_file(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
   write_file(path, bytes.data(), bytes.size());

@@ -99,7 +99,7 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
   Job job;
   job.name = c.name;
   if (!c.accelerator.empty()) job.variant = c.accelerator;
-  job.stream = sim::read_file(c.command_stream.string());
+  job.stream = read_npu_file_bytes(c.command_stream);
   for (const auto& r : c.regions) {
     const std::string what = c.manifest.string() + ": region " + std::to_string(r.index);
     if (r.index >= isa::kRegionCount) throw InputError(what + ": region index over 7");
@@ -130,7 +130,7 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
 
 Job job_from_stream(const std::filesystem::path& stream, const std::vector<RegionArg>& regions,
                     const std::vector<PlacementArg>& inputs, const std::vector<PlacementArg>& dumps) {
-  return job_from_stream_bytes(stream.filename().string(), sim::read_file(stream.string()), stream.string(), regions,
+  return job_from_stream_bytes(stream.filename().string(), read_npu_file_bytes(stream), stream.string(), regions,
                                inputs, dumps);
 }
 
@@ -173,7 +173,7 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
 }
 
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {
-  const auto file = sim::read_file(model.string());
+  const auto file = read_npu_file_bytes(model);
   const auto npu = read_npu_file(file, model.string());
   if (npu.kind != NpuFileKind::TFLITE) throw InputError(model.string() + ": not a .tflite model");
   const VelaModel& vm = *npu.model;

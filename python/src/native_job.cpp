@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "host/formats/case.h"
-#include "sim/files.h"
 #include "host/formats/payload.h"
 #include "host/formats/tflite.h"
 #include "sim/error.h"
@@ -78,7 +77,7 @@ NativeJob load_tflite(const std::filesystem::path& model) {
   n.kind = "tflite";
   n.job = host::job_from_tflite(model, {});
   // job_from_tflite accepted the model, so it has exactly one ethos-u operator with planned offsets.
-  const auto npu = host::read_npu_file(sim::read_file(model.string()), model.string());
+  const auto npu = host::read_npu_file(host::read_npu_file_bytes(model), model.string());
   const host::EthosuOperator& op = npu.model->ethosu_operators.front();
   for (const auto& t : op.model_inputs)
     n.inputs.push_back({t.name, t.region, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
@@ -116,7 +115,7 @@ NativeJob stream_job(const std::string& job_name, const std::vector<uint8_t>& st
 NativeJob load_stream(const std::filesystem::path& stream,
                       const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
                       const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
-  return stream_job(stream.filename().string(), sim::read_file(stream), stream.string(), regions, dumps);
+  return stream_job(stream.filename().string(), host::read_npu_file_bytes(stream), stream.string(), regions, dumps);
 }
 
 NativeJob load_stream_bytes(const std::string& stream,

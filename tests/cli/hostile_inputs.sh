@@ -132,5 +132,9 @@ grep -q '"ops_not_listed": 100000' "$tmp/many.json" || {
   failures=$((failures + 1))
 }
 
+# 7. A benchmark repeat count that would never end (and keep a sample per run) is refused before anything runs.
+expect 2 "--repeat must be 1 to 1000 runs per case, not 18446744073709551615" bench "$case_dir" \
+  --repeat 18446744073709551615
+
 echo "hostile inputs: $passed passed, $failures failed"
 [ "$failures" -eq 0 ]

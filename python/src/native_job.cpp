@@ -43,7 +43,10 @@ void check_range(const host::Job& job, uint32_t region, uint64_t offset, uint64_
                      " do not fit region " + std::to_string(region) + " (" + std::to_string(have) + " bytes)");
 }
 
-std::vector<int64_t> to_shape(const std::vector<int32_t>& s) { return {s.begin(), s.end()}; }
+template <typename T>
+std::vector<int64_t> to_shape(const std::vector<T>& s) {
+  return {s.begin(), s.end()};
+}
 
 }  // namespace
 
@@ -63,11 +66,14 @@ NativeJob load_case(const std::filesystem::path& dir, bool allow_outside) {
   n.kind = "case";
   n.job = host::job_from_case(dir, allow_outside);
   const host::CorpusCase c = host::load_case(dir, allow_outside);
-  for (const auto& t : c.inputs) n.inputs.push_back({t.name, t.region, t.offset, t.size_bytes, t.dtype, {}});
+  for (const auto& t : c.inputs)
+    n.inputs.push_back({t.name, t.region, t.offset, t.size_bytes, t.dtype, to_shape(t.shape)});
   for (size_t k = 0; k < n.job.outputs.size(); ++k) {
     const auto& o = n.job.outputs[k];
-    const std::string dtype = k < c.outputs.size() && !c.outputs[k].dtype.empty() ? c.outputs[k].dtype : spec_dtype(o);
-    n.outputs.push_back({o.name, o.region, o.offset, o.size_bytes, dtype, {}});
+    const bool described = k < c.outputs.size();
+    const std::string dtype = described && !c.outputs[k].dtype.empty() ? c.outputs[k].dtype : spec_dtype(o);
+    n.outputs.push_back({o.name, o.region, o.offset, o.size_bytes, dtype,
+                         described ? to_shape(c.outputs[k].shape) : std::vector<int64_t>{}});
   }
   return n;
 }

@@ -2,6 +2,7 @@
 hang, a Python-level crash or unbounded memory. The sample job of the build (traces/tiny_cnn) is enough: no
 conformance data needed."""
 
+import json
 import os
 import subprocess
 import sys
@@ -54,4 +55,34 @@ def test_trace_into_a_fifo_without_a_reader_is_refused(tmp_path):
     with pytest.raises(ethosu_sim.InputError, match="trace.json: cannot write"):
         ethosu_sim.run(sample_job(), trace=fifo)
     assert ethosu_sim.run(sample_job()).exact
+
+
+def test_a_deeply_nested_manifest_is_read_as_the_simulator_reads_it(tmp_path):
+    # Python's json module recursed into what the C++ reader accepts and raised RecursionError; the job is now
+    # read by the simulator alone.
+    case = tmp_path / "deep"
+    case.mkdir()
+    for f in sample_job().iterdir():
+        if f.is_file():
+            (case / f.name).write_bytes(f.read_bytes())
+    manifest = (case / "manifest.json").read_text()
+    depth = 100_000
+    nested = manifest.replace("{", '{"deep": ' + "[" * depth + "]" * depth + ", ", 1)
+    (case / "manifest.json").write_text(nested)
+    job = ethosu_sim.Job(case)
+    assert ethosu_sim.run(job).exact
+    assert job.outputs[0]["shape"] == ethosu_sim.Job(sample_job()).outputs[0]["shape"]
+
+
+def test_a_malformed_shape_is_an_input_error(tmp_path):
+    case = tmp_path / "shape"
+    case.mkdir()
+    for f in sample_job().iterdir():
+        if f.is_file():
+            (case / f.name).write_bytes(f.read_bytes())
+    manifest = json.loads((case / "manifest.json").read_text())
+    manifest["inputs"][0]["shape"] = [1, -2]
+    (case / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ethosu_sim.InputError, match=r"inputs\[0\]\.shape\[1\]: is not a non-negative integer"):
+        ethosu_sim.Job(case)
 

@@ -68,6 +68,16 @@ Fd open_regular(const fs::path& path, uint64_t max_bytes, struct stat& st) {
 
 }  // namespace
 
+bool inside_folder(const fs::path& folder, const fs::path& path) {
+  std::error_code ec;
+  const fs::path root = fs::canonical(folder, ec);
+  if (ec) return false;
+  const fs::path real = fs::canonical(path, ec);
+  if (ec) return false;
+  const auto [end, _] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+  return end == root.end();
+}
+
 FileHead read_file_head(const fs::path& path, size_t max_bytes) {
   struct stat st {};
   const Fd fd = open_regular(path, std::numeric_limits<uint64_t>::max(), st);

@@ -20,6 +20,11 @@ inline constexpr uint64_t kMaxTextFileBytes = uint64_t{16} << 20;  // configurat
 
 std::vector<uint8_t> read_file(const std::filesystem::path& path, uint64_t max_bytes = uint64_t{1} << 32);
 std::string read_text_file(const std::filesystem::path& path, uint64_t max_bytes = kMaxTextFileBytes);
+// Whether `path` lies inside `folder` once the symbolic links of both are followed (false when either cannot be
+// resolved): the rule for the files a case folder's or a capture folder's manifest names, so that someone else's
+// folder cannot make the simulator read, report on or copy a file it links to.
+bool inside_folder(const std::filesystem::path& folder, const std::filesystem::path& path);
+
 // A file's size and its first bytes (at most `max_bytes`), with read_file()'s checks: to tell from a file's start
 // and size how much of it to read.
 struct FileHead {

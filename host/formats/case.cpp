@@ -83,15 +83,11 @@ class ManifestReader {
     const fs::path p = (dir_ / it->get<std::string>()).lexically_normal();
     std::error_code ec;
     if (!fs::is_regular_file(p, ec)) fail(k, "file " + p.string() + " does not exist");
-    if (!allow_outside_) {
-      // Someone else's case must not make `run --capture` copy any file it can name (an absolute path, "..",
-      // a symbolic link out of the folder).
-      const fs::path real = fs::canonical(p, ec);
-      const auto [end, _] = std::mismatch(root_.begin(), root_.end(), real.begin(), real.end());
-      if (ec || end != root_.end())
-        fail(k, "file " + p.string() + " lies outside the case folder " + root_.string() +
-                    " (allow it with --allow-outside-case)");
-    }
+    // Someone else's case must not make `run --capture` copy any file it can name (an absolute path, "..", a
+    // symbolic link out of the folder).
+    if (!allow_outside_ && !sim::inside_folder(root_, p))
+      fail(k, "file " + p.string() + " lies outside the case folder " + root_.string() +
+                  " (allow it with --allow-outside-case)");
     const uint64_t actual = fs::file_size(p, ec);
     if (ec) fail(k, "cannot read the size of " + p.string());
     if (size && actual != *size) {

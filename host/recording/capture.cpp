@@ -92,11 +92,20 @@ FileRef read_file_ref(const ManifestReader& m, const json& j, const std::string&
   return f;
 }
 
+// A capture's files lie in its folder, as a case folder's do (sim::inside_folder): a link out of it is refused
+// before the file is opened, so that its size and CRC are never reported.
+void check_inside(const fs::path& dir, const fs::path& path) {
+  if (!sim::inside_folder(dir, path))
+    throw InputError(path.string() + ": lies outside the capture folder " + dir.string() +
+                     " (a symbolic link out of it); a capture's files must be in its folder");
+}
+
 std::vector<uint8_t> load(const fs::path& dir, const FileRef& f) {
   const std::string manifest_name = kManifest;
   const fs::path path = dir / f.name;
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path.string() + ": missing (" + manifest_name + " lists it)");
+  check_inside(dir, path);
   if (!fs::is_regular_file(path, ec)) throw InputError(path.string() + ": not a regular file");
   const uint64_t size = fs::file_size(path, ec);
   if (ec || size != f.size_bytes)
@@ -342,6 +351,7 @@ Capture read_capture(const fs::path& dir) {
   const fs::path manifest_path = dir / kManifest;
   if (!fs::exists(manifest_path, ec))
     throw InputError(manifest_path.string() + ": missing (a capture folder has " + kManifest + ")");
+  check_inside(dir, manifest_path);
   const ManifestReader m(manifest_path.string());
   const auto text = sim::read_file(manifest_path.string(), uint64_t{1} << 24);
   json j;

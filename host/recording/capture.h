@@ -3,7 +3,8 @@
 //
 // Contract: write_capture() stores a Capture as a folder (format described in host/recording/CAPTURE.md, version 2) that
 // read_capture() reads back exactly; read_capture() also reads version 1 and checks everything a hand-edited or
-// truncated folder can get wrong, throwing ethosu::InputError naming the file and the problem. CaptureWriter
+// truncated folder can get wrong, throwing ethosu::InputError naming the file and the problem; its files must lie in
+// its folder, after symbolic links, as a case folder's must. CaptureWriter
 // writes the same folder file by file, straight from the caller's memory, for recorders that must not hold
 // copies of a job's buffers. replay() runs a capture's submission on the simulator with its recorded
 // configuration and compares the results with the recorded ones. The shims write a capture per submission when

@@ -13,11 +13,6 @@
 namespace ethosu::host {
 namespace {
 
-// Regions are host buffers; keep a region, and a job's regions together, within what a host can sensibly
-// allocate.
-constexpr uint64_t kMaxRegionBytes = uint64_t{4} << 30;
-constexpr uint64_t kMaxJobRegionBytes = uint64_t{8} << 30;
-
 void place(std::vector<uint8_t>& region, uint32_t index, uint64_t offset, const std::vector<uint8_t>& data,
            const std::string& what) {
   if (offset > region.size() || data.size() > region.size() - offset)
@@ -34,7 +29,7 @@ void check_region_size(const Job& job, uint32_t index, uint64_t size, const std:
   uint64_t others = 0;
   for (uint32_t r = 0; r < isa::kRegionCount; ++r)
     if (r != index) others += job.regions[r].size();
-  if (others + size > kMaxJobRegionBytes)
+  if (others + size > kMaxRegionBytesPerJob)
     throw InputError(what + ": the job's regions would hold " + std::to_string(others + size) +
                      " bytes, over the 8 GiB limit per job");
 }

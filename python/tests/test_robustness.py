@@ -86,3 +86,63 @@ def test_a_malformed_shape_is_an_input_error(tmp_path):
     with pytest.raises(ethosu_sim.InputError, match=r"inputs\[0\]\.shape\[1\]: is not a non-negative integer"):
         ethosu_sim.Job(case)
 
+
+DMA_4MIB = """NPU_SET_DMA0_SRC_REGION region=0
+NPU_SET_DMA0_DST_REGION region=1
+NPU_SET_DMA0_SRC addr=0
+NPU_SET_DMA0_DST addr=0
+NPU_SET_DMA0_LEN length=4194304
+NPU_OP_DMA_START
+NPU_OP_STOP mask=0xffff
+"""
+
+
+def dma_recordings(tmp_path, count):
+    """`count` recordings of one job that copies 4 MiB between two regions (8 MiB of files each), as hard links
+    of one capture made by `ethosu-sim run --capture`."""
+    sim = str(sample_job().parent.parent / "ethosu-sim")
+    (tmp_path / "dma.s").write_text(DMA_4MIB)
+    subprocess.run([sim, "asm", str(tmp_path / "dma.s"), "-o", str(tmp_path / "dma.bin")], check=True)
+    (tmp_path / "source.bin").write_bytes(bytes(range(256)) * 16384)
+    first = tmp_path / "rec0"
+    subprocess.run([sim, "run", str(tmp_path / "dma.bin"), "--region", "0=" + str(tmp_path / "source.bin"),
+                    "--region", "1=:4M", "--capture", str(first)], check=True, stdout=subprocess.DEVNULL)
+    folders = [first]
+    for k in range(1, count):
+        folder = tmp_path / ("rec%d" % k)
+        folder.mkdir()
+        for f in first.iterdir():
+            os.link(f, folder / f.name)
+        folders.append(folder)
+    return [str(f) for f in folders]
+
+
+def grown_mib(statement, folders):
+    """How much a fresh interpreter's peak memory grows (MiB) running `statement`, Python source over `folders`
+    that sets `result`."""
+    script = textwrap.dedent("""
+        import json, resource, sys, ethosu_sim
+        folders = json.loads(sys.argv[1])
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        %s
+        print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)
+    """) % statement
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(folders)], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    return float(done.stdout)
+
+
+def test_comparing_many_recordings_keeps_none_of_their_jobs(tmp_path):
+    # compare() kept every replayed job (about 12 MiB here each): 20 recordings held some 250 MiB.
+    folders = dma_recordings(tmp_path, 20)
+    grown = grown_mib("result = ethosu_sim.compare(folders); assert all(r['outputs_identical'] for r in result)",
+                      folders)
+    assert grown < 80, "compare() of 20 recordings of 8 MiB grew the process by %.0f MiB" % grown
+
+
+def test_calibrating_on_many_recordings_holds_a_bounded_number(tmp_path):
+    # calibrate() held every recording's job (8 MiB here each) for the whole search; it keeps 64 MiB of them now.
+    folders = dma_recordings(tmp_path, 20)
+    grown = grown_mib("ethosu_sim.calibrate(folders, ['mem.axi1.read_latency_cycles'], max_evaluations=2)", folders)
+    assert grown < 120, "calibrate() on 20 recordings of 8 MiB grew the process by %.0f MiB" % grown

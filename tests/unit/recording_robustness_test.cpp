@@ -1,6 +1,8 @@
-// Hostile recordings (host/recording): files linked out of the capture folder, which were read, their size and CRC
-// reported.
+// Hostile recordings (host/recording): files linked out of the capture folder, and a small capture.json that
+// declares gigabytes of zero-filled regions. They once read a file outside the folder and reported its size and
+// CRC, and cost gigabytes.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/config/config.h"
+#include "host/recording/compare.h"
 #include "host/recording/capture.h"
 #include "host/run/run_job.h"
 #include "isa/assembler.h"
@@ -91,6 +94,75 @@ TEST(RecordingRobustness, FilesLinkedOutOfTheCaptureFolderAreNotRead) {
   fs::create_symlink(t.path() / "capture.json", dir / "capture.json");
   EXPECT_NE(input_error_of([&] { read_capture(dir); }).find("capture.json: lies outside the capture folder"),
             std::string::npos);
+}
+
+long max_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+TEST(RecordingRobustness, ZeroFilledRegionsCostNothingUntilARunNeedsThem) {
+  TempDir t;
+  Capture c = dma_capture(64);
+  c.regions_after[1].clear();  // the results of region 1 are not compared: its recorded size is 1 GiB below
+  write_capture(t.path(), c);
+  json j = load_manifest(t.path());
+  // Region 1 as 1 GiB of zeros, region 3 as 1 GiB no stream uses: a few hundred bytes of manifest.
+  j["regions"][1] = {{"region", 1}, {"size_bytes", uint64_t{1} << 30}, {"zero_filled", true}};
+  j["regions"].push_back({{"region", 3}, {"size_bytes", uint64_t{1} << 30}, {"zero_filled", true}});
+  save_manifest(t.path(), j);
+  const long before = max_rss_kib();
+  const Capture read = read_capture(t.path());
+  EXPECT_EQ(read.region_before_bytes(1), uint64_t{1} << 30);
+  EXPECT_EQ(read.region_before_bytes(3), uint64_t{1} << 30);
+  // A run allocates a zero-filled region as far as the stream reaches (region 1: the DMA's 64 bytes at 0x20),
+  // and nothing of one the stream never touches; the cycles are the recorded ones.
+  const Job job = capture_job(read, "replay");
+  EXPECT_EQ(job.regions[1].size(), 0x20u + 64);
+  EXPECT_TRUE(job.regions[3].empty());
+  const ReplayResult r = replay(read);
+  EXPECT_TRUE(r.identical) << (r.differences.empty() ? "" : r.differences.front());
+  EXPECT_LT(max_rss_kib() - before, 64 * 1024) << "KiB grown reading and replaying 2 GiB of zero-filled regions";
+}
+
+TEST(RecordingRobustness, ACaptureHoldsNoMoreThanAJob) {
+  TempDir t;
+  write_capture(t.path(), dma_capture(64));
+  json j = load_manifest(t.path());
+  for (unsigned r = 2; r < 5; ++r)
+    j["regions"].push_back({{"region", r}, {"size_bytes", uint64_t{1} << 32}, {"zero_filled", true}});
+  save_manifest(t.path(), j);
+  const long before = max_rss_kib();
+  const std::string e = input_error_of([&] { read_capture(t.path()); });
+  EXPECT_NE(e.find("capture.json: regions: the stream and the regions before the run hold"), std::string::npos) << e;
+  EXPECT_NE(e.find("over the 8 GiB limit of a job"), std::string::npos) << e;
+  EXPECT_LT(max_rss_kib() - before, 64 * 1024);
+  // A single region over 4 GiB, zero-filled or not.
+  j = load_manifest(t.path());
+  j["regions"] = json::array({{{"region", 1}, {"size_bytes", (uint64_t{1} << 32) + 1}, {"zero_filled", true}}});
+  save_manifest(t.path(), j);
+  EXPECT_NE(input_error_of([&] { read_capture(t.path()); }).find("regions[0].size_bytes: 4294967297 is larger than"),
+            std::string::npos);
+}
+
+TEST(RecordingRobustness, RecordingsBeyondTheKeptBytesAreReadAgainForEachRun) {
+  TempDir t;
+  const Capture c = dma_capture(4096);
+  std::vector<std::string> folders;
+  for (int k = 0; k < 3; ++k) {
+    folders.push_back((t.path() / std::to_string(k)).string());
+    write_capture(folders.back(), c);
+  }
+  const std::vector<RecordedJob> kept = read_recordings(folders);
+  const std::vector<RecordedJob> released = read_recordings(folders, 1);
+  const npu::NpuConfig config = npu::read_config(resolve_config(MachineRequest{}, "ethos-u65-256"));
+  for (size_t k = 0; k < folders.size(); ++k) {
+    EXPECT_GT(kept[k].job_bytes(), 0u);
+    EXPECT_EQ(released[k].job_bytes(), 0u);
+    EXPECT_EQ(released[k].simulate(config), kept[k].simulate(config));
+    EXPECT_EQ(released[k].simulate(config), c.cycle_counter);
+  }
 }
 
 }  // namespace

@@ -28,6 +28,9 @@ namespace {
 
 using namespace capture_names;
 constexpr uint64_t kPmccntrMax = (uint64_t{1} << 48) - 1;  // PMCCNTR is 48 bits wide
+// A job's wall-clock time: at most 2^53 ns (104 days), which a double holds exactly, so that the clock fit's
+// arithmetic on it stays exact and finite.
+constexpr uint64_t kMaxWallNs = uint64_t{1} << 53;
 
 // Strict reading of capture.json: every error names the manifest and the key.
 class ManifestReader {
@@ -461,7 +464,7 @@ Capture read_capture(const fs::path& dir) {
       c.device = d;
     }
     const json& wall = m.member(j, "wall_ns", "top level");
-    if (!wall.is_null()) c.wall_ns = m.uint(wall, "wall_ns", UINT64_MAX);
+    if (!wall.is_null()) c.wall_ns = m.uint(wall, "wall_ns", kMaxWallNs);
   }
 
   const json& results = m.member(j, "results", "top level");

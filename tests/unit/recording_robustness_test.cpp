@@ -1,6 +1,6 @@
-// Hostile recordings (host/recording): files linked out of the capture folder, and a small capture.json that
-// declares gigabytes of zero-filled regions. They once read a file outside the folder and reported its size and
-// CRC, and cost gigabytes.
+// Hostile recordings (host/recording): files linked out of the capture folder, a small capture.json that declares
+// gigabytes of zero-filled regions, wall times no job takes. They once read a file outside the folder and reported
+// its size and CRC, cost gigabytes, and printed INT64_MIN.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/config/config.h"
-#include "host/recording/compare.h"
+#include "host/recording/calibrate.h"
 #include "host/recording/capture.h"
 #include "host/run/run_job.h"
 #include "isa/assembler.h"
@@ -163,6 +163,35 @@ TEST(RecordingRobustness, RecordingsBeyondTheKeptBytesAreReadAgainForEachRun) {
     EXPECT_EQ(released[k].simulate(config), kept[k].simulate(config));
     EXPECT_EQ(released[k].simulate(config), c.cycle_counter);
   }
+}
+
+TEST(RecordingRobustness, WallTimesAreBoundedAndTheClockNoteStaysFinite) {
+  TempDir t;
+  Capture c = dma_capture(64);
+  c.on_hardware = true;
+  c.wall_ns = 1000;
+  write_capture(t.path(), c);
+  json j = load_manifest(t.path());
+  j["wall_ns"] = uint64_t{1} << 63;
+  save_manifest(t.path(), j);
+  EXPECT_NE(input_error_of([&] { read_capture(t.path()); }).find("wall_ns: 9223372036854775808 is larger than"),
+            std::string::npos);
+  // The largest wall times read: two jobs a cycle apart and 2^52 ns apart put the clock line's intercept far below
+  // any integer; the note prints it as the number it is.
+  c.cycle_counter = 1000000;
+  c.wall_ns = uint64_t{1} << 52;
+  std::vector<RecordedJob> jobs;
+  jobs.emplace_back(c, "a");
+  c.cycle_counter = 1000001;
+  c.wall_ns = uint64_t{1} << 53;
+  jobs.emplace_back(c, "b");
+  CalibrationOptions o;
+  o.fit = {"system.clock_hz"};
+  o.max_evaluations = 4;
+  const CalibrationResult r = calibrate(jobs, o);
+  ASSERT_EQ(r.parameters.size(), 1u);
+  const std::string& note = r.parameters[0].note;
+  EXPECT_NE(note.find("around wall = -4503595123770868629504 ns"), std::string::npos) << note;
 }
 
 }  // namespace

@@ -40,11 +40,14 @@ expect() {
 # 1. Parameter values that once divided by zero or passed the range but failed later.
 expect 2 "is out of range" run "$case_dir" --out "$tmp/o" --set mem.axi1.bytes_per_cycle=0.0002
 expect 2 "is out of range" run "$case_dir" --out "$tmp/o" --set mem.axi1.bytes_per_cycle=1024
-printf '[System_Config.Slow]\ncore_clock=1e9\naxi0_port=Sram\naxi1_port=Dram\nsram_clock_scale=1.0\ndram_clock_scale=1e-5\n' \
+printf '[System_Config.Slow]\ncore_clock=1e9\naxi0_port=Sram\naxi1_port=Dram\nsram_clock_scale=1.0\ndram_clock_scale=1e-5\nsram_burst_length=32\ndram_burst_length=128\n' \
   > "$tmp/slow.ini"
 expect 2 "bytes_per_cycle" run "$case_dir" --out "$tmp/o" --system Slow --vela-ini "$tmp/slow.ini"
 expect 0 "total:" run "$case_dir" --out "$tmp/o" --set system.clock_hz=1
 expect 2 "read-only" run "$case_dir" --out "$tmp/o" --set system.config=imx93
+# Bursts of whole 16-byte beats only: the parameter is named (the run once failed naming neither port nor value).
+expect 2 "parameter 'mem.axi1.burst_bytes' = 24 is out of range [16, 4096] in steps of 16" \
+  run "$case_dir" --out "$tmp/o" --set mem.axi1.burst_bytes=24
 
 # 2. Paths the file system refuses and special files: messages and exit 2, never an abort.
 touch "$tmp/afile"

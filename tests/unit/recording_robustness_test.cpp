@@ -1,6 +1,7 @@
-// Hostile recordings (host/recording): files linked out of the capture folder, a small capture.json that declares
-// gigabytes of zero-filled regions, wall times no job takes. They once read a file outside the folder and reported
-// its size and CRC, cost gigabytes, and printed INT64_MIN.
+// Hostile recordings (host/recording): a small capture.json that declares gigabytes of zero-filled regions, files
+// linked out of the capture folder, wall times no job takes; and the parameters calibration must step over.
+// Each once cost gigabytes, read a file outside the folder and reported its size and CRC, printed INT64_MIN, or
+// failed with a message naming no parameter.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -192,6 +193,28 @@ TEST(RecordingRobustness, WallTimesAreBoundedAndTheClockNoteStaysFinite) {
   ASSERT_EQ(r.parameters.size(), 1u);
   const std::string& note = r.parameters[0].note;
   EXPECT_NE(note.find("around wall = -4503595123770868629504 ns"), std::string::npos) << note;
+}
+
+TEST(RecordingRobustness, BurstBytesStepsInWholeBeats) {
+  // Only multiples of the 16-byte bus run: the registry says so, naming the parameter.
+  MachineRequest request;
+  request.assignments = {"mem.axi1.burst_bytes=24"};
+  const std::string e = input_error_of([&] { resolve_config(request, "ethos-u65-256"); });
+  EXPECT_NE(e.find("'mem.axi1.burst_bytes' = 24 is out of range [16, 4096] in steps of 16"), std::string::npos) << e;
+  // Calibration searches only values that run (it once failed at its first step).
+  std::vector<RecordedJob> jobs;
+  for (uint32_t bytes : {48u, 1040u}) {
+    Capture c = dma_capture(bytes);
+    c.on_hardware = true;
+    c.cycle_counter += 50;
+    jobs.emplace_back(c, "dma" + std::to_string(bytes));
+  }
+  CalibrationOptions o;
+  o.fit = {"mem.axi1.burst_bytes"};
+  o.max_evaluations = 40;
+  const CalibrationResult r = calibrate(jobs, o);
+  ASSERT_EQ(r.parameters.size(), 1u);
+  EXPECT_EQ(std::stoi(r.parameters[0].after) % 16, 0) << r.parameters[0].after;
 }
 
 }  // namespace

@@ -107,8 +107,19 @@ CaptureWriter::CaptureWriter(fs::path dir) : dir_(std::move(dir)) {
 }
 
 CaptureWriter::File CaptureWriter::write(const std::string& name, const uint8_t* data, size_t size) {
-  sim::write_file((dir_ / name).string(), data, size);
-  return File{name, size, crc32(data, size)};
+  // A piece at a time through a copy, so that the CRC is of the bytes the file holds even when the data is a
+  // mapping of a client's buffer that the client writes meanwhile (the recorder's case).
+  sim::OutputFile out(dir_ / name);
+  std::vector<uint8_t> piece(std::min<size_t>(size, size_t{1} << 20));
+  uint32_t crc = 0;
+  for (size_t at = 0; at < size; at += piece.size()) {
+    const size_t n = std::min(piece.size(), size - at);
+    std::memcpy(piece.data(), data + at, n);
+    crc = crc32(piece.data(), n, crc);
+    out.write(piece.data(), n);
+  }
+  out.commit();
+  return File{name, size, crc};
 }
 
 void CaptureWriter::add_stream(const uint8_t* data, size_t size) { stream_ = write(kStream, data, size); }

@@ -7,6 +7,7 @@
 
 #include "host/backends/nxp/nxp_inference.h"
 #include "isa/registers.h"
+#include "sim/byte_runs.h"
 #include "sim/config.h"
 #include "sim/error.h"
 
@@ -61,8 +62,8 @@ nxp::InferenceRequest inference_request(const InferenceRecord& r) {
   nxp::InferenceRequest q;
   q.inference_type = r.type;
   q.network = r.network;
-  q.ifms = r.ifms;
   q.ifm_sizes = r.ifm_data_bytes;
+  q.hold_ifms(r.ifms);
   q.ofm_free_bytes = r.ofm_free_bytes;
   for (size_t i = 0; i < 4; ++i) q.pmu.events[i] = r.pmu_event_indices[i];
   q.pmu.cycle_count = r.pmu_cycle_count ? 1 : 0;
@@ -82,8 +83,13 @@ void compare_inference(const Capture& c, const ReplayOptions& o, JobComparison& 
     add_if(j.output_differences,
            bytes_difference("ofm[" + std::to_string(i) + "] appended", got.data(), got.size(), want.data(), want.size()));
   }
-  if (!res.ifms_after.empty() && res.ifms_after[0] && !rec.ifms.empty()) {
-    const std::vector<uint8_t>& got = *res.ifms_after[0];
+  if (res.arena && !rec.ifms.empty()) {
+    // The client's arena after the inference: what it held, with what the inference changed.
+    std::vector<uint8_t> got = rec.ifms[0];
+    const nxp::ArenaChange& change = *res.arena;
+    for (const auto& [begin, end] : sim::differing_runs(change.before.data(), change.after.data(),
+                                                        std::min(change.before.size(), change.after.size())))
+      if (end <= got.size()) std::copy(change.after.begin() + begin, change.after.begin() + end, got.begin() + begin);
     const std::vector<uint8_t>& want =
         !rec.ifms_after.empty() && !rec.ifms_after[0].empty() ? rec.ifms_after[0] : rec.ifms[0];
     for (const auto& [begin, end] : res.arena_results) {

@@ -6,6 +6,10 @@
 //   accel_client --concurrent                        two threads' jobs in one shared arena BO while a third thread
 //                                                    writes bytes no job writes, in the arena and the flash BO: no
 //                                                    job may compute on a reverted input or revert those bytes
+//   accel_client --record-dup2 RECORD_DIR            (under libethosu-record.so) a job counted by its file's perfmon,
+//                                                    then dup2() over that file: the recording has its counts
+//   accel_client --record-close-global               (under libethosu-record.so) the global perfmon's file closed
+//                                                    by another thread while a job it counts runs
 //
 // A case: BOs for the regions the stream refers to (region 2 only with --region2-bo or when it exceeds the SRAM;
 // otherwise it is the driver's SRAM via sram_size), loaded through mmap; the stream through CMDSTREAM_BO_CREATE; SUBMIT
@@ -20,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -551,12 +556,95 @@ int run_concurrent() {
   return failures ? 1 : 0;
 }
 
+// ---- under the board recorder ----
+
+int perfmon(int fd, uint16_t event) {
+  ethosu_accel_perfmon_create pc{};
+  pc.ncounters = 1;
+  pc.counters[0] = event;
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &pc)) fail("PERFMON_CREATE");
+  return static_cast<int>(pc.id);
+}
+
+// A DMA job on `fd` between two fresh BOs.
+ethosu_accel_job dma_job(int fd) {
+  ethosu_accel_job job{};
+  if (int e = cmdstream_bo(fd, dma_stream(true, false), job.cmd_bo)) fail(std::string("CMDSTREAM_BO_CREATE: ") + std::strerror(e));
+  job.region_bo_handles[0] = create_bo(fd, 0x11000).handle;
+  job.region_bo_handles[1] = create_bo(fd, 4096).handle;
+  return job;
+}
+
+// A job counted by its file's perfmon 1, not waited for, then dup2() of another file (with a perfmon 1 of its own
+// that counts nothing) over that file's descriptor: the recorder must record the job from its own file before the
+// descriptor names the other (it once asked the other file, and recorded 0 cycles).
+int run_record_dup2(const fs::path& record_dir) {
+  const int file = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  const int other = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (file < 0 || other < 0) {
+    fail(std::string("open /dev/accel/accel0: ") + std::strerror(errno));
+    return 1;
+  }
+  const int counting = perfmon(file, kEventNpuActive);
+  if (perfmon(other, kEventNpuActive) != counting) fail("the two files' first perfmons have different ids");
+  if (int e = submit(file, dma_job(file), static_cast<uint32_t>(counting))) fail(std::string("SUBMIT: ") + std::strerror(e));
+  if (dup2(other, file) != file) fail(std::string("dup2: ") + std::strerror(errno));
+  close(file);
+  close(other);
+  std::vector<fs::path> captures;
+  for (const auto& e : fs::directory_iterator(record_dir)) captures.push_back(e.path() / "capture.json");
+  if (captures.size() != 1) {
+    fail(std::to_string(captures.size()) + " recordings in " + record_dir.string() + ", expected 1");
+    return 1;
+  }
+  const json c = json::parse(read_file(captures[0]));
+  const json& cycles = c["results"]["cycle_counter"];
+  if (!cycles.is_number_unsigned() || cycles.get<uint64_t>() == 0)
+    fail("the recording's cycle counter is " + cycles.dump() + ", not the job's cycles (its file's perfmon)");
+  std::printf("record after dup2: the job's %s cycles recorded\n", cycles.dump().c_str());
+  return failures ? 1 : 0;
+}
+
+// A job of 200,000 DMAs (half a second or more) counted by the global perfmon of another file, which a second thread
+// closes while the job runs: the recorder must keep that file while it needs it (it once kept a raw pointer across
+// the driver call, and used it after the close had freed it).
+int run_record_close_global() {
+  const int global = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  const int file = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (global < 0 || file < 0) {
+    fail(std::string("open /dev/accel/accel0: ") + std::strerror(errno));
+    return 1;
+  }
+  ethosu_accel_perfmon_set_global sg{0, static_cast<uint32_t>(perfmon(global, kEventNpuActive))};
+  if (call(global, ETHOSU_ACCEL_IOCTL_PERFMON_SET_GLOBAL, &sg)) fail("PERFMON_SET_GLOBAL");
+  std::vector<uint32_t> w;
+  for (int i = 0; i < 200000; ++i) dma_words(w, 0, 0x10000, 0x20, 16);
+  w.push_back(0xFFFF0000);
+  ethosu_accel_job job = dma_job(file);
+  if (int e = cmdstream_bo(file, to_bytes(w), job.cmd_bo)) fail(std::string("CMDSTREAM_BO_CREATE: ") + std::strerror(e));
+  std::chrono::steady_clock::time_point ended;
+  std::thread runner([&] {
+    if (int e = submit(file, job)) fail(std::string("SUBMIT: ") + std::strerror(e));
+    ended = std::chrono::steady_clock::now();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  close(global);
+  const auto closed = std::chrono::steady_clock::now();
+  runner.join();
+  if (ended < closed) fail("the job ended before its perfmon's file was closed: the test needs a longer job");
+  close(file);
+  std::printf("record with the global perfmon's file closed during a job: %s\n", failures ? "FAILED" : "survived");
+  return failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     if (argc == 2 && std::string(argv[1]) == "--errors") return run_errors();
     if (argc == 2 && std::string(argv[1]) == "--concurrent") return run_concurrent();
+    if (argc == 3 && std::string(argv[1]) == "--record-dup2") return run_record_dup2(argv[2]);
+    if (argc == 2 && std::string(argv[1]) == "--record-close-global") return run_record_close_global();
     bool timed = false, region2_bo = false, usage = false;
     std::string dir;
     for (int i = 1; i < argc; ++i) {
@@ -571,7 +659,8 @@ int main(int argc, char** argv) {
         usage = true;
     }
     if (dir.empty() || usage) {
-      std::fprintf(stderr, "usage: accel_client CASE_DIR [--timed] [--region2-bo] | --errors | --concurrent\n");
+      std::fprintf(stderr, "usage: accel_client CASE_DIR [--timed] [--region2-bo] | --errors | --concurrent | "
+                           "--record-dup2 RECORD_DIR | --record-close-global\n");
       return 2;
     }
     return run_case(dir, timed, region2_bo);

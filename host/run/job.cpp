@@ -169,8 +169,9 @@ Job job_from_stream_bytes(const std::string& name, const std::vector<uint8_t>& f
 
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {
   const auto file = read_npu_file_bytes(model);
-  const auto npu = read_npu_file(file, model.string());
+  auto npu = read_npu_file(file, model.string());
   if (npu.kind != NpuFileKind::TFLITE) throw InputError(model.string() + ": not a .tflite model");
+  size_cpu_outputs(*npu.model);
   const VelaModel& vm = *npu.model;
   // CPU operators the firmware runs (DEQUANTIZE, detection post-processing) run after the job (host/firmware/cpu_ops.h).
   if (!vm.cpu_operators.empty()) check_cpu_operators(vm, model.string());

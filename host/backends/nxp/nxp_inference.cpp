@@ -50,6 +50,7 @@ ModelPlan plan_model(const std::vector<uint8_t>& network) {
   if (file.kind != host::NpuFileKind::TFLITE) throw InputError("network buffer: not a .tflite model");
   ModelPlan plan;
   plan.model = std::move(*file.model);
+  host::size_cpu_outputs(plan.model);
   const host::VelaModel& vm = plan.model;
   // The firmware's resolver: ethos-u, DEQUANTIZE and detection post-processing; any other operator fails.
   host::check_cpu_operators(vm, "network buffer");
@@ -399,9 +400,10 @@ void InferenceRequest::hold_ifms(std::vector<std::vector<uint8_t>> ifms) {
 
 std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
   try {
-    const host::NpuFile file = host::read_npu_file(network, "network buffer");
+    host::NpuFile file = host::read_npu_file(network, "network buffer");
     if (file.kind == host::NpuFileKind::DRIVER_PAYLOAD) return NetworkInfoV2{};
     if (file.kind != host::NpuFileKind::TFLITE || file.model->model.subgraphs.empty()) return std::nullopt;
+    host::size_cpu_outputs(*file.model);
     const host::VelaModel& vm = *file.model;
     const host::TfliteSubgraph& sg = vm.model.subgraphs.front();
     if (sg.inputs.size() > kFdMax || sg.outputs.size() > kFdMax) return std::nullopt;

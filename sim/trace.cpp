@@ -1,8 +1,5 @@
 #include "sim/trace.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -80,19 +77,7 @@ Trace::~Trace() {
 
 void Trace::open(const std::filesystem::path& path, std::string process_name, size_t max_events) {
   close();
-  // A regular file (or none) is replaced whole at close; a device, FIFO or link is written through, never
-  // replaced (sim/files.h).
-  struct stat st {};
-  const bool exists = ::lstat(path.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw InputError("trace file " + path.string() + ": is a directory");
-  tmp_path_.clear();
-  if (!exists || S_ISREG(st.st_mode)) {
-    tmp_path_ = path;
-    tmp_path_ += ".tmp" + std::to_string(::getpid());
-  }
-  out_.open(tmp_path_.empty() ? path : tmp_path_, std::ios::binary | std::ios::trunc);
-  if (!out_) throw InputError("cannot write trace file " + path.string());
-  path_ = path;
+  out_.emplace(path);
   max_events_ = max_events;
   dropped_ = 0;
   process_name_ = std::move(process_name);
@@ -134,6 +119,14 @@ void Trace::record_counter(std::string_view name, uint64_t time_ps, double value
 void Trace::close() {
   if (!enabled_) return;
   enabled_ = false;
+  // However the writing ends, the file is released (an unfinished temporary removed) and the events freed.
+  struct Release {
+    Trace& t;
+    ~Release() {
+      t.out_.reset();
+      t.events_.clear();
+    }
+  } release{*this};
 
   std::stable_sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) {
     return a.start_ps != b.start_ps ? a.start_ps < b.start_ps : a.duration_ps > b.duration_ps;
@@ -199,25 +192,13 @@ void Trace::close() {
     append_us(text, e.start_ps);
     text += ",\"args\":" + e.args + "}";
     if (text.size() > (1u << 20)) {
-      out_ << text;
+      out_->write(text.data(), text.size());
       text.clear();
     }
   }
   text += "\n]}\n";
-  out_ << text;
-  out_.close();
-  events_.clear();
-  std::error_code ec;
-  if (!out_) {
-    if (!tmp_path_.empty()) std::filesystem::remove(tmp_path_, ec);
-    throw InputError("cannot write trace file " + path_.string());
-  }
-  if (tmp_path_.empty()) return;
-  std::filesystem::rename(tmp_path_, path_, ec);
-  if (ec) {
-    std::filesystem::remove(tmp_path_, ec);
-    throw InputError("cannot write trace file " + path_.string() + ": " + ec.message());
-  }
+  out_->write(text.data(), text.size());
+  out_->commit();
 }
 
 }  // namespace ethosu::sim

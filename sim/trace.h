@@ -10,9 +10,10 @@
 // starts, so that enclosing spans precede the spans they contain (importers nest equal-start "X" events
 // in file order). Perfetto draws one stack per thread and drops spans that overlap without nesting, so
 // a span that partly overlaps another on its track goes to an extra lane of that track ("DMA (2)", ...):
-// every thread in the file holds properly nested spans. close() writes a temporary file beside a regular
-// file and renames it over it, so the path holds either nothing or complete JSON; a device or FIFO is
-// written to in place, never replaced. The destructor calls close(), so a job that ends early by
+// every thread in the file holds properly nested spans. The file is opened as sim/files.h's OutputFile
+// opens one: close() writes a temporary file beside a regular file and renames it over it, so the path holds
+// either nothing or complete JSON; a device or FIFO is written to in place, never replaced, and opening one
+// never blocks (a FIFO without a reader is refused). The destructor calls close(), so a job that ends early by
 // exception still leaves a valid trace. Memory: about 100 bytes per event plus its arguments, for at most
 // the `max_events` open() allows; later events are dropped and counted (dropped()), and the trace says
 // so in its process name.
@@ -20,12 +21,14 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include "sim/files.h"
 
 namespace ethosu::sim {
 
@@ -107,8 +110,7 @@ class Trace {
   bool enabled_ = false;
   size_t max_events_ = kDefaultMaxEvents;
   uint64_t dropped_ = 0;
-  std::filesystem::path path_, tmp_path_;
-  std::ofstream out_;
+  std::optional<OutputFile> out_;
   std::string process_name_;
   std::vector<std::string> tracks_;
   std::vector<Event> events_;

@@ -57,7 +57,7 @@ const char* const kBenchHelp =
     "           compilation folder CASE/<accelerator> (model_vela.tflite, with CASE/info.json)\n"
     "  --corpus ROOT        every case in ROOT/corpus/*, ROOT/corpus/*/u65_512, ROOT/opcorpus/* and every\n"
     "                       compilation in ROOT/corpus-u55/*/* (and any other ROOT/corpus-*/ of that layout)\n"
-    "  --repeat N           runs per case (default 5)\n"
+    "  --repeat N           runs per case, 1 to 1000 (default 5)\n"
     "  --process            every run is a new 'ethosu-sim run CASE' process (default: all runs of a\n"
     "                       case in this process, as Python and the driver shims run a loaded job)\n"
     "  --system NAME        a preset (imx93, imx93-800mhz, corstone-300, internal-default) or a built-in\n"
@@ -300,6 +300,9 @@ struct Bench {
   uint64_t repeat = 5;
 };
 
+// Enough runs for a stable median; a mistyped count must not run (and keep a sample of) a case for ever.
+constexpr uint64_t kMaxRepeat = 1000;
+
 // Every run of the case in this process, each on a fresh copy of the case's initial memory.
 void bench_in_process(const Bench& b, const host::Job& job, Row& row) {
   std::vector<Sample> later;
@@ -499,7 +502,9 @@ int run_bench(const std::vector<std::string>& argv) {
   }
   Bench bench;
   if (a.value("--repeat")) bench.repeat = parse_size(*a.value("--repeat"), "--repeat");
-  if (bench.repeat == 0) throw UsageError("--repeat must be at least 1");
+  if (bench.repeat == 0 || bench.repeat > kMaxRepeat)
+    throw UsageError("--repeat must be 1 to " + std::to_string(kMaxRepeat) + " runs per case, not " +
+                     *a.value("--repeat"));
   const bool processes = a.flag("--process");
   std::optional<isa::Variant> only;
   if (auto v = a.value("--variant")) {

@@ -118,10 +118,8 @@ int run_calibrate(const std::vector<std::string>& argv) {
   if (options.fit.empty()) throw UsageError("--fit NAME[,NAME...] is required");
   options.base = machine_request(a, PARAMETER_OPTIONS);
   if (auto n = a.value("--max-evaluations")) options.max_evaluations = parse_size(*n, "--max-evaluations");
-  std::vector<host::RecordedJob> jobs;
-  for (const auto& dir : a.positionals()) jobs.emplace_back(host::read_capture(dir), dir);
   const auto output = a.value("--output");
-  const host::CalibrationResult r = host::calibrate(jobs, options);
+  const host::CalibrationResult r = host::calibrate(host::read_recordings(a.positionals()), options);
   if (output) sim::write_text_file(*output, r.parameter_file());
   if (a.flag("--json"))
     std::cout << host::calibration_json(r) << "\n";

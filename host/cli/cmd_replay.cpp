@@ -148,10 +148,12 @@ void print_table(const std::vector<host::JobComparison>& rows) {
 // Recordings made on hardware, or any capture with --json: the comparison table or JSON.
 int compare_all(const std::vector<std::string>& dirs, const host::ReplayOptions& options,
                 const std::optional<std::string>& save, bool json) {
+  // One capture at a time: a row keeps figures and text, never a job's buffers.
   std::vector<host::JobComparison> rows;
   for (const auto& dir : dirs) {
-    rows.push_back(host::compare_recording(host::read_capture(dir), dir, options));
-    if (save) host::write_capture(*save, rows.back().replayed);
+    host::Capture replayed;
+    rows.push_back(host::compare_recording(host::read_capture(dir), dir, options, save ? &replayed : nullptr));
+    if (save) host::write_capture(*save, replayed);
   }
   if (json)
     std::cout << host::comparison_json(rows) << "\n";

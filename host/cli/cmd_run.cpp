@@ -102,7 +102,8 @@ std::vector<std::string> split(const std::string& s, char separator) {
 // A model whose NPU part is followed by CPU operators the firmware runs (host/firmware/cpu_ops.h): runs them on the arena
 // the job left and writes each graph output as graph_output<k>.bin (float32 for detection post-processing).
 void write_graph_outputs(const std::filesystem::path& model, const host::Job& job, const std::filesystem::path& out_dir) {
-  const host::NpuFile file = host::read_npu_file(sim::read_file(model.string()), model.string());
+  host::NpuFile file = host::read_npu_file(host::read_npu_file_bytes(model), model.string());
+  host::size_cpu_outputs(*file.model);
   const host::VelaModel& vm = *file.model;
   if (vm.cpu_operators.empty()) return;
   std::vector<uint8_t> arena = job.regions[1];

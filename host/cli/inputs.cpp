@@ -34,7 +34,7 @@ isa::IsaVersion isa_of(const StreamInput& in, std::optional<isa::Variant> named)
 }
 
 std::vector<StreamInput> load_streams(const std::string& path) {
-  const auto file = sim::read_file(path);
+  const auto file = host::read_npu_file_bytes(path);
   const auto npu = host::read_npu_file(file, path);
   // Classification is by content; a .tflite name that is not one is the user's mistake, not a stream.
   if (npu.kind != host::NpuFileKind::TFLITE && std::filesystem::path(path).extension() == ".tflite")

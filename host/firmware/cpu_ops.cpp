@@ -189,8 +189,10 @@ DetectionOptions detection_options(const std::vector<uint8_t>& flex, const std::
   o.x_scale = static_cast<float>(number("x_scale", true, 0));
   o.h_scale = static_cast<float>(number("h_scale", true, 0));
   o.w_scale = static_cast<float>(number("w_scale", true, 0));
+  // At most 2^20 detections in all, so that the output sizes fit their int32 shapes.
   if (o.max_detections <= 0 || o.max_classes_per_detection <= 0 || o.detections_per_class <= 0 || o.num_classes <= 0 ||
-      o.max_detections > (1 << 20) || o.max_classes_per_detection > o.num_classes)
+      o.max_classes_per_detection > o.num_classes ||
+      int64_t{o.max_detections} * o.max_classes_per_detection > (int64_t{1} << 20))
     throw InputError(what + ": TFLite_Detection_PostProcess options out of range");
   return o;
 }
@@ -346,6 +348,26 @@ void check_cpu_operators(const VelaModel& vm, const std::string& what) {
       throw InputError(what + ": " + cpu.name + " (operator " + std::to_string(cpu.operator_index) + " of subgraph " +
                        std::to_string(cpu.subgraph) + ") does not run after the NPU operator; only CPU operators "
                        "after it, in its subgraph, are run");
+}
+
+void size_cpu_outputs(VelaModel& vm) {
+  for (const CpuOperator& cpu : vm.cpu_operators) {
+    TfliteSubgraph& sg = vm.model.subgraphs.at(cpu.subgraph);
+    const TfliteOperator& op = sg.operators.at(cpu.operator_index);
+    if (!is_detection(op) || op.outputs.size() != 4) continue;
+    DetectionOptions o;
+    try {
+      o = detection_options(op.custom_options, kDetectionPostProcess);
+    } catch (const InputError&) {
+      continue;
+    }
+    // TFLite's kernel resizes its outputs in Prepare to the detections its options allow, whatever they declare.
+    const int32_t n = o.max_detections * o.max_classes_per_detection;
+    const std::array<std::vector<int32_t>, 4> shapes{{{1, n, 4}, {1, n}, {1, n}, {1}}};
+    for (size_t k = 0; k < 4; ++k)
+      if (op.outputs[k] >= 0 && static_cast<size_t>(op.outputs[k]) < sg.tensors.size())
+        sg.tensors[op.outputs[k]].shape = shapes[k];
+  }
 }
 
 std::optional<uint32_t> arena_offset(const VelaModel& vm, uint32_t tensor_index) {

@@ -6,6 +6,11 @@
 //  * check_cpu_operators() accepts a model whose operators other than its one `ethos-u` operator are DEQUANTIZE or
 //    TFLite_Detection_PostProcess, all after the `ethos-u` operator in the subgraph; otherwise it throws InputError
 //    naming the first operator the firmware could not run (or that runs before the NPU).
+//  * size_cpu_outputs() shapes the tensors the CPU operators make as TFLite's Prepare does, whatever the model
+//    declares (TOCO's SSD exports declare the post-processing outputs with an empty shape): detection boxes
+//    [1, N, 4], classes and scores [1, N] and the count [1], N = max_detections x max_classes_per_detection.
+//    Every reader of a model that runs or describes them calls it first; options it cannot read are left for
+//    run_cpu_operators() to refuse.
 //  * arena_offset() places every tensor the graph exchanges with its user or between its operators (graph inputs
 //    and outputs, CPU operators' non-constant tensors; nullopt for others): at its offline-planned arena offset
 //    (Vela's OfflineMemoryAllocation) or, for tensors only the CPU makes (the post-processing outputs), after the
@@ -33,6 +38,7 @@
 namespace ethosu::host {
 
 void check_cpu_operators(const VelaModel& vm, const std::string& what_for_messages);
+void size_cpu_outputs(VelaModel& vm);
 
 std::optional<uint32_t> arena_offset(const VelaModel& vm, uint32_t tensor_index);
 uint64_t arena_bytes(const VelaModel& vm);

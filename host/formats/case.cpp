@@ -64,10 +64,13 @@ class ManifestReader {
   }
 
   uint64_t u64(const json& obj, const char* key, const std::string& key_path) const {
-    const json& v = member(obj, key, key_path);
+    return non_negative(member(obj, key, key_path), join(key_path, key));
+  }
+
+  uint64_t non_negative(const json& v, const std::string& key) const {
     if (v.is_number_unsigned()) return v.get<uint64_t>();
     if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
-    fail(join(key_path, key), "is not a non-negative integer");
+    fail(key, "is not a non-negative integer");
   }
 
   // A file key that may be absent or null. The file must exist and, when `size` is given, hold that many bytes.
@@ -80,15 +83,11 @@ class ManifestReader {
     const fs::path p = (dir_ / it->get<std::string>()).lexically_normal();
     std::error_code ec;
     if (!fs::is_regular_file(p, ec)) fail(k, "file " + p.string() + " does not exist");
-    if (!allow_outside_) {
-      // Someone else's case must not make `run --capture` copy any file it can name (an absolute path, "..",
-      // a symbolic link out of the folder).
-      const fs::path real = fs::canonical(p, ec);
-      const auto [end, _] = std::mismatch(root_.begin(), root_.end(), real.begin(), real.end());
-      if (ec || end != root_.end())
-        fail(k, "file " + p.string() + " lies outside the case folder " + root_.string() +
-                    " (allow it with --allow-outside-case)");
-    }
+    // Someone else's case must not make `run --capture` copy any file it can name (an absolute path, "..", a
+    // symbolic link out of the folder).
+    if (!allow_outside_ && !sim::inside_folder(root_, p))
+      fail(k, "file " + p.string() + " lies outside the case folder " + root_.string() +
+                  " (allow it with --allow-outside-case)");
     const uint64_t actual = fs::file_size(p, ec);
     if (ec) fail(k, "cannot read the size of " + p.string());
     if (size && actual != *size) {
@@ -167,6 +166,12 @@ std::vector<CaseTensor> tensors(const ManifestReader& r, const json& manifest, c
     t.size_bytes = r.u64(item, keys.size, k);
     t.file = r.file(item, keys.file, k, t.size_bytes);
     if (item.contains("dtype")) t.dtype = r.string(item, "dtype", k);
+    if (item.contains("shape")) {
+      const json& shape = item["shape"];
+      if (!shape.is_array()) r.fail(k + ".shape", "is not a list");
+      for (size_t d = 0; d < shape.size(); ++d)
+        t.shape.push_back(r.non_negative(shape[d], k + ".shape[" + std::to_string(d) + "]"));
+    }
     const auto region = std::find_if(regions.begin(), regions.end(), [&](const auto& g) { return g.index == t.region; });
     if (region == regions.end()) r.fail(k + ".region", "region " + std::to_string(t.region) + " is not described");
     if (t.offset > region->size_bytes || t.size_bytes > region->size_bytes - t.offset) {
@@ -319,6 +324,11 @@ CorpusCase load_case(const std::filesystem::path& path, bool allow_outside) {
     if (normalised) {
       check_same_tensors(r, c.inputs, inputs, "inputs", "npu_inputs");
       check_same_tensors(r, c.outputs, outputs, "outputs", "npu_outputs");
+      // The same tensors: a shape only the model-corpus keys give is theirs too.
+      for (size_t i = 0; i < inputs.size(); ++i)
+        if (c.inputs[i].shape.empty()) c.inputs[i].shape = inputs[i].shape;
+      for (size_t i = 0; i < outputs.size(); ++i)
+        if (c.outputs[i].shape.empty()) c.outputs[i].shape = outputs[i].shape;
     } else {
       c.inputs = std::move(inputs);
       c.outputs = std::move(outputs);

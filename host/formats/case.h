@@ -5,7 +5,7 @@
 // object keyed "0".."7" with `size_bytes`, `inputs[]`/`outputs[]` with `size_bytes` and `file`) are used when
 // present; otherwise the model-corpus keys (`regions` or `regions_detail` list with `region`/`size`/`file`,
 // `npu_inputs[]`/`npu_outputs[]` with `bytes`, `file`/`expected_file`). When a manifest carries both, they
-// must agree. Paths are resolved relative to the manifest's folder and every referenced file must exist
+// must agree. A tensor's `shape`, when given, is a list of non-negative integers. Paths are resolved relative to the manifest's folder and every referenced file must exist
 // with the declared size; tensors must lie inside their region. Anything else throws ethosu::InputError
 // naming the manifest and the key.
 #pragma once
@@ -36,6 +36,7 @@ struct CaseTensor {
   // "armnn_cpuref", "tflm_reference_kernels"); empty when the manifest does not say.
   std::string reference_engine;
   std::string dtype;  // "int8", "uint8", "int16", "int32"...; empty when the manifest does not say
+  std::vector<uint64_t> shape;  // the manifest's `shape`; empty when it gives none
 };
 
 struct CorpusCase {

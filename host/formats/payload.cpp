@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sim/error.h"
+#include "sim/files.h"
 #include "sim/text.h"
 
 namespace ethosu::host {
@@ -373,6 +374,16 @@ VelaModel describe_vela_model(const std::vector<uint8_t>& file, const std::strin
     }
   }
   return vm;
+}
+
+std::vector<uint8_t> read_npu_file_bytes(const std::filesystem::path& path) {
+  const sim::FileHead head = sim::read_file_head(path, 8);
+  const bool model = head.bytes.size() == 8 && std::memcmp(head.bytes.data() + 4, "TFL3", 4) == 0;
+  if (!model && head.size_bytes > kMaxStreamFileBytes)
+    throw InputError(path.string() + ": " + std::to_string(head.size_bytes) +
+                     " bytes, over the 16 MiB QSIZE limit of a command stream (and its driver payload's header); "
+                     "not read");
+  return sim::read_file(path, model ? uint64_t{1} << 32 : kMaxStreamFileBytes);
 }
 
 NpuFile read_npu_file(const std::vector<uint8_t>& file, const std::string& what) {

@@ -10,11 +10,13 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "host/formats/tflite.h"
+#include "isa/isa.h"
 
 namespace ethosu::host {
 
@@ -159,5 +161,13 @@ struct NpuFile {
 };
 
 NpuFile read_npu_file(const std::vector<uint8_t>& file, const std::string& what_for_messages);
+
+// The largest file that can hold a bare command stream or a driver payload: the NPU's 16 MiB QSIZE limit on the
+// stream, and room for a payload's header and other driver actions [I: Vela's take a few dozen bytes].
+inline constexpr uint64_t kMaxStreamFileBytes = isa::kMaxStreamBytes + (uint64_t{1} << 20);
+// A file for read_npu_file(), read with the bound of its kind, which its first bytes tell: a .tflite model up to
+// 4 GiB (its weights), a bare stream or a driver payload up to kMaxStreamFileBytes. A larger stream file is refused
+// from its size before any of it is read (InputError naming the file, its size and the QSIZE limit).
+std::vector<uint8_t> read_npu_file_bytes(const std::filesystem::path& path);
 
 }  // namespace ethosu::host

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -388,8 +389,11 @@ CalibrationResult calibrate(const std::vector<RecordedJob>& jobs, const Calibrat
       // How far the jobs lie from the line: host noise in the wall times shows here.
       std::vector<double> spread;
       for (const auto& [x, y] : points) spread.push_back(std::fabs(y - line->second - line->first * x) / y);
-      p.note = "from the wall times, which scatter by " + percent(median(spread)) + " around wall = " +
-               std::to_string(static_cast<int64_t>(line->second)) + " ns + cycles / clock (NPU cycles do not depend on it)";
+      // The intercept as a double: wall times far apart make it larger than any integer type.
+      char overhead[32];
+      std::snprintf(overhead, sizeof overhead, "%.0f", line->second);
+      p.note = "from the wall times, which scatter by " + percent(median(spread)) + " around wall = " + overhead +
+               " ns + cycles / clock (NPU cycles do not depend on it)";
       r.overhead_ns = line->second;
     }
     r.parameters.push_back(p);

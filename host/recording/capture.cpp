@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <system_error>
@@ -27,6 +28,9 @@ namespace {
 
 using namespace capture_names;
 constexpr uint64_t kPmccntrMax = (uint64_t{1} << 48) - 1;  // PMCCNTR is 48 bits wide
+// A job's wall-clock time: at most 2^53 ns (104 days), which a double holds exactly, so that the clock fit's
+// arithmetic on it stays exact and finite.
+constexpr uint64_t kMaxWallNs = uint64_t{1} << 53;
 
 // Strict reading of capture.json: every error names the manifest and the key.
 class ManifestReader {
@@ -92,11 +96,20 @@ FileRef read_file_ref(const ManifestReader& m, const json& j, const std::string&
   return f;
 }
 
+// A capture's files lie in its folder, as a case folder's do (sim::inside_folder): a link out of it is refused
+// before the file is opened, so that its size and CRC are never reported.
+void check_inside(const fs::path& dir, const fs::path& path) {
+  if (!sim::inside_folder(dir, path))
+    throw InputError(path.string() + ": lies outside the capture folder " + dir.string() +
+                     " (a symbolic link out of it); a capture's files must be in its folder");
+}
+
 std::vector<uint8_t> load(const fs::path& dir, const FileRef& f) {
   const std::string manifest_name = kManifest;
   const fs::path path = dir / f.name;
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path.string() + ": missing (" + manifest_name + " lists it)");
+  check_inside(dir, path);
   if (!fs::is_regular_file(path, ec)) throw InputError(path.string() + ": not a regular file");
   const uint64_t size = fs::file_size(path, ec);
   if (ec || size != f.size_bytes)
@@ -115,7 +128,6 @@ struct ListKind {
   const char* key;
   unsigned max_index;
   std::string (*file_name)(unsigned index);
-  bool zero_filled_allowed = false;  // version 2 before-regions: {"region", "size_bytes", "zero_filled": true}
   bool empty_allowed = false;        // IFM buffers may hold 0 bytes
   bool data_bytes = false;           // IFM buffers before the run: "data_bytes", the buffer's size
 };
@@ -127,10 +139,12 @@ std::string ifm_after_name(unsigned i) { return ifm_file(i, true); }
 std::string ofm_name(unsigned i) { return ofm_file(i); }
 
 // Reads an indexed list: calls `take(index, bytes, data_bytes)` per entry and adds the files it references to
-// `files`; an index may appear once.
+// `files`; an index may appear once. With `zero_filled` (version 2 before-regions), an entry {"region",
+// "size_bytes", "zero_filled": true} is passed to it as (index, size) instead, nothing allocated.
 template <typename Take>
 void read_list(const ManifestReader& m, const json& list, const std::string& where, const fs::path& dir,
-               const ListKind& kind, std::set<std::string>& files, Take take) {
+               const ListKind& kind, std::set<std::string>& files, Take take,
+               const std::function<void(unsigned, uint64_t)>& zero_filled = {}) {
   if (!list.is_array()) m.fail(where, "expected an array");
   std::vector<bool> seen(kind.max_index + 1);
   for (size_t i = 0; i < list.size(); ++i) {
@@ -141,13 +155,13 @@ void read_list(const ManifestReader& m, const json& list, const std::string& whe
     seen[index] = true;
     uint64_t data_bytes = 0;
     if (kind.data_bytes) data_bytes = m.uint(m.member(list[i], "data_bytes", w), w + ".data_bytes", UINT32_MAX);
-    if (kind.zero_filled_allowed && list[i].contains("zero_filled")) {
+    if (zero_filled && list[i].contains("zero_filled")) {
       m.object(list[i], w, {kind.key, "size_bytes", "zero_filled"});
       const json& z = list[i]["zero_filled"];
       if (!z.is_boolean() || !z.get<bool>()) m.fail(w + ".zero_filled", "expected true (or no key and a file)");
-      const uint64_t size = m.uint(m.member(list[i], "size_bytes", w), w + ".size_bytes", uint64_t{1} << 32);
+      const uint64_t size = m.uint(m.member(list[i], "size_bytes", w), w + ".size_bytes", kMaxRegionBytes);
       if (size == 0) m.fail(w + ".size_bytes", "0: absent regions are not listed");
-      take(index, std::vector<uint8_t>(size, 0), data_bytes);
+      zero_filled(index, size);
       continue;
     }
     const FileRef f = kind.data_bytes
@@ -157,6 +171,34 @@ void read_list(const ManifestReader& m, const json& list, const std::string& whe
     files.insert(f.name);
     take(index, load(dir, f), data_bytes);
   }
+}
+
+// The bytes a list's entries declare (files and zero-filled regions alike), for the limits checked before any is
+// read; entries that are not well-formed count nothing here and are refused when the list is read.
+uint64_t declared_bytes(const json& list) {
+  uint64_t total = 0;
+  if (!list.is_array()) return 0;
+  for (const json& entry : list) {
+    const auto it = entry.is_object() ? entry.find("size_bytes") : entry.end();
+    if (entry.is_object() && it != entry.end() && it->is_number_unsigned())
+      total += std::min<uint64_t>(it->get<uint64_t>(), kMaxRegionBytesPerJob + 1);
+  }
+  return total;
+}
+
+// A capture holds no more than a job may (host/run/job.h): checked from the manifest, so that a small capture.json
+// cannot make a reader allocate or read gigabytes.
+void check_job_limit(const ManifestReader& m, const std::string& where, const std::string& what, uint64_t bytes) {
+  if (bytes > kMaxRegionBytesPerJob)
+    m.fail(where, what + " hold " + std::to_string(bytes) + " bytes, over the " +
+                      std::to_string(kMaxRegionBytesPerJob >> 30) + " GiB limit of a job");
+}
+
+// The bytes declared under an object's `key`: one file entry, or a list of them.
+uint64_t declared_under(const json& obj, const char* key) {
+  const auto it = obj.is_object() ? obj.find(key) : obj.end();
+  if (it == obj.end()) return 0;
+  return declared_bytes(it->is_array() ? *it : json::array({*it}));
 }
 
 bool completed(uint32_t status) {
@@ -243,22 +285,26 @@ void read_submission(const ManifestReader& m, const json& j, const fs::path& dir
       m.fail("sram_region", "region " + std::to_string(*c.sram_region) + " is on AXI1 in regioncfg " +
                                 hex32(c.regioncfg) + ", not on the SRAM port AXI0");
   }
+  const json& regions = m.member(j, "regions", "top level");
+  const json& regions_after = m.member(j["results"], "regions", "results");
+  check_job_limit(m, "regions", "the stream and the regions before the run",
+                  declared_under(j, "stream") + declared_bytes(regions));
+  check_job_limit(m, "results.regions", "the regions after the run", declared_bytes(regions_after));
   const FileRef stream =
       read_file_ref(m, m.member(j, "stream", "top level"), "stream", kStream, {"file", "size_bytes", "crc32"});
   files.insert(stream.name);
   c.stream = load(dir, stream);
-  ListKind before{"region", isa::kRegionCount - 1, region_before_name};
-  before.zero_filled_allowed = version >= 2;
-  read_list(m, m.member(j, "regions", "top level"), "regions", dir, before, files,
-            [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_before[r] = std::move(bytes); });
-  const json& results = j["results"];
-  read_list(m, m.member(results, "regions", "results"), "results.regions", dir,
-            ListKind{"region", isa::kRegionCount - 1, region_after_name}, files,
-            [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_after[r] = std::move(bytes); });
+  const auto zero_filled = [&](unsigned r, uint64_t size) { c.zero_regions_bytes[r] = size; };
+  read_list(
+      m, regions, "regions", dir, ListKind{"region", isa::kRegionCount - 1, region_before_name}, files,
+      [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_before[r] = std::move(bytes); },
+      version >= 2 ? zero_filled : std::function<void(unsigned, uint64_t)>{});
+  read_list(m, regions_after, "results.regions", dir, ListKind{"region", isa::kRegionCount - 1, region_after_name},
+            files, [&](unsigned r, std::vector<uint8_t> bytes, uint64_t) { c.regions_after[r] = std::move(bytes); });
   for (unsigned r = 0; r < isa::kRegionCount; ++r)
-    if (!c.regions_after[r].empty() && c.regions_after[r].size() != c.regions_before[r].size())
+    if (!c.regions_after[r].empty() && c.regions_after[r].size() != c.region_before_bytes(r))
       m.fail("results.regions", "region " + std::to_string(r) + " has " + std::to_string(c.regions_after[r].size()) +
-                                    " bytes after the run but " + std::to_string(c.regions_before[r].size()) +
+                                    " bytes after the run but " + std::to_string(c.region_before_bytes(r)) +
                                     " before (mismatched sizes)");
 }
 
@@ -267,6 +313,10 @@ void read_inference(const ManifestReader& m, const json& j, const fs::path& dir,
                     std::set<std::string>& files) {
   const json& in = m.member(j, "inference", "top level");
   m.object(in, "inference", {"type", "network", "ifms", "ofm_free_bytes", "pmu"});
+  const json& results = j["results"];
+  check_job_limit(m, "inference", "the network and IFM buffers", declared_under(in, "network") + declared_under(in, "ifms"));
+  check_job_limit(m, "results", "the IFM buffers after the inference and the bytes appended to its OFM buffers",
+                  declared_under(results, "ifms") + declared_under(results, "ofms"));
   InferenceRecord r;
   r.type = static_cast<uint32_t>(m.uint(m.member(in, "type", "inference"), "inference.type", UINT32_MAX));
   const FileRef network =
@@ -306,7 +356,6 @@ void read_inference(const ManifestReader& m, const json& j, const fs::path& dir,
   if (!cycles.is_boolean()) m.fail("inference.pmu.cycle_count", "expected true or false");
   r.pmu_cycle_count = cycles.get<bool>();
 
-  const json& results = j["results"];
   r.status = static_cast<uint32_t>(
       m.uint(m.member(results, "inference_status", "results"), "results.inference_status", UINT32_MAX));
   r.ifms_after.resize(r.ifms.size());
@@ -342,6 +391,7 @@ Capture read_capture(const fs::path& dir) {
   const fs::path manifest_path = dir / kManifest;
   if (!fs::exists(manifest_path, ec))
     throw InputError(manifest_path.string() + ": missing (a capture folder has " + kManifest + ")");
+  check_inside(dir, manifest_path);
   const ManifestReader m(manifest_path.string());
   const auto text = sim::read_file(manifest_path.string(), uint64_t{1} << 24);
   json j;
@@ -414,7 +464,7 @@ Capture read_capture(const fs::path& dir) {
       c.device = d;
     }
     const json& wall = m.member(j, "wall_ns", "top level");
-    if (!wall.is_null()) c.wall_ns = m.uint(wall, "wall_ns", UINT64_MAX);
+    if (!wall.is_null()) c.wall_ns = m.uint(wall, "wall_ns", kMaxWallNs);
   }
 
   const json& results = m.member(j, "results", "top level");
@@ -462,11 +512,8 @@ sim::Config replay_configuration(const Capture& c, const ReplayOptions& o) { ret
 ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   const bool timed = c.timed && !o.functional;
   const sim::Config config = replay_config(c, o);
-  Job job;
-  job.name = "capture from " + c.source;
+  Job job = capture_job(c, "capture from " + c.source);
   job.variant = config.param("npu.variant").as_string();
-  job.stream = c.stream;
-  job.regions = c.regions_before;
   RunOptions options = run_options(config, timed);
   options.regioncfg = c.regioncfg;
   options.pmu_events = c.pmu_events;
@@ -485,6 +532,8 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   r.replayed.event_counters = outcome.event_counters;
   for (unsigned i = 0; i < isa::kRegionCount; ++i) {
     if (c.regions_after[i].empty()) continue;
+    // A zero-filled region was allocated only as far as the stream reaches; the rest holds its zeros still.
+    job.regions[i].resize(c.regions_after[i].size(), 0);
     r.replayed.regions_after[i] = job.regions[i];
     if (job.regions[i] != c.regions_after[i])
       r.output_differences.push_back(region_difference(i, job.regions[i], c.regions_after[i]));
@@ -517,6 +566,28 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   }
   r.identical = r.differences.empty();
   return r;
+}
+
+Job capture_job(const Capture& c, const std::string& name) {
+  if (c.inference) throw InputError(name + ": an NXP /dev/ethosu0 inference: the firmware's emulation makes its job");
+  Job job;
+  job.name = name;
+  job.variant = c.variant;
+  job.stream = c.stream;
+  job.regions = c.regions_before;
+  if (std::none_of(c.zero_regions_bytes.begin(), c.zero_regions_bytes.end(), [](uint64_t n) { return n != 0; }))
+    return job;
+  // Walked as on two cores, which reach every byte one core would (and the second core's weights).
+  isa::ValidatorOptions both_cores;
+  both_cores.variant = isa::Variant::U65_512;
+  const isa::Report extents = isa::validate(isa::decode(c.stream), both_cores);
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) {
+    if (!c.zero_regions_bytes[r]) continue;
+    const isa::Extent reach = extents.region_extent(r);
+    const uint64_t end = reach.used && reach.end > 0 ? static_cast<uint64_t>(reach.end) : 0;
+    job.regions[r].assign(std::min(end, c.zero_regions_bytes[r]), 0);
+  }
+  return job;
 }
 
 std::map<std::string, std::string> capture_parameters(const sim::Config& config) {

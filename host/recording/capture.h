@@ -3,7 +3,10 @@
 //
 // Contract: write_capture() stores a Capture as a folder (format described in host/recording/CAPTURE.md, version 2) that
 // read_capture() reads back exactly; read_capture() also reads version 1 and checks everything a hand-edited or
-// truncated folder can get wrong, throwing ethosu::InputError naming the file and the problem. CaptureWriter
+// truncated folder can get wrong, throwing ethosu::InputError naming the file and the problem. A capture obeys the
+// limits of a job (host/run/job.h: 4 GiB a region, 8 GiB of stream and buffers together), checked from its
+// manifest before anything is read; its files must lie in its folder, after symbolic links, as a case folder's
+// must; zero-filled regions cost nothing until a run needs them (capture_job()). CaptureWriter
 // writes the same folder file by file, straight from the caller's memory, for recorders that must not hold
 // copies of a job's buffers. replay() runs a capture's submission on the simulator with its recorded
 // configuration and compares the results with the recorded ones. The shims write a capture per submission when
@@ -67,8 +70,11 @@ struct Capture {
   std::string variant = isa::variant_name(isa::kDefaultVariant);
   std::vector<uint8_t> stream;             // the bare command stream the NPU fetched
   // Region buffers as handed to the NPU before the run; an absent region is empty. sram_region names the
-  // region that is the NPU's on-chip SRAM (the Linux driver's region 2 when sram_size > 0), if any.
+  // region that is the NPU's on-chip SRAM (the Linux driver's region 2 when sram_size > 0), if any. A region of
+  // zeros may be given by its size alone instead (zero_regions_bytes, its buffer then empty): read_capture()
+  // keeps a zero-filled region so, and capture_job() allocates it only as far as the stream reaches.
   std::array<std::vector<uint8_t>, isa::kRegionCount> regions_before;
+  std::array<uint64_t, isa::kRegionCount> zero_regions_bytes{};
   std::optional<uint32_t> sram_region;
   // Register set-up the driver made.
   uint32_t regioncfg = 0xAA8A;
@@ -91,7 +97,17 @@ struct Capture {
   std::optional<NpuIdentity> device;        // what DEV_QUERY answered (Linux accel)
   // An NXP /dev/ethosu0 inference: then it, not stream and regions, is the submission.
   std::optional<InferenceRecord> inference;
+
+  // Region r's size before the run, zero-filled or not.
+  uint64_t region_before_bytes(unsigned r) const {
+    return regions_before[r].empty() ? zero_regions_bytes[r] : regions_before[r].size();
+  }
 };
+
+// The job of an NPU-level capture (not an inference), named `name`: its stream and region buffers, a zero-filled
+// region allocated only up to the end of the bytes the stream reaches (isa::validate's extents: the stream never
+// touches the rest, so the run is the same) and read as zeros beyond.
+Job capture_job(const Capture& capture, const std::string& name);
 
 void write_capture(const std::filesystem::path& dir, const Capture& capture);
 

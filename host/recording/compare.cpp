@@ -7,6 +7,7 @@
 
 #include "host/backends/nxp/nxp_inference.h"
 #include "isa/registers.h"
+#include "sim/byte_runs.h"
 #include "sim/config.h"
 #include "sim/error.h"
 
@@ -61,8 +62,8 @@ nxp::InferenceRequest inference_request(const InferenceRecord& r) {
   nxp::InferenceRequest q;
   q.inference_type = r.type;
   q.network = r.network;
-  q.ifms = r.ifms;
   q.ifm_sizes = r.ifm_data_bytes;
+  q.hold_ifms(r.ifms);
   q.ofm_free_bytes = r.ofm_free_bytes;
   for (size_t i = 0; i < 4; ++i) q.pmu.events[i] = r.pmu_event_indices[i];
   q.pmu.cycle_count = r.pmu_cycle_count ? 1 : 0;
@@ -82,8 +83,13 @@ void compare_inference(const Capture& c, const ReplayOptions& o, JobComparison& 
     add_if(j.output_differences,
            bytes_difference("ofm[" + std::to_string(i) + "] appended", got.data(), got.size(), want.data(), want.size()));
   }
-  if (!res.ifms_after.empty() && res.ifms_after[0] && !rec.ifms.empty()) {
-    const std::vector<uint8_t>& got = *res.ifms_after[0];
+  if (res.arena && !rec.ifms.empty()) {
+    // The client's arena after the inference: what it held, with what the inference changed.
+    std::vector<uint8_t> got = rec.ifms[0];
+    const nxp::ArenaChange& change = *res.arena;
+    for (const auto& [begin, end] : sim::differing_runs(change.before.data(), change.after.data(),
+                                                        std::min(change.before.size(), change.after.size())))
+      if (end <= got.size()) std::copy(change.after.begin() + begin, change.after.begin() + end, got.begin() + begin);
     const std::vector<uint8_t>& want =
         !rec.ifms_after.empty() && !rec.ifms_after[0].empty() ? rec.ifms_after[0] : rec.ifms[0];
     for (const auto& [begin, end] : res.arena_results) {
@@ -105,7 +111,7 @@ void check_recording(const Capture& c, const ReplayOptions& o) {
     check_replay(c, o);
 }
 
-JobComparison compare_recording(const Capture& c, const std::string& name, const ReplayOptions& o) {
+JobComparison compare_recording(const Capture& c, const std::string& name, const ReplayOptions& o, Capture* replayed) {
   JobComparison j;
   j.capture = name;
   j.source = c.source;
@@ -129,21 +135,22 @@ JobComparison compare_recording(const Capture& c, const std::string& name, const
     j.clock_hz = replay_configuration(c, o).param("system.clock_hz").as_double();
   }
   const bool timed = c.timed && !o.functional;
-  if (!timed) return j;
-  j.simulated_cycles = simulated.cycle_counter;
-  if (c.cycle_counter_recorded) {
-    j.recorded_cycles = c.cycle_counter;
-    if (c.cycle_counter)
-      j.cycle_error = static_cast<double>(simulated.cycle_counter) / static_cast<double>(c.cycle_counter) - 1;
-    if (j.wall_ns && j.clock_hz > 0)
-      j.overhead_ns = static_cast<double>(*j.wall_ns) - static_cast<double>(c.cycle_counter) * 1e9 / j.clock_hz;
+  if (timed) {
+    j.simulated_cycles = simulated.cycle_counter;
+    if (c.cycle_counter_recorded) {
+      j.recorded_cycles = c.cycle_counter;
+      if (c.cycle_counter)
+        j.cycle_error = static_cast<double>(simulated.cycle_counter) / static_cast<double>(c.cycle_counter) - 1;
+      if (j.wall_ns && j.clock_hz > 0)
+        j.overhead_ns = static_cast<double>(*j.wall_ns) - static_cast<double>(c.cycle_counter) * 1e9 / j.clock_hz;
+    }
+    if (c.event_counters_recorded)
+      for (size_t i = 0; i < 4; ++i)
+        if (c.pmu_events[i])
+          j.counters.push_back({c.pmu_events[i], event_name(c.pmu_events[i]), c.event_counters[i],
+                                simulated.pmu_events[i] == c.pmu_events[i] ? simulated.event_counters[i] : 0});
   }
-  if (c.event_counters_recorded)
-    for (size_t i = 0; i < 4; ++i)
-      if (c.pmu_events[i])
-        j.counters.push_back({c.pmu_events[i], event_name(c.pmu_events[i]), c.event_counters[i],
-                              simulated.pmu_events[i] == c.pmu_events[i] ? simulated.event_counters[i] : 0});
-  j.replayed = std::move(simulated);
+  if (replayed) *replayed = std::move(simulated);
   return j;
 }
 
@@ -228,31 +235,53 @@ RecordedJob::RecordedJob(const Capture& c, std::string name) : name_(std::move(n
   options_.timed = true;
   options_.pmu_events = c.pmu_events;
   if (!c.inference) {
-    job_.name = name_;
-    job_.variant = c.variant;
-    job_.stream = c.stream;
-    job_.regions = c.regions_before;
+    job_ = capture_job(c, name_);
     options_.regioncfg = c.regioncfg;
-    return;
+  } else {
+    // The NPU job the firmware makes of the inference; the functional model is enough to build it.
+    ShimSettings s = inference_settings(c, ReplayOptions{});
+    s.functional = true;
+    const nxp::InferenceResult res = nxp::run_inference(inference_request(*c.inference), s);
+    if (!res.capture)
+      throw InputError(name_ + ": the firmware's emulation cannot run this inference: " + res.message);
+    job_ = capture_job(*res.capture, name_);
+    options_.regioncfg = res.capture->regioncfg;
   }
-  // The NPU job the firmware makes of the inference; the functional model is enough to build it.
-  ShimSettings s = inference_settings(c, ReplayOptions{});
-  s.functional = true;
-  const nxp::InferenceResult res = nxp::run_inference(inference_request(*c.inference), s);
-  if (!res.capture)
-    throw InputError(name_ + ": the firmware's emulation cannot run this inference: " + res.message);
-  job_.name = name_;
-  job_.variant = res.capture->variant;
-  job_.stream = res.capture->stream;
-  job_.regions = res.capture->regions_before;
-  options_.regioncfg = res.capture->regioncfg;
+  variant_ = job_->variant;
 }
 
 uint64_t RecordedJob::simulate(const npu::NpuConfig& config) const {
-  Job job = job_;
+  // A run changes its job's buffers: it runs on a copy of a kept job, on a released one read again.
+  Job job = job_ ? *job_ : std::move(*RecordedJob(read_capture(*folder_), name_).job_);
   RunOptions options = options_;
   options.config = config;
   return run_job(job, options).cycle_counter;
+}
+
+uint64_t RecordedJob::job_bytes() const {
+  if (!job_) return 0;
+  uint64_t bytes = job_->stream.size();
+  for (const auto& r : job_->regions) bytes += r.size();
+  return bytes;
+}
+
+void RecordedJob::release(const std::filesystem::path& folder) {
+  folder_ = folder;
+  job_.reset();
+}
+
+std::vector<RecordedJob> read_recordings(const std::vector<std::string>& folders, uint64_t keep_bytes) {
+  std::vector<RecordedJob> jobs;
+  uint64_t kept = 0;
+  for (const std::string& folder : folders) {
+    jobs.emplace_back(read_capture(folder), folder);
+    const uint64_t bytes = jobs.back().job_bytes();
+    if (kept + bytes <= keep_bytes)
+      kept += bytes;
+    else
+      jobs.back().release(folder);
+  }
+  return jobs;
 }
 
 }  // namespace ethosu::host

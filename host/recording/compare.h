@@ -10,10 +10,13 @@
 // (host/backends/nxp/nxp_inference.h). Bad recordings throw ethosu::InputError naming the capture.
 //
 // RecordedJob is a recording made ready to run many times on different configurations (calibration): an NXP
-// inference is turned into its NPU job once. Its cycles come from the cycle-level platform.
+// inference is turned into its NPU job once. Its cycles come from the cycle-level platform. read_recordings()
+// keeps the jobs of a set of recordings in memory up to a bound and reads the others again for every simulation,
+// so that calibrating on any number of recordings holds at most that bound and one recording.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,11 +49,13 @@ struct JobComparison {
   std::optional<uint64_t> wall_ns;
   double clock_hz = 0;                          // the replay's system.clock_hz
   std::optional<double> overhead_ns;            // wall_ns - recorded cycles / clock: the driver's share
-  Capture replayed;                             // NPU-level recordings: what this run produced (for --save)
   bool identical() const { return output_differences.empty() && other_differences.empty(); }
 };
 
-JobComparison compare_recording(const Capture& capture, const std::string& name, const ReplayOptions& options);
+// `replayed`, when given, receives what the run produced (for replay --save); the comparison itself holds only
+// figures and text, so that comparing a long session keeps no job's buffers.
+JobComparison compare_recording(const Capture& capture, const std::string& name, const ReplayOptions& options,
+                                Capture* replayed = nullptr);
 // Throws the InputError compare_recording() would throw before running.
 void check_recording(const Capture& capture, const ReplayOptions& options);
 
@@ -70,18 +75,31 @@ class RecordedJob {
   // Throws InputError naming `name` when the recording cannot be run (an NXP inference the firmware refuses).
   RecordedJob(const Capture& capture, std::string name);
   const std::string& name() const { return name_; }
-  const std::string& variant() const { return job_.variant; }
+  const std::string& variant() const { return variant_; }
   std::optional<uint64_t> recorded_cycles() const { return recorded_cycles_; }
   std::optional<uint64_t> wall_ns() const { return wall_ns_; }
   // The simulated cycle count on `config` (resolved for variant()).
   uint64_t simulate(const npu::NpuConfig& config) const;
+  // The bytes its job holds in memory (0 once released).
+  uint64_t job_bytes() const;
+  // Lets the job go: simulate() reads the recording from `folder` again each time.
+  void release(const std::filesystem::path& folder);
 
  private:
   std::string name_;
-  Job job_;
+  std::string variant_;
+  std::optional<Job> job_;                      // null once released
+  std::optional<std::filesystem::path> folder_;  // where a released job is read from
   RunOptions options_;
   std::optional<uint64_t> recorded_cycles_;
   std::optional<uint64_t> wall_ns_;
 };
+
+// The recordings in `folders` (each named by its folder), read and checked one at a time; their jobs stay in
+// memory while they hold at most `keep_bytes` together, later ones are released (RecordedJob::release) [I: 64 MiB
+// keeps a dozen MobileNet-sized jobs; reading one again costs far less than simulating it].
+inline constexpr uint64_t kKeptRecordingBytes = uint64_t{64} << 20;
+std::vector<RecordedJob> read_recordings(const std::vector<std::string>& folders,
+                                         uint64_t keep_bytes = kKeptRecordingBytes);
 
 }  // namespace ethosu::host

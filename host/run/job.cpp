@@ -17,11 +17,6 @@ namespace ethosu::host {
 namespace fs = std::filesystem;
 namespace {
 
-// Regions are host buffers; keep a region, and a job's regions together, within what a host can sensibly
-// allocate.
-constexpr uint64_t kMaxRegionBytes = uint64_t{4} << 30;
-constexpr uint64_t kMaxJobRegionBytes = uint64_t{8} << 30;
-
 void place(std::vector<uint8_t>& region, uint32_t index, uint64_t offset, const std::vector<uint8_t>& data,
            const std::string& what) {
   if (offset > region.size() || data.size() > region.size() - offset)
@@ -38,7 +33,7 @@ void check_region_size(const Job& job, uint32_t index, uint64_t size, const std:
   uint64_t others = 0;
   for (uint32_t r = 0; r < isa::kRegionCount; ++r)
     if (r != index) others += job.regions[r].size();
-  if (others + size > kMaxJobRegionBytes)
+  if (others + size > kMaxRegionBytesPerJob)
     throw InputError(what + ": the job's regions would hold " + std::to_string(others + size) +
                      " bytes, over the 8 GiB limit per job");
 }
@@ -153,7 +148,7 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
   Job job;
   job.name = c.name;
   if (!c.accelerator.empty()) job.variant = job.compiled_for = c.accelerator;
-  job.stream = sim::read_file(c.command_stream.string());
+  job.stream = read_npu_file_bytes(c.command_stream);
   for (const auto& r : c.regions) {
     const std::string what = c.manifest.string() + ": region " + std::to_string(r.index);
     if (r.index >= isa::kRegionCount) throw InputError(what + ": region index over 7");
@@ -185,7 +180,7 @@ Job job_from_case(const std::filesystem::path& dir, bool allow_outside) {
 
 Job job_from_stream(const std::filesystem::path& stream, const std::vector<RegionArg>& regions,
                     const std::vector<PlacementArg>& inputs, const std::vector<PlacementArg>& dumps) {
-  return job_from_stream_bytes(stream.filename().string(), sim::read_file(stream.string()), stream.string(), regions,
+  return job_from_stream_bytes(stream.filename().string(), read_npu_file_bytes(stream), stream.string(), regions,
                                inputs, dumps);
 }
 
@@ -257,9 +252,10 @@ Job job_from_folder(const std::filesystem::path& dir, bool allow_outside) {
 }
 
 Job job_from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs) {
-  const auto file = sim::read_file(model.string());
-  const auto npu = read_npu_file(file, model.string());
+  const auto file = read_npu_file_bytes(model);
+  auto npu = read_npu_file(file, model.string());
   if (npu.kind != NpuFileKind::TFLITE) throw InputError(model.string() + ": not a .tflite model");
+  size_cpu_outputs(*npu.model);
   const VelaModel& vm = *npu.model;
   // CPU operators the firmware runs (DEQUANTIZE, detection post-processing) run after the job (host/firmware/cpu_ops.h).
   if (!vm.cpu_operators.empty()) check_cpu_operators(vm, model.string());

@@ -20,6 +20,12 @@
 
 namespace ethosu::host {
 
+// The most a job's region buffers may hold, checked before anything is allocated: a region, and the regions of
+// one job together (host buffers: what a host can sensibly allocate). Case folders, streams, models and captures
+// obey them.
+inline constexpr uint64_t kMaxRegionBytes = uint64_t{4} << 30;
+inline constexpr uint64_t kMaxRegionBytesPerJob = uint64_t{8} << 30;
+
 struct OutputSpec {
   std::string name;
   uint32_t region = 1;

@@ -28,14 +28,24 @@ class Job::Impl {
 };
 
 Job::Job(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Job::Job(const Job& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
+Job::Job(const Job& other) : impl_(std::make_unique<Impl>(other.impl())) {}
 Job::Job(Job&& other) noexcept = default;
 Job& Job::operator=(const Job& other) {
-  if (this != &other) impl_ = std::make_unique<Impl>(*other.impl_);
+  if (this != &other) impl_ = std::make_unique<Impl>(other.impl());
   return *this;
 }
 Job& Job::operator=(Job&& other) noexcept = default;
 Job::~Job() = default;
+
+Job::Impl& Job::impl() {
+  if (!impl_) impl_ = std::make_unique<Impl>(host::Job{});  // a moved-from job becomes an empty one when used
+  return *impl_;
+}
+
+const Job::Impl& Job::impl() const {
+  static const Impl empty{host::Job{}};
+  return impl_ ? *impl_ : empty;
+}
 
 Job Job::from_case(const std::filesystem::path& folder, bool allow_outside) {
   return Job(std::make_unique<Impl>(host::job_from_folder(folder, allow_outside)));
@@ -61,14 +71,14 @@ Job Job::from_stream(std::vector<uint8_t> stream, std::array<std::vector<uint8_t
   return Job(std::make_unique<Impl>(std::move(j)));
 }
 
-const std::string& Job::name() const { return impl_->job.name; }
-const std::string& Job::variant() const { return impl_->job.variant; }
-const std::vector<uint8_t>& Job::stream() const { return impl_->job.stream; }
-std::vector<uint8_t>& Job::region(unsigned index) { return impl_->job.regions.at(index); }
-const std::vector<uint8_t>& Job::region(unsigned index) const { return impl_->job.regions.at(index); }
-const std::vector<Output>& Job::outputs() const { return impl_->outputs; }
+const std::string& Job::name() const { return impl().job.name; }
+const std::string& Job::variant() const { return impl().job.variant; }
+const std::vector<uint8_t>& Job::stream() const { return impl().job.stream; }
+std::vector<uint8_t>& Job::region(unsigned index) { return impl().job.regions.at(index); }
+const std::vector<uint8_t>& Job::region(unsigned index) const { return impl().job.regions.at(index); }
+const std::vector<Output>& Job::outputs() const { return impl().outputs; }
 std::vector<uint8_t> Job::output_bytes(size_t output) const {
-  return impl_->job.output_bytes(impl_->job.outputs.at(output));
+  return impl().job.output_bytes(impl().job.outputs.at(output));
 }
 
 RunResult run(Job& job, const RunOptions& options) {

@@ -48,6 +48,15 @@ class Config {
   Config();
   // The machine `request` describes for a job compiled for `job_variant`.
   explicit Config(const MachineRequest& request, const std::string& job_variant = variant_name(kDefaultVariant));
+  // Moving shares the parameters as copying does, so a moved-from Config keeps its values (it never holds none).
+  Config(const Config& other) = default;
+  Config(Config&& other) noexcept : impl_(other.impl_) {}
+  Config& operator=(const Config& other) = default;
+  Config& operator=(Config&& other) noexcept {
+    impl_ = other.impl_;
+    return *this;
+  }
+  ~Config() = default;
 
   // One parameter, as `--set name=value` does (a later set wins over presets and files).
   void set(const std::string& name, const std::string& value);

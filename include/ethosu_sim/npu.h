@@ -57,7 +57,9 @@ class Npu : public sc_core::sc_module {
   Npu(const Npu&) = delete;
   Npu& operator=(const Npu&) = delete;
 
-  // The NPU variant, its blocks' timing, its clock and its AXI ports (see config.h); between jobs.
+  // The NPU variant, its blocks' timing, its clock and its AXI ports (see config.h); between jobs. While a job
+  // runs (from CMD to the end of its stream) it throws InputError and changes nothing: the job keeps the machine
+  // it started on, and the caller decides when the new one applies.
   void configure(const Config& config);
   // What the last stream did; reset when a stream starts.
   const JobReport& report() const;

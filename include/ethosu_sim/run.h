@@ -49,6 +49,8 @@ class Job {
   static Job from_stream(std::vector<uint8_t> stream, std::array<std::vector<uint8_t>, kRegionCount> regions,
                          const std::string& variant = "");
 
+  // Copies are deep. A moved-from Job is an empty one (no stream, regions or outputs), as a moved-from vector is
+  // empty: every call is valid on it, and a run of it faults for its empty stream.
   Job(const Job& other);
   Job(Job&& other) noexcept;
   Job& operator=(const Job& other);
@@ -65,12 +67,12 @@ class Job {
 
   // The job itself, for the simulator's own code; its type is not part of the API.
   class Impl;
-  Impl& impl() { return *impl_; }
-  const Impl& impl() const { return *impl_; }
+  Impl& impl();
+  const Impl& impl() const;
 
  private:
   explicit Job(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Impl> impl_;  // null once moved from: the empty job
 };
 
 struct RunOptions {

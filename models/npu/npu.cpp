@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "isa/registers.h"
+#include "sim/error.h"
 
 namespace ethosu::npu {
 
@@ -93,6 +94,11 @@ NpuCore::NpuCore(ethosu_sim::Npu& top)
 }
 
 void NpuCore::configure(const NpuConfig& c) {
+  // Refused rather than kept for the next job: a running job's blocks hold their SHRAM layout, MACs and clock to
+  // its end, and a change saved for later would apply to a job its caller cannot tell from this one.
+  if (ctrl_.running())
+    throw InputError("the NPU is running a job (CMD started it; STATUS.state is running): configure it between "
+                     "jobs, once the IRQ says the job has ended");
   const sc_core::sc_time period(1.0 / c.clock_hz, sc_core::SC_SEC);
   axi0_.configure(c.axi[0], period);
   axi1_.configure(c.axi[1], period);

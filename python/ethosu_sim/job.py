@@ -7,7 +7,6 @@ bytes written into them, so that sweeps can send them to worker processes and re
 on other machines need the same files at the same paths.
 """
 
-import json
 import os
 from pathlib import Path
 
@@ -15,21 +14,6 @@ import numpy as np
 
 from . import _ethosu_sim
 from .errors import InputError
-
-
-def _manifest_shapes(path):
-    """Tensor name -> shape from a case manifest (both the opcorpus and the model-corpus layouts)."""
-    manifest = Path(path)
-    if manifest.is_dir():
-        manifest = manifest / "manifest.json"
-    with open(manifest, encoding="utf-8") as f:
-        m = json.load(f)
-    shapes = {}
-    for key in ("inputs", "outputs", "npu_inputs", "npu_outputs"):
-        for t in m.get(key) or []:
-            if isinstance(t, dict) and "name" in t and isinstance(t.get("shape"), list):
-                shapes.setdefault(("out" if "out" in key else "in", t["name"]), tuple(t["shape"]))
-    return shapes
 
 
 class Job:
@@ -104,35 +88,32 @@ class Job:
     def _load(self):
         """Reads the submission (again, after unpickling) and replays the writes."""
         kind, path, layers = self._spec[0], self._spec[1], self._spec[-1]
+        # The native loaders read everything, manifest shapes included: Python parses no file of the job's, so
+        # that whatever the C++ reader accepts (a manifest nested 100,000 levels deep) Python accepts too.
         if kind == "case":
             self._native = _ethosu_sim.load_case(path, self._spec[2])
-            shapes = _manifest_shapes(path)
         elif kind == "tflite":
             self._native = _ethosu_sim.load_tflite(path)
-            shapes = {}
         elif kind == "compilation":
             self._native = _ethosu_sim.load_compilation(path, self._spec[2])
-            shapes = {}
         elif kind == "stream_bytes":
             self._native = _ethosu_sim.load_stream_bytes(path, list(self._spec[2]), list(self._spec[3]))
-            shapes = {}
         else:
             self._native = _ethosu_sim.load_stream(path, list(self._spec[2]), list(self._spec[3]))
-            shapes = {}
         if layers is not None:  # None: the files beside the job, which the loader read
             self._native.name_layers(layers or None)
-        self._inputs = [self._tensor(t, shapes.get(("in", t["name"]))) for t in self._native.inputs]
-        self._outputs = [self._tensor(t, shapes.get(("out", t["name"]))) for t in self._native.outputs]
+        self._inputs = [self._tensor(t) for t in self._native.inputs]
+        self._outputs = [self._tensor(t) for t in self._native.outputs]
         for region, offset, data in self._writes:
             self._native.write(region, offset, data)
 
     @staticmethod
-    def _tensor(t, manifest_shape):
+    def _tensor(t):
         """A tensor description with a numpy dtype and a shape whose size matches its bytes."""
         t = dict(t)
         dtype = np.dtype(t["dtype"]) if t["dtype"] else np.dtype(np.uint8)
         count = t["size_bytes"] // dtype.itemsize
-        shape = tuple(t["shape"]) or manifest_shape or (count,)
+        shape = tuple(t["shape"]) or (count,)
         if int(np.prod(shape)) * dtype.itemsize != t["size_bytes"]:
             shape = (count,)  # the format's shape does not describe the bytes (packed or padded): stay flat
         t["dtype"], t["shape"] = dtype, shape

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "host/formats/case.h"
-#include "sim/files.h"
 #include "host/formats/payload.h"
 #include "host/formats/tflite.h"
 #include "sim/error.h"
@@ -44,7 +43,10 @@ void check_range(const host::Job& job, uint32_t region, uint64_t offset, uint64_
                      " do not fit region " + std::to_string(region) + " (" + std::to_string(have) + " bytes)");
 }
 
-std::vector<int64_t> to_shape(const std::vector<int32_t>& s) { return {s.begin(), s.end()}; }
+template <typename T>
+std::vector<int64_t> to_shape(const std::vector<T>& s) {
+  return {s.begin(), s.end()};
+}
 
 }  // namespace
 
@@ -64,11 +66,14 @@ NativeJob load_case(const std::filesystem::path& dir, bool allow_outside) {
   n.kind = "case";
   n.job = host::job_from_case(dir, allow_outside);
   const host::CorpusCase c = host::load_case(dir, allow_outside);
-  for (const auto& t : c.inputs) n.inputs.push_back({t.name, t.region, t.offset, t.size_bytes, t.dtype, {}});
+  for (const auto& t : c.inputs)
+    n.inputs.push_back({t.name, t.region, t.offset, t.size_bytes, t.dtype, to_shape(t.shape)});
   for (size_t k = 0; k < n.job.outputs.size(); ++k) {
     const auto& o = n.job.outputs[k];
-    const std::string dtype = k < c.outputs.size() && !c.outputs[k].dtype.empty() ? c.outputs[k].dtype : spec_dtype(o);
-    n.outputs.push_back({o.name, o.region, o.offset, o.size_bytes, dtype, {}});
+    const bool described = k < c.outputs.size();
+    const std::string dtype = described && !c.outputs[k].dtype.empty() ? c.outputs[k].dtype : spec_dtype(o);
+    n.outputs.push_back({o.name, o.region, o.offset, o.size_bytes, dtype,
+                         described ? to_shape(c.outputs[k].shape) : std::vector<int64_t>{}});
   }
   return n;
 }
@@ -77,7 +82,7 @@ namespace {
 
 // The tensors of a Vela model's one ethos-u operator, with their types and shapes.
 void take_model_tensors(const std::filesystem::path& model, NativeJob& n) {
-  const auto npu = host::read_npu_file(sim::read_file(model.string()), model.string());
+  const auto npu = host::read_npu_file(host::read_npu_file_bytes(model), model.string());
   const host::EthosuOperator& op = npu.model->ethosu_operators.front();
   for (const auto& t : op.model_inputs)
     n.inputs.push_back({t.name, t.region, *t.arena_offset, t.size_bytes, numpy_dtype(t.type), to_shape(t.shape)});
@@ -133,7 +138,7 @@ NativeJob stream_job(const std::string& job_name, const std::vector<uint8_t>& st
 NativeJob load_stream(const std::filesystem::path& stream,
                       const std::vector<std::tuple<uint32_t, std::optional<std::string>, std::optional<uint64_t>>>& regions,
                       const std::vector<std::tuple<uint32_t, uint64_t, uint64_t, std::string>>& dumps) {
-  return stream_job(stream.filename().string(), sim::read_file(stream), stream.string(), regions, dumps);
+  return stream_job(stream.filename().string(), host::read_npu_file_bytes(stream), stream.string(), regions, dumps);
 }
 
 NativeJob load_stream_bytes(const std::string& stream,

@@ -4,7 +4,7 @@
 // Contract: the loaders throw ethosu::InputError for anything wrong in the submission, as the host's job
 // builders do. write() and read() check the byte range against the region and throw InputError naming it.
 // dtype is a numpy type name ("int8", "uint8", "int16", ...) or empty when the format does not say; shape
-// is empty when unknown (the Python side reads case shapes from the manifest).
+// (a case manifest's or a model's) is empty when unknown.
 #pragma once
 
 #include <cstdint>

@@ -23,9 +23,7 @@ std::string calibrate(const std::vector<std::string>& paths, const std::vector<s
   o.max_evaluations = max_evaluations;
   py::gil_scoped_release released;
   std::lock_guard<std::mutex> lock(simulation_mutex());
-  std::vector<host::RecordedJob> jobs;
-  for (const auto& p : paths) jobs.emplace_back(host::read_capture(p), p);
-  return host::calibration_json(host::calibrate(jobs, o));
+  return host::calibration_json(host::calibrate(host::read_recordings(paths), o));
 }
 
 std::string compare(const std::vector<std::string>& paths, const std::optional<std::filesystem::path>& config_file,

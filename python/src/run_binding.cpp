@@ -100,23 +100,25 @@ py::dict run(const NativeJob& native, const host::MachineRequest& request, const
     pmu_selection = host::parse_pmu_events(pmu);
     options.pmu_events = pmu_selection.events;
   }
-  sim::Trace trace;
-  if (trace_path) {
-    if (functional) throw InputError("a trace needs the timed platform (functional=False)");
-    trace.open(*trace_path, "ethosu-sim: " + job.name + " on " + job.variant);
-    options.trace = &trace;
-  }
+  if (trace_path && functional) throw InputError("a trace needs the timed platform (functional=False)");
 
   host::RunOutcome outcome;
   double run_seconds = 0;
   {
+    // The trace is opened and written without the GIL too: its path may be a FIFO whose reader is a Python
+    // thread of this process.
     py::gil_scoped_release no_gil;
+    sim::Trace trace;
+    if (trace_path) {
+      trace.open(*trace_path, "ethosu-sim: " + job.name + " on " + job.variant);
+      options.trace = &trace;
+    }
     std::lock_guard<std::mutex> lock(simulation_mutex());
     const auto start = std::chrono::steady_clock::now();
     outcome = host::run_job(job, options);
     run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    trace.close();
   }
-  trace.close();
 
   py::list outputs, comparisons;
   for (const auto& o : job.outputs) {

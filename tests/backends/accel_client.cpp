@@ -3,6 +3,13 @@
 //
 //   accel_client CASE_DIR [--timed] [--region2-bo]   run one conformance case end to end, compare bit-exact
 //   accel_client --errors                            the interface's error paths and a hand-made DMA job
+//   accel_client --concurrent                        two threads' jobs in one shared arena BO while a third thread
+//                                                    writes bytes no job writes, in the arena and the flash BO: no
+//                                                    job may compute on a reverted input or revert those bytes
+//   accel_client --record-dup2 RECORD_DIR            (under libethosu-record.so) a job counted by its file's perfmon,
+//                                                    then dup2() over that file: the recording has its counts
+//   accel_client --record-close-global               (under libethosu-record.so) the global perfmon's file closed
+//                                                    by another thread while a job it counts runs
 //
 // A case: BOs for the regions the stream refers to (region 2 only with --region2-bo or when it exceeds the SRAM;
 // otherwise it is the driver's SRAM via sram_size), loaded through mmap; the stream through CMDSTREAM_BO_CREATE; SUBMIT
@@ -15,7 +22,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -25,6 +34,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "host/backends/accel/ethosu_accel_uapi.h"
@@ -394,6 +404,9 @@ int run_errors() {
   j.region_bo_handles[0] = small.handle;
   expect_errno("SUBMIT region BO smaller than the stream's reach", submit(fd, j), EOVERFLOW);
   j = job;
+  j.region_bo_handles[1] = src.handle;
+  expect_errno("SUBMIT one BO for two regions", submit(fd, j), EALREADY);
+  j = job;
   j.region_bo_handles[2] = small.handle;
   j.sram_size = 4096;
   expect_errno("SUBMIT region 2 BO with SRAM", submit(fd, j), EINVAL);
@@ -456,11 +469,182 @@ int run_errors() {
   return failures ? 1 : 0;
 }
 
+// ---- concurrent clients ----
+
+// One 16-byte DMA from region `from_region` at `from` to region 1 at `to`, and the wait for it.
+void dma_words(std::vector<uint32_t>& w, unsigned from_region, uint32_t from, uint32_t to, uint32_t bytes) {
+  w.insert(w.end(), {0x00000130u | from_region << 16, 0x00010131u, 0x00004030u, from, 0x00004031u, to, 0x00004032u,
+                     bytes, 0x00000010u, 0x00000011u});
+}
+
+std::vector<uint8_t> to_bytes(const std::vector<uint32_t>& w) {
+  std::vector<uint8_t> b(w.size() * 4);
+  std::memcpy(b.data(), w.data(), b.size());
+  return b;
+}
+
+// Two threads run jobs on one arena BO, each in its own slots: it writes its next input, submits a job that copies
+// the input to its output (and a constant of the flash BO to a scratch slot), and checks the output. The second
+// thread's writes span the first's slots (its output below them, its scratch above), so that only the bytes a job
+// changes may go back. A third thread meanwhile writes a counter into bytes no job writes, in the arena (between
+// the slots) and in the flash BO, and checks before each write that the last one is still there. The shim once
+// copied every BO back whole after each job: the other thread's new input, and the counter, went back to what
+// they were when the job started.
+int run_concurrent() {
+  const int fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    fail(std::string("open /dev/accel/accel0: ") + std::strerror(errno));
+    return 1;
+  }
+  constexpr int kJobs = 3000;
+  struct Slots {
+    uint32_t input, output, scratch;
+  };
+  constexpr Slots kSlots[2] = {{0x1000, 0x1100, 0x1200}, {0x2000, 0x0100, 0x3000}};
+  constexpr uint32_t kArenaCounter = 0x1800, kFlashCounter = 0x80;
+  Bo flash = create_bo(fd, 0x10000), arena = create_bo(fd, 0x10000);
+  for (uint32_t i = 0; i < 16; ++i) flash.map[0x100 + i] = static_cast<uint8_t>(0xC0 + i);
+  std::atomic<bool> done{false};
+  std::atomic<int> stale{0};
+  const auto worker = [&](unsigned t) {
+    const Slots& slot = kSlots[t];
+    std::vector<uint32_t> w;
+    dma_words(w, 1, slot.input, slot.output, 16);  // output = input
+    dma_words(w, 0, 0x100, slot.scratch, 16);      // scratch = the flash's constant
+    w.push_back(0xFFFF0000);
+    ethosu_accel_job job{};
+    if (int e = cmdstream_bo(fd, to_bytes(w), job.cmd_bo)) {
+      fail(std::string("CMDSTREAM_BO_CREATE: ") + std::strerror(e));
+      return;
+    }
+    job.region_bo_handles[0] = flash.handle;
+    job.region_bo_handles[1] = arena.handle;
+    for (uint32_t n = 1; n <= kJobs; ++n) {
+      const uint32_t input[4] = {t << 24 | n, n, ~n, t};
+      std::memcpy(arena.map + slot.input, input, sizeof input);
+      if (submit(fd, job) || wait_bo(fd, arena.handle)) {
+        fail("SUBMIT/BO_WAIT of a concurrent job");
+        return;
+      }
+      if (std::memcmp(arena.map + slot.output, input, sizeof input) != 0) ++stale;
+    }
+  };
+  uint64_t writes = 0, reverted_arena = 0, reverted_flash = 0;
+  std::thread writer([&] {
+    auto* a = reinterpret_cast<uint64_t*>(arena.map + kArenaCounter);
+    auto* f = reinterpret_cast<uint64_t*>(flash.map + kFlashCounter);
+    for (uint64_t c = 0; !done.load(); ++c) {
+      reverted_arena += __atomic_load_n(a, __ATOMIC_RELAXED) != c;
+      reverted_flash += __atomic_load_n(f, __ATOMIC_RELAXED) != c;
+      __atomic_store_n(a, c + 1, __ATOMIC_RELAXED);
+      __atomic_store_n(f, c + 1, __ATOMIC_RELAXED);
+      ++writes;
+    }
+  });
+  std::thread a(worker, 0), b(worker, 1);
+  a.join();
+  b.join();
+  done = true;
+  writer.join();
+  close(fd);
+  if (stale) fail(std::to_string(stale.load()) + " of " + std::to_string(2 * kJobs) + " jobs computed on a reverted input");
+  if (reverted_arena || reverted_flash)
+    fail(std::to_string(reverted_arena) + " (arena) and " + std::to_string(reverted_flash) + " (flash) of " +
+         std::to_string(writes) + " writes to bytes no job writes were reverted");
+  std::printf("concurrent: %d jobs in one arena, %llu counter writes: %s\n", 2 * kJobs,
+              static_cast<unsigned long long>(writes), failures ? "FAILED" : "no write lost");
+  return failures ? 1 : 0;
+}
+
+// ---- under the board recorder ----
+
+int perfmon(int fd, uint16_t event) {
+  ethosu_accel_perfmon_create pc{};
+  pc.ncounters = 1;
+  pc.counters[0] = event;
+  if (call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &pc)) fail("PERFMON_CREATE");
+  return static_cast<int>(pc.id);
+}
+
+// A DMA job on `fd` between two fresh BOs.
+ethosu_accel_job dma_job(int fd) {
+  ethosu_accel_job job{};
+  if (int e = cmdstream_bo(fd, dma_stream(true, false), job.cmd_bo)) fail(std::string("CMDSTREAM_BO_CREATE: ") + std::strerror(e));
+  job.region_bo_handles[0] = create_bo(fd, 0x11000).handle;
+  job.region_bo_handles[1] = create_bo(fd, 4096).handle;
+  return job;
+}
+
+// A job counted by its file's perfmon 1, not waited for, then dup2() of another file (with a perfmon 1 of its own
+// that counts nothing) over that file's descriptor: the recorder must record the job from its own file before the
+// descriptor names the other (it once asked the other file, and recorded 0 cycles).
+int run_record_dup2(const fs::path& record_dir) {
+  const int file = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  const int other = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (file < 0 || other < 0) {
+    fail(std::string("open /dev/accel/accel0: ") + std::strerror(errno));
+    return 1;
+  }
+  const int counting = perfmon(file, kEventNpuActive);
+  if (perfmon(other, kEventNpuActive) != counting) fail("the two files' first perfmons have different ids");
+  if (int e = submit(file, dma_job(file), static_cast<uint32_t>(counting))) fail(std::string("SUBMIT: ") + std::strerror(e));
+  if (dup2(other, file) != file) fail(std::string("dup2: ") + std::strerror(errno));
+  close(file);
+  close(other);
+  std::vector<fs::path> captures;
+  for (const auto& e : fs::directory_iterator(record_dir)) captures.push_back(e.path() / "capture.json");
+  if (captures.size() != 1) {
+    fail(std::to_string(captures.size()) + " recordings in " + record_dir.string() + ", expected 1");
+    return 1;
+  }
+  const json c = json::parse(read_file(captures[0]));
+  const json& cycles = c["results"]["cycle_counter"];
+  if (!cycles.is_number_unsigned() || cycles.get<uint64_t>() == 0)
+    fail("the recording's cycle counter is " + cycles.dump() + ", not the job's cycles (its file's perfmon)");
+  std::printf("record after dup2: the job's %s cycles recorded\n", cycles.dump().c_str());
+  return failures ? 1 : 0;
+}
+
+// A job of 200,000 DMAs (half a second or more) counted by the global perfmon of another file, which a second thread
+// closes while the job runs: the recorder must keep that file while it needs it (it once kept a raw pointer across
+// the driver call, and used it after the close had freed it).
+int run_record_close_global() {
+  const int global = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  const int file = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (global < 0 || file < 0) {
+    fail(std::string("open /dev/accel/accel0: ") + std::strerror(errno));
+    return 1;
+  }
+  ethosu_accel_perfmon_set_global sg{0, static_cast<uint32_t>(perfmon(global, kEventNpuActive))};
+  if (call(global, ETHOSU_ACCEL_IOCTL_PERFMON_SET_GLOBAL, &sg)) fail("PERFMON_SET_GLOBAL");
+  std::vector<uint32_t> w;
+  for (int i = 0; i < 200000; ++i) dma_words(w, 0, 0x10000, 0x20, 16);
+  w.push_back(0xFFFF0000);
+  ethosu_accel_job job = dma_job(file);
+  if (int e = cmdstream_bo(file, to_bytes(w), job.cmd_bo)) fail(std::string("CMDSTREAM_BO_CREATE: ") + std::strerror(e));
+  std::chrono::steady_clock::time_point ended;
+  std::thread runner([&] {
+    if (int e = submit(file, job)) fail(std::string("SUBMIT: ") + std::strerror(e));
+    ended = std::chrono::steady_clock::now();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  close(global);
+  const auto closed = std::chrono::steady_clock::now();
+  runner.join();
+  if (ended < closed) fail("the job ended before its perfmon's file was closed: the test needs a longer job");
+  close(file);
+  std::printf("record with the global perfmon's file closed during a job: %s\n", failures ? "FAILED" : "survived");
+  return failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     if (argc == 2 && std::string(argv[1]) == "--errors") return run_errors();
+    if (argc == 2 && std::string(argv[1]) == "--concurrent") return run_concurrent();
+    if (argc == 3 && std::string(argv[1]) == "--record-dup2") return run_record_dup2(argv[2]);
+    if (argc == 2 && std::string(argv[1]) == "--record-close-global") return run_record_close_global();
     bool timed = false, region2_bo = false, usage = false;
     std::string dir;
     for (int i = 1; i < argc; ++i) {
@@ -475,7 +659,8 @@ int main(int argc, char** argv) {
         usage = true;
     }
     if (dir.empty() || usage) {
-      std::fprintf(stderr, "usage: accel_client CASE_DIR [--timed] [--region2-bo] | accel_client --errors\n");
+      std::fprintf(stderr, "usage: accel_client CASE_DIR [--timed] [--region2-bo] | --errors | --concurrent | "
+                           "--record-dup2 RECORD_DIR | --record-close-global\n");
       return 2;
     }
     return run_case(dir, timed, region2_bo);

@@ -6,6 +6,8 @@
 //                         [1, 16, 4] and class scores [1, 16, 4] (background + 3 classes), two DEQUANTIZEs,
 //                         TFLite_Detection_PostProcess (fast NMS, 5 detections) with constant anchors
 //   ssd_regular.tflite    the same with use_regular_nms
+//   ssd_model_unsized.tflite, ssd_regular_unsized.tflite   the same with the post-processing's four outputs
+//                         declared with an empty shape, as TOCO's SSD exports declare them (TFLite sizes them)
 //   ssd_cpu.tflite, ssd_cpu_regular.tflite   the CPU part alone (the int8 encodings and scores as graph inputs, the
 //                         DEQUANTIZEs and the post-processing), for an independent engine
 // Usage: make_test_models OUT_DIR
@@ -106,8 +108,9 @@ std::vector<float> anchors() {
 }
 
 // The CPU tail: DEQUANTIZE x2 (when `quantized`) and the post-processing, appended to `s` and `m`. Inputs are the
-// tensors `boxes` and `scores`; returns nothing, sets the graph outputs.
-void detection_tail(tb::ModelSpec& m, tb::SubgraphSpec& s, int32_t boxes, int32_t scores, bool quantized, bool regular) {
+// tensors `boxes` and `scores`; returns nothing, sets the graph outputs, whose shapes are declared when `sized`.
+void detection_tail(tb::ModelSpec& m, tb::SubgraphSpec& s, int32_t boxes, int32_t scores, bool quantized, bool regular,
+                    bool sized = true) {
   const auto opcode = [&](int32_t builtin, const std::string& custom) {
     m.opcodes.push_back({builtin, custom, false});
     return static_cast<uint32_t>(m.opcodes.size() - 1);
@@ -128,17 +131,18 @@ void detection_tail(tb::ModelSpec& m, tb::SubgraphSpec& s, int32_t boxes, int32_
   s.tensors.push_back({"anchors", 0, {kAnchors, 4}, anchors_buffer, {}, {}, 0, false});
   const int slots = kMaxDetections;
   const auto first_out = static_cast<int32_t>(s.tensors.size());
-  s.tensors.push_back({"detection_boxes", 0, {1, slots, 4}, 0, {}, {}, 0, false});
-  s.tensors.push_back({"detection_classes", 0, {1, slots}, 0, {}, {}, 0, false});
-  s.tensors.push_back({"detection_scores", 0, {1, slots}, 0, {}, {}, 0, false});
-  s.tensors.push_back({"num_detections", 0, {1}, 0, {}, {}, 0, false});
+  const auto shape = [&](std::vector<int32_t> dims) { return sized ? dims : std::vector<int32_t>{}; };
+  s.tensors.push_back({"detection_boxes", 0, shape({1, slots, 4}), 0, {}, {}, 0, false});
+  s.tensors.push_back({"detection_classes", 0, shape({1, slots}), 0, {}, {}, 0, false});
+  s.tensors.push_back({"detection_scores", 0, shape({1, slots}), 0, {}, {}, 0, false});
+  s.tensors.push_back({"num_detections", 0, shape({1}), 0, {}, {}, 0, false});
   const uint32_t dpp = opcode(32, "TFLite_Detection_PostProcess");
   s.operators.push_back({dpp, {boxes_f, scores_f, anchors_tensor},
                          {first_out, first_out + 1, first_out + 2, first_out + 3}, detection_options(regular)});
   s.outputs = {first_out, first_out + 1, first_out + 2, first_out + 3};
 }
 
-tb::Bytes ssd_model(bool regular) {
+tb::Bytes ssd_model(bool regular, bool sized = true) {
   constexpr int kBoxBytes = kAnchors * 4, kScoreBytes = kAnchors * kClassesWithBackground;
   std::vector<uint32_t> stream;
   dma(stream, 0, 128, kBoxBytes);
@@ -153,7 +157,7 @@ tb::Bytes ssd_model(bool regular) {
   s.tensors.push_back({"scores_q", 9, {1, kAnchors, kClassesWithBackground}, 0, {1.0f / 256}, {-128}, 0, false});
   s.operators = {{0, {0, 1, 2, 3, 4}, {5, 6}, {1, 4, 1}}};
   s.inputs = {4};
-  detection_tail(m, s, 5, 6, true, regular);
+  detection_tail(m, s, 5, 6, true, regular, sized);
   std::vector<uint32_t> offsets(s.tensors.size(), kNone);
   offsets[2] = offsets[3] = offsets[4] = 0;
   offsets[5] = 128;
@@ -195,6 +199,8 @@ int main(int argc, char** argv) {
     write(out / "state_model.tflite", state_model());
     write(out / "ssd_model.tflite", ssd_model(false));
     write(out / "ssd_regular.tflite", ssd_model(true));
+    write(out / "ssd_model_unsized.tflite", ssd_model(false, false));
+    write(out / "ssd_regular_unsized.tflite", ssd_model(true, false));
     write(out / "ssd_cpu.tflite", ssd_cpu(false));
     write(out / "ssd_cpu_regular.tflite", ssd_cpu(true));
   } catch (const std::exception& e) {

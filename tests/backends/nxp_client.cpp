@@ -10,9 +10,11 @@
 // Usage: nxp_client SHARED_DIR [--u65-512]. --u65-512 runs the corpus/*/u65_512 compilations (the shim must
 // simulate an ethos-u65-512). Exit 0 when every check passed, 1 otherwise, 77 (skip) when SHARED_DIR has no corpus.
 //   nxp_client --robustness CASE_DIR MODELS_DIR: without the corpus, on a case folder (the bundled traces/tiny_cnn)
-//     run in OP mode: PMU event numbers above 255 (the kernel's u8), IFM buffers of 4 GiB (status ERROR, memory
-//     bounded), an inference in a fork() child (ERROR at once, not a hang); and MODELS_DIR/state_model.tflite
-//     (make_test_models) twice on one arena: its variable tensor starts from its reset value every time.
+//     run in OP mode: PMU event numbers above 255 (the kernel's u8), IFM buffers of 4 GiB (memory bounded), an
+//     inference in a fork() child (ERROR at once, not a hang); and MODELS_DIR/state_model.tflite
+//     (make_test_models) twice on one arena: its variable tensor starts from its reset value every time; both on
+//     arenas with room to spare while another thread writes there: the writes stay, and a 64 MiB arena costs the
+//     client no 64 MiB copies.
 //   nxp_client --model MODEL INPUT OUT_DIR: runs a one-input model in MODEL mode, per-tensor buffers (outputs
 //     written to OUT_DIR/nxp_output<k>.bin) and on an arena at NETWORK_INFO's offsets (must give the same bytes).
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +39,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -608,6 +612,114 @@ int run_model(const fs::path& model, const fs::path& input_file, const fs::path&
   return g_failures ? 1 : 0;
 }
 
+// A thread writing a counter into bytes of a buffer no inference writes, and checking before each write that the
+// last one is still there. It is writing once constructed.
+class CounterWriter {
+ public:
+  explicit CounterWriter(uint8_t* at) : thread_([this, at] {
+    auto* p = reinterpret_cast<uint64_t*>(at);
+    for (uint64_t c = 0; !done_.load(); ++c) {
+      reverted_ += __atomic_load_n(p, __ATOMIC_RELAXED) != c;
+      __atomic_store_n(p, c + 1, __ATOMIC_RELAXED);
+      writes_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }) {
+    while (writes_.load() == 0) std::this_thread::yield();
+  }
+  ~CounterWriter() { stop(); }
+  CounterWriter(const CounterWriter&) = delete;
+  CounterWriter& operator=(const CounterWriter&) = delete;
+  void stop() {
+    done_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  uint64_t writes() const { return writes_.load(); }
+  uint64_t reverted() const { return reverted_; }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::atomic<uint64_t> writes_{0};
+  uint64_t reverted_ = 0;
+  std::thread thread_;
+};
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// The firmware reads of a buffer what the inference uses and writes back what it changed: inferences on arenas
+// with room to spare (MODEL mode: the state model on 64 MiB, as NXP's Interpreter hands the firmware 16 MiB or
+// more; OP mode: the sample job with 8 MiB more) while another thread writes a counter in the room. The shim once copied the
+// whole arena in and back: each inference cost 0.15-0.4 s and ~90 MB for a 3 KB model on 16 MiB, and the
+// counter's writes made meanwhile were reverted.
+void arena_room_test(int dev, const OpJob& j, const fs::path& state_model) {
+  constexpr uint32_t kModelArena = 64u << 20;
+  constexpr int kInferences = 10;
+  Network n = network(dev, read_file(state_model), "state model");
+  const std::vector<uint8_t> input(16, 0x11), reset(16, 0xFD);
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  {
+    Buf arena(dev, kModelArena);
+    arena.set(0, kModelArena);
+    CounterWriter writer(arena.map + kModelArena / 2);
+    uint64_t during = 0;  // writes made while an inference ran
+    const double start = cpu_seconds();
+    for (int k = 0; k < kInferences; ++k) {
+      arena.put(n.info.ifm_offset[0], input);
+      const std::string what = "state model on a 64 MiB arena, inference " + std::to_string(k);
+      const uint64_t writes = writer.writes();
+      check(infer(n.fd, {arena.fd}, {}, INFERENCE_MODEL, {}, what).status == STATUS_OK, what + ": status OK");
+      during += writer.writes() - writes;
+      check(arena.bytes(n.info.ofm_offset[0], 16) == reset, what + ": the output is the state's reset value");
+    }
+    const double per_inference = (cpu_seconds() - start) / kInferences;
+    writer.stop();
+    check(writer.reverted() == 0,
+          "MODEL mode: " + std::to_string(writer.reverted()) + " of " + std::to_string(writer.writes()) +
+              " writes to the arena's room were reverted (" + std::to_string(during) + " during inferences)");
+    std::printf("MODEL mode on a 64 MiB arena: %.1f ms of CPU per inference, %llu counter writes kept (%llu during "
+                "inferences)\n",
+                1e3 * per_inference, static_cast<unsigned long long>(writer.writes()),
+                static_cast<unsigned long long>(during));
+  }
+  getrusage(RUSAGE_SELF, &after);
+  check(after.ru_maxrss - before.ru_maxrss < 32 * 1024,
+        "inferences on a 64 MiB arena grew the client by " + std::to_string((after.ru_maxrss - before.ru_maxrss) / 1024) +
+            " MiB");
+  close(n.fd);
+
+  Buf nb(dev, static_cast<uint32_t>(j.payload.size()));
+  nb.put(0, j.payload);
+  nb.set(0, static_cast<uint32_t>(j.payload.size()));
+  const int net = network_of(dev, nb);
+  constexpr uint32_t kRoom = 8u << 20;
+  Buf arena(dev, j.arena_bytes + kRoom), lb(dev, static_cast<uint32_t>(j.layout.size())),
+      fb(dev, static_cast<uint32_t>(j.flash.size()));
+  arena.set(0, j.arena_bytes + kRoom);
+  lb.put(0, j.layout);
+  fb.put(0, j.flash);
+  CounterWriter writer(arena.map + j.arena_bytes + kRoom / 2);
+  uint64_t during = 0;
+  for (int k = 0; k < 5 * kInferences; ++k) {
+    arena.put(j.input_offset, j.input);
+    const std::string what = "OP with room after the arena, inference " + std::to_string(k);
+    const uint64_t writes = writer.writes();
+    check(infer(net, {arena.fd, lb.fd, fb.fd}, {}, INFERENCE_OP, {}, what).status == STATUS_OK, what + ": status OK");
+    during += writer.writes() - writes;
+    check(arena.bytes(j.output_offset, static_cast<uint32_t>(j.expected.size())) == j.expected, what + ": bit-exact");
+  }
+  writer.stop();
+  check(writer.reverted() == 0,
+        "OP mode: " + std::to_string(writer.reverted()) + " of " + std::to_string(writer.writes()) +
+            " writes to the arena's room were reverted (" + std::to_string(during) + " during inferences)");
+  std::printf("OP mode with room after the arena: %llu counter writes kept (%llu during inferences)\n",
+              static_cast<unsigned long long>(writer.writes() - writer.reverted()), static_cast<unsigned long long>(during));
+  close(net);
+}
+
 int robustness(const fs::path& dir, const fs::path& models) {
   if (!fs::is_regular_file(dir / "manifest.json")) {
     std::printf("SKIP: no case at %s\n", dir.c_str());
@@ -620,6 +732,9 @@ int robustness(const fs::path& dir, const fs::path& models) {
   }
   const OpJob j = op_job(dir);
   state_test(dev, models / "state_model.tflite");
+  // The board recorder records every arena whole (a gigabyte here): the shim's copies are not its to test.
+  if (const char* recording = std::getenv("ETHOSU_RECORD_DIR"); !recording || !*recording)
+    arena_room_test(dev, j, models / "state_model.tflite");
 
   // PMU events 257 and 261: the kernel's u8 makes them 1 (CYCLE) and 5 (NPU_ACTIVE); both counted and reported so.
   PmuConfig pmu{};
@@ -634,7 +749,8 @@ int robustness(const fs::path& dir, const fs::path& models) {
     check(st.pmu_count.events[0] > 0 && st.pmu_count.events[1] > 0 && st.pmu_count.events[1] <= st.pmu_count.events[0],
           "PMU events 257 and 261 count CYCLE and NPU_ACTIVE");
 
-  // Three IFM buffers of 4 GiB each: the inference ends in ERROR without the client's memory growing by them.
+  // Three IFM buffers of 4 GiB each (of zeros: a layout of no tensors, the arena and flash the stream reads): the
+  // firmware reads only what the inference uses, so the client's memory does not grow by them.
   {
     rusage before{}, after{};
     getrusage(RUSAGE_SELF, &before);
@@ -652,8 +768,8 @@ int robustness(const fs::path& dir, const fs::path& models) {
       check(ioctl(fd, IOCTL_BUFFER_SET, &all) == 0, "BUFFER_SET of 4 GiB");
       fds.push_back(fd);
     }
-    check(infer(net, fds, {}, INFERENCE_OP, {}, "three 4 GiB IFMs").status == STATUS_ERROR,
-          "an inference over three 4 GiB IFM buffers ends in ERROR");
+    const uint32_t status = infer(net, fds, {}, INFERENCE_OP, {}, "three 4 GiB IFMs").status;
+    check(status == STATUS_OK || status == STATUS_ERROR, "an inference over three 4 GiB IFM buffers ends");
     getrusage(RUSAGE_SELF, &after);
     check(after.ru_maxrss - before.ru_maxrss < 256 * 1024,
           "three 4 GiB IFMs grew the client by " + std::to_string((after.ru_maxrss - before.ru_maxrss) / 1024) + " MiB");
@@ -672,7 +788,7 @@ int robustness(const fs::path& dir, const fs::path& models) {
         "the fork child's inference ended in ERROR");
   run_op(dev, j, {}, "OP after the fork, in the parent", true);
   close(dev);
-  std::printf("robustness: PMU u8 events, 4 GiB IFMs, fork child: %s (%d failed checks)\n",
+  std::printf("robustness: PMU u8 events, arenas with room, 4 GiB IFMs, fork child: %s (%d failed checks)\n",
               g_failures ? "FAILED" : "PASSED", g_failures);
   return g_failures ? 1 : 0;
 }

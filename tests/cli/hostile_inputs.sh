@@ -40,11 +40,14 @@ expect() {
 # 1. Parameter values that once divided by zero or passed the range but failed later.
 expect 2 "is out of range" run "$case_dir" --out "$tmp/o" --set mem.axi1.bytes_per_cycle=0.0002
 expect 2 "is out of range" run "$case_dir" --out "$tmp/o" --set mem.axi1.bytes_per_cycle=1024
-printf '[System_Config.Slow]\ncore_clock=1e9\naxi0_port=Sram\naxi1_port=Dram\nsram_clock_scale=1.0\ndram_clock_scale=1e-5\n' \
+printf '[System_Config.Slow]\ncore_clock=1e9\naxi0_port=Sram\naxi1_port=Dram\nsram_clock_scale=1.0\ndram_clock_scale=1e-5\nsram_burst_length=32\ndram_burst_length=128\n' \
   > "$tmp/slow.ini"
 expect 2 "bytes_per_cycle" run "$case_dir" --out "$tmp/o" --system Slow --vela-ini "$tmp/slow.ini"
 expect 0 "total:" run "$case_dir" --out "$tmp/o" --set system.clock_hz=1
 expect 2 "read-only" run "$case_dir" --out "$tmp/o" --set system.config=imx93
+# Bursts of whole 16-byte beats only: the parameter is named (the run once failed naming neither port nor value).
+expect 2 "parameter 'mem.axi1.burst_bytes' = 24 is out of range [16, 4096] in steps of 16" \
+  run "$case_dir" --out "$tmp/o" --set mem.axi1.burst_bytes=24
 
 # 2. Paths the file system refuses and special files: messages and exit 2, never an abort.
 touch "$tmp/afile"
@@ -76,12 +79,19 @@ expect 0 "total:" run "$case_dir" --out "$tmp/o" --trace /dev/null --report /dev
 if [ ! -c /dev/null ]; then echo "FAIL: /dev/null is no longer a device"; failures=$((failures + 1)); fi
 mkfifo "$tmp/fifo.json"
 expect 2 "fifo.json: cannot write" run "$case_dir" --out "$tmp/o" --report "$tmp/fifo.json"  # no reader: not waited for
+expect 2 "fifo.json: cannot write" run "$case_dir" --out "$tmp/o" --trace "$tmp/fifo.json"
 [ -p "$tmp/fifo.json" ] || { echo "FAIL: the FIFO was replaced"; failures=$((failures + 1)); }
 
-# 5. Streams: 64 MiB of junk is refused at once; 8 MiB of junk lists a bounded number of problems.
+# 5. Streams: a stream file over the 16 MiB QSIZE limit is refused from its size, unread (a sparse 1 GiB file once
+#    cost 3 GB and 15 s); 8 MiB of junk lists a bounded number of problems.
 head -c $((64 << 20)) /dev/urandom > "$tmp/junk64.bin"
-expect 1 "over the 16 MiB QSIZE limit" run "$tmp/junk64.bin" --region 1=:4096
-expect 1 "16 MiB QSIZE limit" validate "$tmp/junk64.bin"
+expect 2 "over the 16 MiB QSIZE limit" run "$tmp/junk64.bin" --region 1=:4096
+expect 2 "16 MiB QSIZE limit" validate "$tmp/junk64.bin"
+truncate -s 1G "$tmp/sparse1g.bin"
+for command in disasm validate; do
+  expect 2 "sparse1g.bin: 1073741824 bytes, over the 16 MiB QSIZE limit" "$command" "$tmp/sparse1g.bin"
+done
+expect 2 "sparse1g.bin: 1073741824 bytes, over the 16 MiB QSIZE limit" run "$tmp/sparse1g.bin" --region 1=:4096
 head -c $((8 << 20)) /dev/urandom > "$tmp/junk8.bin"
 expect 1 "more problems from here on are not listed" validate "$tmp/junk8.bin"
 
@@ -124,6 +134,10 @@ grep -q '"ops_not_listed": 100000' "$tmp/many.json" || {
   echo "FAIL: the report of 200000 operations does not say it lists only the first 100000"
   failures=$((failures + 1))
 }
+
+# 7. A benchmark repeat count that would never end (and keep a sample per run) is refused before anything runs.
+expect 2 "--repeat must be 1 to 1000 runs per case, not 18446744073709551615" bench "$case_dir" \
+  --repeat 18446744073709551615
 
 echo "hostile inputs: $passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -42,9 +42,9 @@ std::vector<uint8_t> layout(const uint32_t (&words)[7]) {
   return bytes;
 }
 
-void run(nxp::InferenceRequest& request) {
+void run(nxp::InferenceRequest& request, std::vector<std::vector<uint8_t>> ifms) {
   request.ifm_sizes.clear();
-  for (const auto& b : request.ifms) request.ifm_sizes.push_back(b.size());
+  request.hold_ifms(std::move(ifms));
   const nxp::InferenceResult r = nxp::run_inference(request, settings());
   if (r.status != nxp::STATUS_OK && r.message.empty()) std::abort();  // a refusal always says why
 }
@@ -62,19 +62,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool op = size >= 4 && std::memcmp(data, "COP1", 4) == 0;
   if (!op) {
     request.inference_type = nxp::INFERENCE_MODEL;
-    request.ifms = {std::vector<uint8_t>(kArenaBytes, 0)};
-    run(request);
+    run(request, {std::vector<uint8_t>(kArenaBytes, 0)});
     return 0;
   }
   request.inference_type = nxp::INFERENCE_OP;
   const uint32_t sane[7] = {1, 1, 0, static_cast<uint32_t>(kArenaBytes), 4096, 1024, 1024};
-  request.ifms = {std::vector<uint8_t>(kArenaBytes, 0), layout(sane)};
-  run(request);
+  run(request, {std::vector<uint8_t>(kArenaBytes, 0), layout(sane)});
   if (size >= 4 + sizeof sane) {
     uint32_t words[7];
     std::memcpy(words, data + size - sizeof words, sizeof words);
-    request.ifms = {std::vector<uint8_t>(kArenaBytes, 0), layout(words)};
-    run(request);
+    run(request, {std::vector<uint8_t>(kArenaBytes, 0), layout(words)});
   }
   return 0;
 }

@@ -86,6 +86,28 @@ int main(int argc, char** argv) {
   more.new_palette = false;
   more.zruns.pop_back();
   weight_seed("weights_zero_runs_two_slices.bin", {zeros, more}, {0});
+  // fuzz_capture: manifests of zero-filled regions, for the folder of its NPU-level capture (tests/fuzz/fuzz_capture.cpp:
+  // stream.bin, region 1 before and after): seven regions of 4 GiB, over a job's limit (a capture.json of this size
+  // once made the reader allocate 28 GiB), and two that fit it, read without allocating them.
+  const auto capture_seed = [&](const std::string& name, const std::string& zero_regions) {
+    const std::string text =
+        R"({"format": "ethosu-sim-capture", "version": 2, "source": "fuzz", "recorded_on": "simulator",)"
+        R"( "variant": "ethos-u65-256", "timed": true, "parameters": {"mem.axi1.read_latency_cycles": "300"},)"
+        R"( "device": null, "wall_ns": null, "pmu_events": [17, 0, 0, 0], "regioncfg": "0x0000aa8a",)"
+        R"( "axi_limits": ["0x1f3f00b0", "0x1f3f00b0", "0x1f3f0002", "0x1f3f0002"], "sram_region": null,)"
+        R"( "stream": {"file": "stream.bin", "size_bytes": 8, "crc32": "a988dff7"},)"
+        R"( "regions": [{"region": 1, "file": "region1.before.bin", "size_bytes": 64, "crc32": "d53c59b8"})" +
+        zero_regions +
+        R"(], "results": {"status": "0x00000022", "cycle_counter": 1234, "event_counters": [0, 0, 0, 0],)"
+        R"( "regions": [{"region": 1, "file": "region1.after.bin", "size_bytes": 64, "crc32": "4f2f2ae5"}]}})";
+    write(name, tb::Bytes(text.begin(), text.end()));
+  };
+  std::string seven;
+  for (int r : {0, 2, 3, 4, 5, 6, 7})
+    seven += R"(, {"region": )" + std::to_string(r) + R"(, "size_bytes": 4294967296, "zero_filled": true})";
+  capture_seed("capture_zero_filled_over_the_limit.json", seven);
+  capture_seed("capture_zero_filled.json", R"(, {"region": 0, "size_bytes": 4294967296, "zero_filled": true},)"
+                                           R"( {"region": 2, "size_bytes": 4294966272, "zero_filled": true})");
   for (int a = 2; a < argc; ++a) {
     std::ifstream in(argv[a]);
     if (!in) {

@@ -19,8 +19,7 @@ namespace tb = ethosu::testing;
 InferenceRequest model_request(const tb::Bytes& network, std::vector<std::vector<uint8_t>> ifms) {
   InferenceRequest r;
   r.network = network;
-  for (const auto& b : ifms) r.ifm_sizes.push_back(b.size());
-  r.ifms = std::move(ifms);
+  r.hold_ifms(std::move(ifms));
   r.ofm_free_bytes = {64};
   return r;
 }

@@ -1,13 +1,16 @@
 #include "sim/trace.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "sim/error.h"
 
@@ -233,6 +236,71 @@ TEST_F(TraceTest, ReopenStartsAFreshFile) {
   const json j = read();
   ASSERT_EQ(of_phase(j, "X").size(), 1u);
   EXPECT_EQ(of_phase(j, "X")[0].at("name"), "two");
+}
+
+TEST_F(TraceTest, AFifoWithoutAReaderIsRefusedWithoutWaitingForOne) {
+  // A trace opened with a blocking open(2) waited for ever for a reader (`run --trace FIFO`, and Python's run()
+  // with the interpreter locked). The child is killed by the alarm should it block.
+  const fs::path fifo = dir_ / "fifo.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EXIT(
+      {
+        ::alarm(10);
+        Trace t;
+        try {
+          t.open(fifo, "p");
+        } catch (const InputError& e) {
+          std::exit(std::string(e.what()).find("fifo.json: cannot write") != std::string::npos ? 0 : 2);
+        }
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(0), "");
+  EXPECT_TRUE(fs::is_fifo(fifo));  // written through, never replaced
+}
+
+TEST_F(TraceTest, AFifoWithAReaderGetsTheWholeTrace) {
+  const fs::path fifo = dir_ / "fifo.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] {
+    std::ifstream in(fifo);
+    std::stringstream s;
+    s << in.rdbuf();
+    received = s.str();
+  });
+  // Open once the reader has: the FIFO then has both ends (opening it for reading waits for the writer).
+  Trace t;
+  const auto tr = t.track("CC");
+  for (int tries = 0;; ++tries) {
+    try {
+      t.open(fifo, "p");
+      break;
+    } catch (const InputError&) {
+      ASSERT_LT(tries, 1000) << "the reader never opened the FIFO";
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  // More than a pipe holds (64 KiB), so that writing waits for the reader rather than failing.
+  for (uint64_t i = 0; i < 20000; ++i) t.complete(tr, "op", "kernel", i * 10, 5);
+  t.close();
+  reader.join();
+  EXPECT_EQ(of_phase(json::parse(received), "X").size(), 20000u);
+}
+
+TEST_F(TraceTest, ALinkPlantedAtTheTemporaryIsNotFollowed) {
+  // The temporary beside the trace has a name others can predict: a link there must not make the trace
+  // overwrite its target.
+  const fs::path victim = dir_ / "victim";
+  std::ofstream(victim) << "precious";
+  fs::path tmp = path_;
+  tmp += ".tmp" + std::to_string(::getpid());
+  fs::create_symlink(victim, tmp);
+  Trace t;
+  EXPECT_THROW(t.open(path_, "p"), InputError);
+  std::ifstream in(victim);
+  std::string text;
+  std::getline(in, text);
+  EXPECT_EQ(text, "precious");
 }
 
 TEST_F(TraceTest, UnwritablePathIsInputError) {

@@ -22,10 +22,15 @@ std::optional<ValidatedStream> validate_cmdstream(const uint8_t* data, size_t si
       return std::nullopt;
     }
   }
+  isa::ValidatorOptions both_cores;
+  both_cores.variant = isa::Variant::U65_512;
+  const isa::Report reach = variant == both_cores.variant ? report : isa::validate(stream, both_cores);
+  const auto end = [](const isa::Extent& e) { return e.used && e.end > 0 ? static_cast<uint64_t>(e.end) : 0; };
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {
-    const isa::Extent e = report.region_extent(r);
-    if (e.used && e.end > 0) v.region_size_bytes[r] = static_cast<uint64_t>(e.end);
-    v.output_region[r] = report.writes(r).used;
+    v.region_size_bytes[r] = end(report.region_extent(r));
+    v.copy_bytes[r] = std::max(v.region_size_bytes[r], end(reach.region_extent(r)));
+    const isa::Extent w = reach.writes(r);
+    if (end(w)) v.written[r] = {static_cast<uint64_t>(std::max<int64_t>(w.lowest, 0)), end(w)};
   }
   return v;
 }

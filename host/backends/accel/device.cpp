@@ -18,6 +18,7 @@
 #include "host/run/run_job.h"
 #include "host/config/config.h"
 #include "models/npu/control.h"
+#include "sim/byte_runs.h"
 #include "sim/text.h"
 
 namespace ethosu::accel {
@@ -230,8 +231,19 @@ void Device::run(const ValidatedStream& stream, const std::array<BufferPtr, 8>& 
   job.name = "accel job " + std::to_string(n);
   job.variant = variant_name_;
   job.stream = stream.bytes;
-  for (unsigned r = 0; r < 8; ++r)
-    if (regions[r]) job.regions[r].assign(regions[r]->data, regions[r]->data + regions[r]->size_bytes);
+  // Each BO as far as the stream reaches (submit_job() checked that it reaches no further than the BO), and the
+  // bytes it may write as they were, to tell afterwards which ones it changed.
+  std::array<std::vector<uint8_t>, 8> written_before;
+  std::array<uint64_t, 8> written_from{};
+  for (unsigned r = 0; r < 8; ++r) {
+    if (!regions[r]) continue;
+    job.regions[r].assign(regions[r]->data, regions[r]->data + std::min(stream.copy_bytes[r], regions[r]->size_bytes));
+    written_from[r] = std::min<uint64_t>(stream.written[r].first, job.regions[r].size());
+    const uint64_t end = std::min<uint64_t>(stream.written[r].second, job.regions[r].size());
+    if (end > written_from[r])
+      written_before[r].assign(job.regions[r].begin() + static_cast<std::ptrdiff_t>(written_from[r]),
+                               job.regions[r].begin() + static_cast<std::ptrdiff_t>(end));
+  }
   // The whole SRAM pool is behind BASEP2; the driver clears it on every resume (ethosu_reset()), and with the
   // 50 ms autosuspend each job of a test starts from a cleared pool.
   if (sram) job.regions[2].assign(sram_size_bytes_, 0);
@@ -270,8 +282,15 @@ void Device::run(const ValidatedStream& stream, const std::array<BufferPtr, 8>& 
     }
   }
 
-  for (unsigned r = 0; r < 8; ++r)
-    if (regions[r]) std::memcpy(regions[r]->data, job.regions[r].data(), regions[r]->size_bytes);
+  // The hardware writes only OFM and DMA destinations: only the bytes the job changed go back, so that whatever
+  // the client wrote meanwhile elsewhere in its BOs (its next input, another slot of a shared arena) stays.
+  for (unsigned r = 0; r < 8; ++r) {
+    if (!regions[r] || written_before[r].empty()) continue;
+    const uint64_t begin = written_from[r];
+    for (const auto& [from, to] :
+         sim::differing_runs(written_before[r].data(), job.regions[r].data() + begin, written_before[r].size()))
+      std::memcpy(regions[r]->data + begin + from, job.regions[r].data() + begin + from, to - from);
+  }
   if (perfmon) {
     std::lock_guard<std::mutex> lock(perfmon->mutex);
     for (size_t i = 0; i + 1 < perfmon->values.size(); ++i) perfmon->values[i] += result.event_counters[i];
@@ -559,9 +578,18 @@ int DeviceFile::submit_job(const ethosu_accel_job& job, const std::shared_ptr<Pe
                                std::to_string(need) + " > " + std::to_string(bo->size_bytes) + ")");
       return -EOVERFLOW;
     }
-    job_bytes += bo->size_bytes;
+    job_bytes += std::min(info.copy_bytes[i], bo->size_bytes);
     regions[i] = std::move(bo);
   }
+  // One BO in two regions: the kernel locks each BO of a job once (drm_gem_lock_reservations()), and locking it
+  // again fails with EALREADY; the NPU would otherwise see one buffer through two regions.
+  for (unsigned i = 0; i < 8; ++i)
+    for (unsigned k = i + 1; k < 8; ++k)
+      if (regions[i] && regions[i] == regions[k]) {
+        log_refusal(device_, "BO handle " + std::to_string(job.region_bo_handles[i]) + " used for regions " +
+                                 std::to_string(i) + " and " + std::to_string(k));
+        return -EALREADY;
+      }
   // Not a kernel check: the simulator copies every region for the run (host/backends/shim_env.h).
   if (job_bytes > host::kMaxJobRegionBytes) {
     std::cerr << "ethosu-sim accel: SUBMIT refused: the job's regions hold " << job_bytes

@@ -11,6 +11,11 @@ using namespace ethosu::interpose;
 
 namespace {
 
+// dup2(from, to) and dup3() close `to` first: the shim hears it while `to` still names what it named.
+void replacing(int from, int to) {
+  if (to >= 0 && to != from) notify([&] { interposer().replacing(to); });
+}
+
 // The next definition made `copy` from `fd`, or failed (-1), or was a dup2(fd, fd), which copies nothing.
 int copied(int fd, int copy) {
   if (copy >= 0 && copy != fd) notify([&] { interposer().duplicated(fd, copy); });
@@ -30,9 +35,15 @@ extern "C" {
 
 int dup(int fd) noexcept { return copied(fd, libc().dup(fd)); }
 
-int dup2(int from, int to) noexcept { return copied(from, libc().dup2(from, to)); }
+int dup2(int from, int to) noexcept {
+  replacing(from, to);
+  return copied(from, libc().dup2(from, to));
+}
 
-int dup3(int from, int to, int flags) noexcept { return copied(from, libc().dup3(from, to, flags)); }
+int dup3(int from, int to, int flags) noexcept {
+  replacing(from, to);
+  return copied(from, libc().dup3(from, to, flags));
+}
 
 int fcntl(int fd, int cmd, ...) {
   va_list args;

@@ -24,6 +24,7 @@ std::optional<int> Interposer::dirfd(DIR*) { return std::nullopt; }
 
 void Interposer::opened(const char*, int) {}
 void Interposer::closing(int) {}
+void Interposer::replacing(int) {}
 void Interposer::duplicated(int, int) {}
 void Interposer::closed_range(unsigned, unsigned) {}
 

@@ -11,8 +11,8 @@
 //    off_t), and an anonymous mapping never reaches the shim.
 //  * A call the shim declines (its hook returns std::nullopt, the default) goes to the next definition (libc, or
 //    a library preloaded after this one: libc.h) with the program's own arguments, and returns that result and
-//    errno: a hook that declines leaves errno as it was. The notifications (opened, closing, duplicated,
-//    closed_range) never change errno.
+//    errno: a hook that declines leaves errno as it was. The notifications (opened, closing, replacing,
+//    duplicated, closed_range) never change errno.
 //  * Paths: the calls about a path (open, fopen, the stat family, access, readlink) ask the shim only when
 //    claims_path() accepts the path; it must be cheap and take no lock. Descriptors: their hooks are asked about
 //    every descriptor of the process and answer about one that is not the shim's without taking a lock
@@ -69,6 +69,9 @@ class Interposer {
   virtual void opened(const char* path, int fd);
   // close(fd) is about to go to the next definition.
   virtual void closing(int fd);
+  // dup2() or dup3() is about to make `fd` a copy of another descriptor, closing whatever it names now (should the
+  // call fail, `fd` stays as it was): the last moment to use what it names.
+  virtual void replacing(int fd);
   // dup(), dup2(), dup3() or fcntl(F_DUPFD, F_DUPFD_CLOEXEC) made `to` a copy of `from` (to != from); whatever
   // `to` named before is closed.
   virtual void duplicated(int from, int to);

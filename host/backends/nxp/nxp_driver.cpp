@@ -29,6 +29,8 @@
 #include "host/backends/nxp/nxp_inference.h"
 #include "host/backends/shim_env.h"
 #include "host/recording/capture.h"
+#include "sim/byte_runs.h"
+#include "sim/error.h"
 
 namespace ethosu::nxp {
 
@@ -98,6 +100,23 @@ struct BufferObj {
       if (w <= 0) return false;
       done += static_cast<uint64_t>(w);
     }
+    return true;
+  }
+  // What an inference changed in the bytes from `at`: only the bytes that differ from what was read, through a
+  // mapping (one copy per run, however many runs), so that the client's own writes to the others stay.
+  bool write_changes(uint64_t at, const ArenaChange& change) const {
+    const auto runs = sim::differing_runs(change.before.data(), change.after.data(),
+                                          std::min(change.before.size(), change.after.size()));
+    if (runs.empty()) return true;
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    const uint64_t first = (at + runs.front().first) / page * page;
+    const uint64_t end = at + runs.back().second;
+    void* m = mmap(nullptr, end - first, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(first));
+    if (m == MAP_FAILED) return false;
+    auto* mapped = static_cast<uint8_t*>(m);  // the buffer's bytes from `first`
+    for (const auto& [begin, stop] : runs)
+      std::memcpy(mapped + (at + begin - first), change.after.data() + begin, stop - begin);
+    munmap(m, end - first);
     return true;
   }
 };
@@ -437,29 +456,31 @@ void Driver::State::work() {
       for (size_t i = 0; i < inf->ifm.size(); ++i) {
         const Buffer& at = inf->ifm_at[i];
         ifms.push_back({inf->ifm[i], at.offset, at.size ? at.size : inf->ifm[i]->capacity - at.offset});
+        req.ifm_window_bytes.push_back(ifms.back().bytes);
         req.ifm_sizes.push_back(at.size);
       }
       for (size_t i = 0; i < inf->ofm.size(); ++i)
         req.ofm_free_bytes.push_back(inf->ofm[i]->capacity - inf->ofm_at[i].offset - inf->ofm_at[i].size);
     }
-    // The copies are made without the lock (the buffers stay alive through the references held here) and are
-    // bounded per inference; any failure ends the inference in ERROR.
+    // The copies are made without the lock (the buffers stay alive through the references held here): the network
+    // whole, the IFM buffers as far as the inference reads them (run_inference() asks); each bounded, and any
+    // failure ends the inference in ERROR.
+    req.read_ifm = [&ifms](size_t k, uint64_t bytes) {
+      std::vector<uint8_t> out;
+      if (!ifms.at(k).buffer->read(ifms[k].offset, std::min(bytes, ifms[k].bytes), out))
+        throw InputError("ifm[" + std::to_string(k) + "] could not be read");
+      return out;
+    };
     std::string failure;
     try {
-      uint64_t total = network.bytes;
-      for (const Window& w : ifms) total += w.bytes;
-      if (total > host::kMaxJobRegionBytes)
-        failure = "its network and IFM buffers hold " + std::to_string(total) +
+      if (network.bytes > host::kMaxJobRegionBytes)
+        failure = "its network buffer holds " + std::to_string(network.bytes) +
                   " bytes, more than the simulator copies for one inference (" +
                   std::to_string(host::kMaxJobRegionBytes) + " bytes)";
-      bool readable = !network.buffer || network.buffer->read(network.offset, network.bytes, req.network);
-      for (size_t i = 0; failure.empty() && readable && i < ifms.size(); ++i) {
-        req.ifms.emplace_back();
-        readable = ifms[i].buffer->read(ifms[i].offset, ifms[i].bytes, req.ifms.back());
-      }
-      if (failure.empty() && !readable) failure = "a buffer could not be read";
+      else if (network.buffer && !network.buffer->read(network.offset, network.bytes, req.network))
+        failure = "the network buffer could not be read";
     } catch (const std::exception& e) {
-      failure = std::string("its buffers could not be copied: ") + e.what();
+      failure = std::string("its network buffer could not be copied: ") + e.what();
     }
     if (!failure.empty()) {
       std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): inference failed: %s\n", failure.c_str());
@@ -485,8 +506,8 @@ void Driver::State::work() {
     }
     std::lock_guard<std::mutex> lock(m);
     uint32_t status = res.status;
-    for (size_t i = 0; status == STATUS_OK && i < res.ifms_after.size(); ++i)
-      if (res.ifms_after[i] && !inf->ifm[i]->write(inf->ifm_at[i].offset, *res.ifms_after[i])) status = STATUS_ERROR;
+    if (status == STATUS_OK && res.arena && !inf->ifm[0]->write_changes(inf->ifm_at[0].offset, *res.arena))
+      status = STATUS_ERROR;
     for (size_t i = 0; status == STATUS_OK && i < res.ofm_appended.size(); ++i) {
       BufferObj& b = *inf->ofm[i];
       const auto& data = res.ofm_appended[i];

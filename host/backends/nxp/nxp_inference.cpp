@@ -5,13 +5,16 @@
 #include <cstring>
 #include <exception>
 #include <map>
+#include <memory>
 
 #include "host/firmware/cpu_ops.h"
 #include "host/formats/payload.h"
 #include "host/run/run_job.h"
 #include "host/config/config.h"
 #include "isa/architecture.h"
+#include "isa/decoder.h"
 #include "isa/registers.h"
+#include "isa/validator.h"
 #include "sim/error.h"
 
 namespace ethosu::nxp {
@@ -48,6 +51,7 @@ ModelPlan plan_model(const std::vector<uint8_t>& network) {
   if (file.kind != host::NpuFileKind::TFLITE) throw InputError("network buffer: not a .tflite model");
   ModelPlan plan;
   plan.model = std::move(*file.model);
+  host::size_cpu_outputs(plan.model);
   const host::VelaModel& vm = plan.model;
   // The firmware's resolver: ethos-u, DEQUANTIZE and detection post-processing; any other operator fails.
   host::check_cpu_operators(vm, "network buffer");
@@ -121,24 +125,62 @@ struct Prepared {
   host::Job job;
   std::optional<host::VelaModel> cpu_model;  // MODEL: CPU operators to run on the arena after the job
   bool arena_in_ifm = false;        // ifm[0] holds the arena (region 1) and gets it back
+  std::vector<uint8_t> arena_before;  // its bytes as read, to tell what the inference changed
   std::vector<Tensor> outputs;      // MODEL: copied into the OFM buffers
   std::vector<Tensor> arena_outputs;  // MODEL: the graph outputs in the arena
+  std::vector<std::pair<uint64_t, uint64_t>> arena_results;  // OP: the bytes of the arena the stream may write
   bool profiling = false;           // OP: ofm[0] receives a QreadEvent
 };
 
-// The data of each IFM buffer (its first size bytes).
-std::vector<std::vector<uint8_t>> ifm_data(const InferenceRequest& r) {
-  std::vector<std::vector<uint8_t>> out;
-  for (size_t i = 0; i < r.ifms.size(); ++i) {
-    const uint64_t n = i < r.ifm_sizes.size() ? std::min<uint64_t>(r.ifm_sizes[i], r.ifms[i].size()) : 0;
-    out.emplace_back(r.ifms[i].begin(), r.ifms[i].begin() + static_cast<std::ptrdiff_t>(n));
+// Reads the IFM buffers for one inference, never more than kMaxJobRegionBytes in all.
+class IfmReader {
+ public:
+  explicit IfmReader(const InferenceRequest& r) : r_(r) {}
+  size_t count() const { return r_.ifm_window_bytes.size(); }
+  uint64_t window(size_t k) const { return r_.ifm_window_bytes.at(k); }
+  // A buffer's data: the first `size` bytes of its window.
+  uint64_t data_bytes(size_t k) const {
+    return k < r_.ifm_sizes.size() ? std::min<uint64_t>(r_.ifm_sizes[k], window(k)) : 0;
   }
-  return out;
+  std::vector<uint8_t> read(size_t k, uint64_t bytes) {
+    bytes = std::min(bytes, window(k));
+    read_bytes_ += bytes;
+    if (read_bytes_ > host::kMaxJobRegionBytes)
+      throw InputError("the inference reads " + bytes_text(read_bytes_) + " of its IFM buffers or more, over the " +
+                       bytes_text(host::kMaxJobRegionBytes) + " the simulator copies for one inference");
+    std::vector<uint8_t> out = r_.read_ifm(k, bytes);
+    if (out.size() != bytes) throw InputError("ifm[" + std::to_string(k) + "] could not be read");
+    return out;
+  }
+
+ private:
+  const InferenceRequest& r_;
+  uint64_t read_bytes_ = 0;
+};
+
+// Per region, the end of the bytes `stream` reaches (0 where it uses none) and the [begin, end) of those it may
+// write (OFM and DMA destinations), walked as on two cores, which reach every byte one core would.
+struct StreamReach {
+  std::array<uint64_t, isa::kRegionCount> end{};
+  std::array<std::pair<uint64_t, uint64_t>, isa::kRegionCount> written{};
+};
+
+StreamReach stream_reach(const std::vector<uint8_t>& stream) {
+  isa::ValidatorOptions both_cores;
+  both_cores.variant = isa::Variant::U65_512;
+  const isa::Report report = isa::validate(isa::decode(stream), both_cores);
+  const auto end = [](const isa::Extent& e) { return e.used && e.end > 0 ? static_cast<uint64_t>(e.end) : 0; };
+  StreamReach reach;
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) {
+    reach.end[r] = end(report.region_extent(r));
+    const isa::Extent w = report.writes(r);
+    reach.written[r] = {static_cast<uint64_t>(std::max<int64_t>(w.lowest, 0)), end(w)};
+  }
+  return reach;
 }
 
-Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& settings) {
+Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& settings, IfmReader& ifms) {
   ModelPlan plan = plan_model(r.network);
-  const std::vector<std::vector<uint8_t>> ifms = ifm_data(r);
   Prepared p;
   p.job.name = "MODEL inference";
   p.job.stream = plan.op.payload.command_stream;
@@ -147,11 +189,11 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
   p.job.regions[2] = firmware_memory(plan.op.scratch_fast_bytes, fast_memory(settings), "fast scratch");
   // One IFM per graph input with exactly its size, and OFM buffers for the outputs: the firmware copies them into
   // and out of its own arena. Otherwise ifm[0] is the arena (it then also receives the outputs).
-  bool per_input = ifms.size() == plan.inputs.size() && !ifms.empty() && !r.ofm_free_bytes.empty();
-  for (size_t i = 0; per_input && i < ifms.size(); ++i) per_input = ifms[i].size() == plan.inputs[i].size_bytes;
+  bool per_input = ifms.count() == plan.inputs.size() && ifms.count() != 0 && !r.ofm_free_bytes.empty();
+  for (size_t i = 0; per_input && i < ifms.count(); ++i) per_input = ifms.data_bytes(i) == plan.inputs[i].size_bytes;
   size_t first_input_ifm = 0;
   if (plan.op.payload.separate_io_regions) {
-    if (!per_input && !ifms.empty())
+    if (!per_input && ifms.count() != 0)
       throw InputError("the model keeps its inputs and outputs in regions of their own (--separate-io-regions), "
                        "not in the arena: give one IFM buffer per input and OFM buffers for the outputs");
     p.job.regions[host::kSeparateInputRegion] =
@@ -159,16 +201,18 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
     p.job.regions[host::kSeparateOutputRegion] =
         firmware_memory(plan.op.output_region_bytes, kFirmwareArena, "output region");
   }
-  if (per_input || ifms.empty()) {
+  if (per_input || ifms.count() == 0) {
     p.job.regions[1] = firmware_memory(plan.arena_bytes, kFirmwareArena, "tensor arena");
   } else {
-    if (ifms.size() != 1 && ifms.size() != plan.inputs.size() + 1)
-      throw InputError(std::to_string(ifms.size()) + " IFM buffers for a model with " +
+    if (ifms.count() != 1 && ifms.count() != plan.inputs.size() + 1)
+      throw InputError(std::to_string(ifms.count()) + " IFM buffers for a model with " +
                        std::to_string(plan.inputs.size()) + " input(s): give one per input, or the arena first");
-    if (ifms[0].size() < plan.arena_bytes)
-      throw InputError("arena buffer (ifm[0]) has " + bytes_text(ifms[0].size()) + ", the model needs " +
+    if (ifms.data_bytes(0) < plan.arena_bytes)
+      throw InputError("arena buffer (ifm[0]) has " + bytes_text(ifms.data_bytes(0)) + ", the model needs " +
                        bytes_text(plan.arena_bytes));
-    p.job.regions[1] = ifms[0];
+    // The model's arena, and any further bytes the stream reaches: the rest of the buffer is the client's.
+    p.job.regions[1] =
+        ifms.read(0, std::min(ifms.data_bytes(0), std::max(plan.arena_bytes, stream_reach(p.job.stream).end[1])));
     p.arena_in_ifm = true;
     first_input_ifm = 1;
   }
@@ -179,9 +223,9 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
       throw InputError("variable tensor at arena offset " + std::to_string(t.arena_offset) + " lies outside the arena");
     std::fill_n(p.job.regions[1].begin() + t.arena_offset, t.size_bytes, value);
   }
-  for (size_t i = first_input_ifm; i < ifms.size(); ++i)
-    place(p.job.regions[plan.inputs[i - first_input_ifm].region], plan.inputs[i - first_input_ifm], ifms[i],
-          "ifm[" + std::to_string(i) + "]");
+  for (size_t i = first_input_ifm; i < ifms.count(); ++i)
+    place(p.job.regions[plan.inputs[i - first_input_ifm].region], plan.inputs[i - first_input_ifm],
+          ifms.read(i, ifms.data_bytes(i)), "ifm[" + std::to_string(i) + "]");
   if (!r.ofm_free_bytes.empty() && r.ofm_free_bytes.size() != plan.outputs.size())
     throw InputError(std::to_string(r.ofm_free_bytes.size()) + " OFM buffers for a model with " +
                      std::to_string(plan.outputs.size()) + " output(s)");
@@ -199,29 +243,34 @@ Prepared prepare_model(const InferenceRequest& r, const host::ShimSettings& sett
   return p;
 }
 
-Prepared prepare_op(const InferenceRequest& r, const host::ShimSettings& settings) {
+Prepared prepare_op(const InferenceRequest& r, const host::ShimSettings& settings, IfmReader& ifms) {
   const host::DriverPayload payload = host::parse_driver_payload(r.network, "network buffer (driver payload)");
-  if (r.ifms.size() < 2 || r.ifms.size() > 3)
+  if (ifms.count() < 2 || ifms.count() > 3)
     throw InputError("OP mode takes 2 or 3 IFM buffers (arena, layout, optional flash), got " +
-                     std::to_string(r.ifms.size()));
+                     std::to_string(ifms.count()));
   if (r.ofm_free_bytes.size() > 1)
     throw InputError("OP mode takes at most one OFM buffer (profiling), got " + std::to_string(r.ofm_free_bytes.size()));
-  const std::vector<uint8_t>& layout = r.ifms[1];
-  if (layout.size() < kLayoutHeaderBytes) throw InputError("layout buffer (ifm[1]) is shorter than its header");
+  if (ifms.window(1) < kLayoutHeaderBytes) throw InputError("layout buffer (ifm[1]) is shorter than its header");
+  const std::vector<uint8_t> header = ifms.read(1, kLayoutHeaderBytes);
   uint32_t n_in = 0, n_out = 0;
-  std::memcpy(&n_in, layout.data(), 4);
-  std::memcpy(&n_out, layout.data() + 4, 4);
+  std::memcpy(&n_in, header.data(), 4);
+  std::memcpy(&n_out, header.data() + 4, 4);
   const uint64_t n = uint64_t{n_in} + n_out + 3;
-  if (layout.size() < kLayoutHeaderBytes + n * kLayoutEntryBytes)
-    throw InputError("layout buffer (ifm[1]) has " + bytes_text(layout.size()) + ", " + std::to_string(n) +
+  if (ifms.window(1) < kLayoutHeaderBytes + n * kLayoutEntryBytes)
+    throw InputError("layout buffer (ifm[1]) has " + bytes_text(ifms.window(1)) + ", " + std::to_string(n) +
                      " base pointers need " + bytes_text(kLayoutHeaderBytes + n * kLayoutEntryBytes));
+  const std::vector<uint8_t> layout = ifms.read(1, kLayoutHeaderBytes + n * kLayoutEntryBytes);
   Prepared p;
   p.job.name = "OP inference";
   p.job.stream = payload.command_stream;
   if (payload.config) p.job.variant = payload.config->accelerator();
-  p.job.regions[1] = r.ifms[0];
+  // The arena and the flash as far as the stream reaches into them: the firmware hands the NPU pointers, and the
+  // NPU touches nothing else (beyond a buffer's end the stream faults, as before).
+  const StreamReach reach = stream_reach(p.job.stream);
+  p.job.regions[1] = ifms.read(0, reach.end[1]);
   p.arena_in_ifm = true;
-  p.job.regions[0] = r.ifms.size() == 3 ? r.ifms[2] : r.ifms[0];
+  p.job.regions[0] = ifms.read(ifms.count() == 3 ? 2 : 0, reach.end[0]);
+  if (reach.written[1].second > reach.written[1].first) p.arena_results.push_back(reach.written[1]);
   // base_addr_size[2] is the fast scratch the firmware's fast memory replaces.
   uint32_t fast_bytes = 0;
   std::memcpy(&fast_bytes, layout.data() + kLayoutHeaderBytes + 2 * 4, 4);
@@ -266,11 +315,12 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
   // The kernel's message to the firmware carries each event number as a u8: 257 counts, and reports, event 1.
   res.pmu_config = r.pmu;
   for (uint32_t& event : res.pmu_config.events) event = static_cast<uint8_t>(event);
-  res.ifms_after.resize(r.ifms.size());
   res.ofm_appended.resize(r.ofm_free_bytes.size());
   try {
     if (r.network_is_index) throw InputError("the firmware has no built-in networks (index network)");
-    Prepared p = r.inference_type == INFERENCE_OP ? prepare_op(r, settings) : prepare_model(r, settings);
+    IfmReader ifms(r);
+    Prepared p = r.inference_type == INFERENCE_OP ? prepare_op(r, settings, ifms) : prepare_model(r, settings, ifms);
+    if (p.arena_in_ifm) p.arena_before = p.job.regions[1];
     const std::string npu = device_variant(settings);
     if (p.job.variant != npu)
       throw InputError("the network was compiled for " + p.job.variant + ", the NPU is " + npu);
@@ -305,10 +355,9 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     }
     if (p.cpu_model) host::run_cpu_operators(*p.cpu_model, p.job.regions[1], "network buffer");
     if (p.arena_in_ifm) {
-      res.ifms_after[0] = p.job.regions[1];
-      if (r.inference_type == INFERENCE_OP)
-        res.arena_results.push_back({0, p.job.regions[1].size()});
+      res.arena_results = p.arena_results;
       for (const Tensor& t : p.arena_outputs) res.arena_results.push_back({t.arena_offset, t.arena_offset + t.size_bytes});
+      res.arena = ArenaChange{std::move(p.arena_before), std::move(p.job.regions[1])};
     }
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       const auto begin = p.job.regions[p.outputs[i].region].begin() + p.outputs[i].arena_offset;
@@ -330,17 +379,32 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
   } catch (const std::exception& e) {  // InputError, or anything the run throws: the firmware reports ERROR
     res.message = e.what();
     res.pmu_count = {};
-    res.ifms_after.assign(r.ifms.size(), std::nullopt);
+    res.arena.reset();
+    res.arena_results.clear();
     res.ofm_appended.assign(r.ofm_free_bytes.size(), {});
   }
   return res;
 }
 
+void InferenceRequest::hold_ifms(std::vector<std::vector<uint8_t>> ifms) {
+  const auto held = std::make_shared<const std::vector<std::vector<uint8_t>>>(std::move(ifms));
+  ifm_window_bytes.clear();
+  for (size_t k = 0; k < held->size(); ++k) {
+    ifm_window_bytes.push_back((*held)[k].size());
+    if (ifm_sizes.size() <= k) ifm_sizes.push_back((*held)[k].size());
+  }
+  read_ifm = [held](size_t k, uint64_t bytes) {
+    const std::vector<uint8_t>& b = held->at(k);
+    return std::vector<uint8_t>(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(bytes, b.size())));
+  };
+}
+
 std::optional<NetworkInfoV2> network_info(const std::vector<uint8_t>& network) {
   try {
-    const host::NpuFile file = host::read_npu_file(network, "network buffer");
+    host::NpuFile file = host::read_npu_file(network, "network buffer");
     if (file.kind == host::NpuFileKind::DRIVER_PAYLOAD) return NetworkInfoV2{};
     if (file.kind != host::NpuFileKind::TFLITE || file.model->model.subgraphs.empty()) return std::nullopt;
+    host::size_cpu_outputs(*file.model);
     const host::VelaModel& vm = *file.model;
     const host::TfliteSubgraph& sg = vm.model.subgraphs.front();
     if (sg.inputs.size() > kFdMax || sg.outputs.size() > kFdMax) return std::nullopt;

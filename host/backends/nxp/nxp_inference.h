@@ -2,9 +2,13 @@
 // IFM/OFM buffers into a job, run it on the configured machine, and say what goes back into the buffers and what
 // the response carries (status, PMU counts, cycle count). Also the firmware's NETWORK_INFO answer.
 //
-// Contract: the functions take copies of the buffers' data ([offset, offset + size) of each) and never touch
-// host memory; any malformed network, layout or buffer set gives status ERROR with a message naming the problem
-// (as the firmware would reject it), never an exception. Semantics (spec 06 §5.4):
+// Contract: run_inference() takes a copy of the network's data and reads the IFM buffers through the request's
+// reader, only as much of each as the inference uses: a per-tensor input whole, the arena up to the end of what
+// the stream and the CPU operators reach (isa::validate's extents), the layout's header and entries; at most
+// kMaxJobRegionBytes in all (more ends in ERROR before it is read). What the inference changed comes back as the
+// arena's bytes before and after, of which a writer copies back only those that differ (sim/byte_runs.h), as the
+// NPU and the firmware write nothing else. Any malformed network, layout or buffer set gives status ERROR with a
+// message naming the problem (as the firmware would reject it), never an exception. Semantics (spec 06 §5.4):
 //  * MODEL: the network is a Vela-compiled .tflite whose graph is one `ethos-u` operator. Either the IFM
 //    buffers hold the graph inputs, one per buffer with exactly their sizes, and OFM buffers are given (Arm's
 //    libethosu and inference_runner: the firmware copies them into and out of its own arena), or ifm[0] is the
@@ -22,6 +26,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,18 +41,32 @@ struct InferenceRequest {
   uint32_t inference_type = INFERENCE_MODEL;  // anything but INFERENCE_OP is MODEL, as in the kernel
   std::vector<uint8_t> network;               // the network buffer's data; empty for an index network
   bool network_is_index = false;
-  std::vector<std::vector<uint8_t>> ifms;     // each IFM buffer's bytes from its offset to its capacity
-  std::vector<uint64_t> ifm_sizes;            // each IFM buffer's size (its data is the first size bytes)
+  // Each IFM buffer as the firmware reaches it from its offset: ifm_window_bytes of it (to its capacity, or its
+  // size when set), of which read_ifm(k, n) returns the first n (n at most the window; it throws InputError when
+  // the buffer cannot be read). ifm_sizes: each buffer's size (its data is the first size bytes).
+  std::vector<uint64_t> ifm_window_bytes;
+  std::vector<uint64_t> ifm_sizes;
+  std::function<std::vector<uint8_t>(size_t ifm, uint64_t bytes)> read_ifm;
   std::vector<uint64_t> ofm_free_bytes;       // each OFM buffer's room after its data
   PmuConfig pmu{};
+
+  // IFM buffers held in memory (a recording, a test): each is its window, and its size unless ifm_sizes says.
+  void hold_ifms(std::vector<std::vector<uint8_t>> ifms);
+};
+
+// The first bytes of ifm[0], the arena, before and after an inference that wrote it (the NPU, the CPU operators,
+// the reset of variable tensors); the rest of the buffer is untouched.
+struct ArenaChange {
+  std::vector<uint8_t> before, after;
 };
 
 struct InferenceResult {
   uint32_t status = STATUS_ERROR;
   std::string message;                              // why, when status is not OK
-  std::vector<std::optional<std::vector<uint8_t>>> ifms_after;  // new bytes (from the offset) of IFMs the NPU wrote
-  // Where ifms_after[0] holds results, as [begin, end) byte ranges: OP mode the whole arena (what the NPU wrote),
-  // MODEL mode the graph outputs at their arena offsets (the rest is the firmware's working memory).
+  std::optional<ArenaChange> arena;                 // when ifm[0] is the arena
+  // Where the arena holds results, as [begin, end) byte offsets: OP mode the bytes the stream may write (its OFM
+  // and DMA destinations), MODEL mode the graph outputs at their arena offsets (the rest is the firmware's working
+  // memory); what the client itself wrote in the arena meanwhile is not the inference's.
   std::vector<std::pair<uint64_t, uint64_t>> arena_results;
   std::vector<std::vector<uint8_t>> ofm_appended;   // bytes to append to each OFM buffer (grows its size)
   PmuConfig pmu_config{};

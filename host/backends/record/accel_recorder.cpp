@@ -56,6 +56,7 @@ using FilePtr = std::shared_ptr<File>;
 
 struct Pending {
   FilePtr file;
+  FilePtr perfmon_file;  // whose perfmon counted the job (the global one may be another file's)
   std::unique_ptr<host::CaptureWriter> writer;
   host::Capture meta;
   std::array<uint32_t, kRegions> handles{};
@@ -122,11 +123,13 @@ struct AccelRecorder::State {
     return own_ioctl(f.fd(), ETHOSU_ACCEL_IOCTL_PERFMON_GET_VALUES, &g) == 0 ? v : std::vector<uint64_t>{};
   }
 
-  // The perfmon counting a job submitted on `f` with `perfmon_id`, as the driver picks it: the global one, else
-  // the submission's; else the recorder's own, created on first use, when ETHOSU_RECORD_PMU asks for one.
-  std::pair<File*, uint32_t> counting_perfmon(File& f, uint32_t perfmon_id) {
-    if (global_file && global_perfmon) return {global_file.get(), global_perfmon};
-    if (perfmon_id && f.perfmons.count(perfmon_id)) return {&f, perfmon_id};
+  // The perfmon counting a job submitted on `fp` with `perfmon_id`, as the driver picks it: the global one, else
+  // the submission's; else the recorder's own, created on first use, when ETHOSU_RECORD_PMU asks for one. The file
+  // is held, not pointed to: another thread may close it while the job runs.
+  std::pair<FilePtr, uint32_t> counting_perfmon(const FilePtr& fp, uint32_t perfmon_id) {
+    File& f = *fp;
+    if (global_file && global_perfmon) return {global_file, global_perfmon};
+    if (perfmon_id && f.perfmons.count(perfmon_id)) return {fp, perfmon_id};
     const Settings& s = settings();
     if (!s.own_pmu_count) return {nullptr, 0};
     if (!f.own_perfmon) {
@@ -140,7 +143,7 @@ struct AccelRecorder::State {
       f.own_perfmon = c.id;
       f.perfmons[c.id].assign(s.own_pmu_events.begin(), s.own_pmu_events.begin() + s.own_pmu_count);
     }
-    return {&f, f.own_perfmon};
+    return {fp, f.own_perfmon};
   }
 
   // Starts the recording of one job before it is submitted; nothing when it cannot be recorded.
@@ -238,8 +241,7 @@ struct AccelRecorder::State {
       }
       p.meta.wall_ns = *p.done_ns - p.start_ns;
       if (p.perfmon) {
-        File& pf = global_file && p.perfmon == global_perfmon ? *global_file : f;
-        const std::vector<uint64_t> after = values(pf, p.perfmon);
+        const std::vector<uint64_t> after = values(*p.perfmon_file, p.perfmon);
         if (after.size() == p.values_before.size() && !after.empty()) {
           const size_t events = after.size() - 1;
           p.meta.cycle_counter = after.back() - p.values_before.back();
@@ -287,6 +289,16 @@ struct AccelRecorder::State {
         false);
   }
   void finish_every() { finish_through([](const Pending&) { return false; }, true); }
+
+  // `fd` names its file no more (closed, or replaced by dup2()): the file goes with its last descriptor.
+  void forget(int fd) {
+    const FilePtr f = file_of(fd);
+    if (!f) return;
+    f->fds.erase(fd);
+    if (f->fds.empty() && global_file == f) global_file.reset();
+    files.erase(fd);
+    watched.set(fd, false);
+  }
 };
 
 AccelRecorder& AccelRecorder::instance() {
@@ -316,10 +328,18 @@ void AccelRecorder::opened(const char* path, int fd) {
 
 bool AccelRecorder::watches(int fd) const { return const_cast<AccelRecorder*>(this)->s().watched.contains(fd); }
 
+void AccelRecorder::replacing(int fd) {
+  if (!watches(fd)) return;
+  std::lock_guard<std::recursive_mutex> l(lock());
+  // The file goes with its last descriptor: its jobs are recorded while the descriptor can still ask it.
+  if (const FilePtr f = s().file_of(fd); f && f->fds.size() == 1) s().finish_file(f.get());
+}
+
 void AccelRecorder::duplicated(int from, int to) {
   if (to < 0 || to == from) return;
   std::lock_guard<std::recursive_mutex> l(lock());
-  closing(to);
+  // `to` names from's file now: its old file's jobs were recorded by replacing(), before dup2() replaced it.
+  s().forget(to);
   if (FilePtr f = s().file_of(from)) {
     f->fds.insert(to);
     s().files[to] = f;
@@ -330,17 +350,8 @@ void AccelRecorder::duplicated(int from, int to) {
 void AccelRecorder::closing(int fd) {
   if (!watches(fd)) return;
   std::lock_guard<std::recursive_mutex> l(lock());
-  State& st = s();
-  FilePtr f = st.file_of(fd);
-  if (!f) return;
-  if (f->fds.size() == 1) {
-    // The file goes with its last descriptor: its jobs are recorded while it can still be asked.
-    st.finish_file(f.get());
-    if (st.global_file == f) st.global_file.reset();
-  }
-  f->fds.erase(fd);
-  st.files.erase(fd);
-  st.watched.set(fd, false);
+  replacing(fd);
+  s().forget(fd);
 }
 
 void AccelRecorder::before_mmap(int fd) {
@@ -509,9 +520,9 @@ int AccelRecorder::submit(int fd, unsigned long request, void* arg) {
   // The perfmon that counts the job, with the recorder's own swapped in for none.
   ethosu_accel_submit passed = submit;
   std::vector<uint64_t> before;
-  std::pair<File*, uint32_t> counter{nullptr, 0};
+  std::pair<FilePtr, uint32_t> counter{nullptr, 0};
   if (counted && !started.empty()) {
-    counter = st.counting_perfmon(*f, submit.perfmon_id);
+    counter = st.counting_perfmon(f, submit.perfmon_id);
     if (counter.second && !(st.global_file && st.global_perfmon) && !submit.perfmon_id)
       passed.perfmon_id = counter.second;
     if (counter.first) before = st.values(*counter.first, counter.second);
@@ -530,6 +541,7 @@ int AccelRecorder::submit(int fd, unsigned long request, void* arg) {
     p.start_ns = start;
     if (!before.empty()) {
       p.perfmon = counter.second;
+      p.perfmon_file = counter.first;
       p.values_before = before;
       const auto& events = counter.first->perfmons[counter.second];
       for (size_t i = 0; i < events.size() && i < 4; ++i) p.meta.pmu_events[i] = events[i];

@@ -72,6 +72,14 @@ struct NxpRecorder::State {
   std::map<int, uint32_t> macs_per_cc;            // device -> CAPABILITIES' log2 MACs per cycle
 
   void watch(int fd) { watched.set(fd, true); }
+  // `fd` names its object no more (closed, or replaced by dup2()).
+  void forget(int fd) {
+    devices.erase(fd);
+    buffers.erase(fd);
+    networks.erase(fd);
+    macs_per_cc.erase(fd);
+    watched.set(fd, false);
+  }
 
   std::string variant(int device) {
     if (!macs_per_cc.count(device)) {
@@ -211,17 +219,7 @@ void NxpRecorder::opened(const char* path, int fd) {
 
 bool NxpRecorder::watches(int fd) const { return const_cast<NxpRecorder*>(this)->s().watched.contains(fd); }
 
-void NxpRecorder::duplicated(int from, int to) {
-  if (to < 0 || to == from) return;
-  std::lock_guard<std::recursive_mutex> l(lock());
-  closing(to);
-  State& st = s();
-  if (st.devices.count(from)) st.devices[to] = true, st.watch(to);
-  if (st.buffers.count(from)) st.buffers[to] = st.buffers[from], st.watch(to);
-  if (st.networks.count(from)) st.networks[to] = st.networks[from], st.watch(to);
-}
-
-void NxpRecorder::closing(int fd) {
+void NxpRecorder::replacing(int fd) {
   if (!watches(fd)) return;
   std::lock_guard<std::recursive_mutex> l(lock());
   State& st = s();
@@ -233,11 +231,24 @@ void NxpRecorder::closing(int fd) {
         if (v.fd == fd) using_it.push_back(inference);
   for (int inference : using_it) st.finish_unasked(inference);
   st.finish_unasked(fd);
-  st.devices.erase(fd);
-  st.buffers.erase(fd);
-  st.networks.erase(fd);
-  st.macs_per_cc.erase(fd);
-  st.watched.set(fd, false);
+}
+
+void NxpRecorder::duplicated(int from, int to) {
+  if (to < 0 || to == from) return;
+  std::lock_guard<std::recursive_mutex> l(lock());
+  State& st = s();
+  // `to` names from's object now: what depended on its old one was recorded by replacing(), before dup2().
+  st.forget(to);
+  if (st.devices.count(from)) st.devices[to] = true, st.watch(to);
+  if (st.buffers.count(from)) st.buffers[to] = st.buffers[from], st.watch(to);
+  if (st.networks.count(from)) st.networks[to] = st.networks[from], st.watch(to);
+}
+
+void NxpRecorder::closing(int fd) {
+  if (!watches(fd)) return;
+  std::lock_guard<std::recursive_mutex> l(lock());
+  replacing(fd);
+  s().forget(fd);
 }
 
 void NxpRecorder::finish_all() {

@@ -48,6 +48,12 @@ class RecordInterposer final : public ethosu::interpose::Interposer {
     NxpRecorder::instance().opened(path, fd);
   }
 
+  void replacing(int fd) override {
+    if (!enabled()) return;
+    AccelRecorder::instance().replacing(fd);
+    NxpRecorder::instance().replacing(fd);
+  }
+
   void duplicated(int from, int to) override {
     if (!enabled()) return;
     AccelRecorder::instance().duplicated(from, to);

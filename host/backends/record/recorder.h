@@ -87,6 +87,8 @@ class AccelRecorder {
   int ioctl(int fd, unsigned long request, void* arg);
   // The client maps a BO: a job that uses it is finished first, so that its results are recorded.
   void before_mmap(int fd);
+  // dup2()/dup3() is about to replace `fd`: what depends on the file it names is recorded while it still does.
+  void replacing(int fd);
   void duplicated(int from, int to);
   void closing(int fd);
   void finish_all();  // at exit and before a fork
@@ -105,6 +107,7 @@ class NxpRecorder {
   void opened(const char* path, int fd);
   bool watches(int fd) const;
   long ioctl(int fd, unsigned long request, void* arg);
+  void replacing(int fd);
   void duplicated(int from, int to);
   void closing(int fd);
   void finish_all();

@@ -68,7 +68,9 @@ struct AxiPortParams {
   void fields(Fields& f) {
     f.field("bytes_per_cycle", bytes_per_cycle, "bytes/cycle",
             "peak bandwidth in NPU cycles (Vela: the AXI width x the memory's clock scale)", {1.0 / 4096, 256.0});
-    f.field("burst_bytes", burst_bytes, "bytes", "memory burst length (Vela burst_length)", {1, 4096});
+    // Whole beats of the U65's 16-byte data bus (validate() checks it against bus_bytes), declared as the
+    // range's step so that --set names a bad value and calibrate searches only values that run.
+    f.field("burst_bytes", burst_bytes, "bytes", "memory burst length (Vela burst_length)", {16, 4096, 16});
     f.field("read_latency_cycles", read_latency_cycles, "cycles", "read latency", {0, 1000000});
     f.field("write_latency_cycles", write_latency_cycles, "cycles", "write latency", {0, 1000000});
     f.field("max_outstanding_reads", limiters[0].max_outstanding_reads, "transactions", "outstanding read limit",

@@ -96,10 +96,11 @@ void Cc::sync() {
 
 bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
   const unsigned p = b_.ctrl.command_port();
-  // Past the 16 MiB limit the NPU parses nothing (the decoder says so from the size): one word more is
-  // enough to tell, whatever QSIZE claims.
+  // Past the 16 MiB limit the NPU parses nothing, so it fetches nothing either: one unfetched word more than the
+  // limit is enough for the decoder to refuse the stream from its size, without reading it.
   bytes.resize(std::min<uint64_t>(b_.ctrl.qsize(), isa::kMaxStreamBytes + 4));
   fetch_done_.clear();
+  if (bytes.size() > isa::kMaxStreamBytes) return true;
   const sc_core::sc_time offset =
       b_.axi0.clock_period() * static_cast<double>(cc_cycle_) - sc_core::sc_time_stamp();
   const uint64_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);

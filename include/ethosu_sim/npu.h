@@ -2,11 +2,17 @@
 // (include/ethosu_sim).
 //
 // Ports (all standard TLM-2.0 / SystemC types, bus width 32 as TLM's default sockets):
-//  * apb: the register file (target). 32-bit aligned reads and writes at offsets 0x000-0xFFF, with
-//    b_transport (nb_transport is converted); anything else answers TLM_BURST_ERROR_RESPONSE. A register
-//    access brings the model to the access time (it calls wait() with the annotated delay), so time-dependent
-//    registers (STATUS, QREAD, the PMU) read as at that time. Debug transport (transport_dbg) reads a
-//    register at the current time without waiting and writes nothing.
+//  * apb: the register file (target). One 32-bit register per access, aligned, at offsets 0x000-0xFFF, with
+//    b_transport (nb_transport is converted). An access takes effect at its annotated time (sc_time_stamp() +
+//    delay) and never waits: it may come from an SC_METHOD, and the delay goes back as it came (the access costs
+//    what the initiator's bus says). Time-dependent registers (STATUS, QREAD) read as the model stands at
+//    sc_time_stamp(); the PMU counters, while idle, as at the access time: an initiator running ahead of SystemC
+//    synchronises first where it needs them exact. Byte enables are honoured: a read fills the enabled lanes, a
+//    write changes only them. Answers: TLM_ADDRESS_ERROR_RESPONSE outside 0x000-0xFFF or unaligned,
+//    TLM_BURST_ERROR_RESPONSE for another length or a streaming width below 4, TLM_BYTE_ENABLE_ERROR_RESPONSE
+//    for a byte-enable pointer with length 0; TLM_IGNORE_COMMAND is answered OK and does nothing. Debug transport
+//    (transport_dbg) reads a register at the current time and writes nothing. The register map, fields and PMU
+//    event ids are in registers.h.
 //  * axi0, axi1: the AXI master ports M0 and M1 (initiators) carrying tlm_generic_payload. The NPU reaches
 //    memory through them at the addresses the driver gives it (QBASE, BASEPn) and REGIONCFG's port choice.
 //    Data moves through DMI where the target grants it (get_direct_mem_ptr, read and write), else by

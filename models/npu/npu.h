@@ -75,9 +75,11 @@ class NpuCore {
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
-  uint32_t read_register(uint16_t offset);
-  void write_register(uint16_t offset, uint32_t value);
-  void soft_reset();
+  // `time`: when the access takes effect (the initiator's annotated time).
+  uint32_t read_register(uint16_t offset, const sc_core::sc_time& time);
+  void write_register(uint16_t offset, uint32_t value, const sc_core::sc_time& time);
+  uint64_t cycle_at(const sc_core::sc_time& t) const;
+  void soft_reset(uint64_t cycle);
   void update_irq();
 
   tlm_utils::simple_target_socket<NpuCore> apb_;

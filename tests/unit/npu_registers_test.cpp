@@ -6,6 +6,7 @@
 // SystemC elaborates once per process: the platform and the stimulus are built once (env()) and each
 // test runs one script in the stimulus thread with sc_start().
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <string>
@@ -45,10 +46,37 @@ uint32_t bit(RegField f) { return isa::reg_field_mask(f); }
 
 using Stimulus = ethosu::testing::ApbStimulus;
 
+// Reads a register from an SC_METHOD, where a wait() is an error (E519): the access must not wait.
+SC_MODULE(MethodReader) {
+  tlm::tlm_fw_transport_if<>* apb = nullptr;
+  sc_core::sc_event go;
+  uint16_t offset = 0;
+  uint32_t value = 0;
+  tlm::tlm_response_status response = tlm::TLM_INCOMPLETE_RESPONSE;
+  SC_CTOR(MethodReader) {
+    SC_METHOD(read);
+    sensitive << go;
+    dont_initialize();
+  }
+  void read() {
+    tlm::tlm_generic_payload gp;
+    sc_core::sc_time delay(10, SC_NS);
+    gp.set_read();
+    gp.set_address(offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    apb->b_transport(gp, delay);
+    response = gp.get_response_status();
+  }
+};
+
 struct Env {
   platform::Platform platform{"platform"};
   Stimulus stim{"stim"};
+  MethodReader method{"method"};
   Env() {
+    method.apb = platform.npu.apb.get_base_export().operator->();
     stim.apb.bind(platform.npu.apb);
     stim.irq.bind(platform.irq);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -106,6 +134,47 @@ std::string pool(unsigned h, unsigned w, unsigned in = 1, unsigned out = 1, unsi
 
 // Byte offset of the first command after `prefix` (the assembler emits exactly these words).
 uint32_t offset_after(const std::string& prefix) { return static_cast<uint32_t>(isa::assemble(prefix).size()); }
+
+// One APB access with the payload's every knob, from the stimulus thread straight into the NPU's socket.
+struct Access {
+  tlm::tlm_command command = tlm::TLM_READ_COMMAND;
+  uint64_t address = 0;
+  unsigned length = 4, streaming_width = 4;
+  std::vector<unsigned char> byte_enables;  // none when empty
+  sc_time delay = sc_core::SC_ZERO_TIME;
+};
+Access make_access(tlm::tlm_command command, uint64_t address, unsigned length = 4, unsigned streaming_width = 4,
+                   std::vector<unsigned char> byte_enables = {}, sc_time delay = sc_core::SC_ZERO_TIME) {
+  Access a;
+  a.command = command;
+  a.address = address;
+  a.length = length;
+  a.streaming_width = streaming_width;
+  a.byte_enables = std::move(byte_enables);
+  a.delay = delay;
+  return a;
+}
+tlm::tlm_response_status apb_access(const Access& a, uint32_t& data) {
+  tlm::tlm_generic_payload gp;
+  unsigned char buffer[8] = {};
+  std::memcpy(buffer, &data, 4);
+  gp.set_command(a.command);
+  gp.set_address(a.address);
+  gp.set_data_ptr(buffer);
+  gp.set_data_length(a.length);
+  gp.set_streaming_width(a.streaming_width);
+  std::vector<unsigned char> enables = a.byte_enables;
+  if (!a.byte_enables.empty()) {
+    gp.set_byte_enable_ptr(enables.data());
+    gp.set_byte_enable_length(static_cast<unsigned>(enables.size()));
+  }
+  sc_time delay = a.delay;
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  env().platform.npu.apb.get_base_export()->b_transport(gp, delay);
+  EXPECT_EQ(delay, a.delay) << "the NPU adds no time of its own and waits for none";
+  std::memcpy(&data, buffer, 4);
+  return gp.get_response_status();
+}
 
 uint64_t summed_mac_busy(const JobReport& r) {
   return std::accumulate(r.ops.begin(), r.ops.end(), uint64_t{0},
@@ -463,8 +532,84 @@ TEST(NpuRegisters, PmuWithoutInterruptEnableLeavesOnlyTheStopIrq) {
   });
 }
 
-}  // namespace
-}  // namespace ethosu::npu
 
 // libsystemc's main() is unused (GoogleTest's runs the tests) but the library needs the symbol.
 extern "C" int sc_main(int, char**) { return 0; }
+
+TEST(NpuRegistersTlm, ReadFromAnScMethod) {
+  MethodReader& m = env().method;
+  m.offset = off(Reg::ID);
+  m.value = 0;
+  m.go.notify(sc_time(5, SC_NS));
+  sc_core::sc_start(sc_time(20, SC_NS));
+  EXPECT_EQ(m.response, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(m.value, 0x10066001u);
+}
+
+TEST(NpuRegistersTlm, ByteEnables) {
+  env().run([](Stimulus& s) {
+    s.wr(off(Reg::RESET), 0);
+    const std::vector<unsigned char> all(4, TLM_BYTE_ENABLED);
+    uint32_t v = 0x12345678;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_WRITE_COMMAND, off(Reg::QSIZE), 4, 4, all), v), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(s.rd(off(Reg::QSIZE)), 0x12345678u);
+    v = 0;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, off(Reg::QSIZE), 4, 4, all), v), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0x12345678u);
+    // A write strobe on bytes 1 and 3 changes those bytes only; a two-byte pattern repeats over the word.
+    v = 0xAABBCCDD;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_WRITE_COMMAND, off(Reg::QSIZE), 4, 4, {TLM_BYTE_DISABLED, TLM_BYTE_ENABLED}), v),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(s.rd(off(Reg::QSIZE)), 0xAA34CC78u);
+    // A read leaves the disabled lanes of the initiator's buffer alone.
+    v = 0xFFFFFFFF;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, off(Reg::QSIZE), 4, 4, {TLM_BYTE_ENABLED, TLM_BYTE_ENABLED,
+                                                                         TLM_BYTE_DISABLED, TLM_BYTE_DISABLED}), v),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0xFFFFCC78u);
+  });
+}
+
+TEST(NpuRegistersTlm, StandardErrorResponses) {
+  env().run([](Stimulus&) {
+    uint32_t v = 0;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x1000), v), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x006), v), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x004, 8, 8), v), tlm::TLM_BURST_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x004, 4, 2), v), tlm::TLM_BURST_ERROR_RESPONSE);
+    // A byte-enable pointer with no length is no pattern at all.
+    tlm::tlm_generic_payload gp;
+    unsigned char enable = TLM_BYTE_ENABLED;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    gp.set_read();
+    gp.set_address(0x004);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    gp.set_byte_enable_ptr(&enable);
+    gp.set_byte_enable_length(0);
+    env().platform.npu.apb.get_base_export()->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_IGNORE_COMMAND, 0x004), v), tlm::TLM_OK_RESPONSE);
+  });
+}
+
+// An access takes effect at its annotated time: a CMD run annotated 1000 ns ahead starts the stream then.
+TEST(NpuRegistersTlm, AccessTakesEffectAtItsAnnotatedTime) {
+  Mapping m(pool(4, 4) + test::kStop);
+  uint64_t written = 0, irq = 0;
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    uint32_t run = kCmdKeep | 1;
+    written = s.now();
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_WRITE_COMMAND, off(Reg::CMD), 4, 4, {}, sc_time(1000, SC_NS)), run),
+              tlm::TLM_OK_RESPONSE);
+    ASSERT_TRUE(s.wait_irq());
+    irq = s.now();
+  });
+  EXPECT_EQ(irq - env().platform.npu.report().total_cycles, written + 1000)
+      << "the job ran from the annotated time of the CMD write to its IRQ";
+}
+
+}  // namespace
+}  // namespace ethosu::npu

@@ -68,7 +68,8 @@ class Cc : public Block, private cc::Timeline {
   const CcTiming& timing() const { return timing_; }
   // `irq_changed` is the NPU's hook, called when an interrupt source may have changed.
   void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }
-  void start() { start_.notify(sc_core::SC_ZERO_TIME); }
+  // The stream starts `delay` from now (the time of the host's CMD write).
+  void start(const sc_core::sc_time& delay) { start_.notify(delay); }
 
   const npu::JobReport& report() const { return report_; }
 

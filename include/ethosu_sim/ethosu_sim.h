@@ -3,6 +3,7 @@
 //   functional.h  the functional model                                          EthosuSim::functional
 //   config.h      the machine as named parameters                              EthosuSim::npu
 //   npu.h         the NPU as a SystemC/TLM-2.0 module; memory.h a memory       EthosuSim::npu
+//   registers.h   the NPU's register map, fields and PMU event ids (no library)
 //   report.h      what a job measured
 //   platform.h    the ready platform (NPU, SRAM, DRAM); driver.h the host CPU  EthosuSim::platform
 //   run.h         jobs and runs, as `ethosu-sim run`                           EthosuSim::platform
@@ -16,6 +17,7 @@
 #include "ethosu_sim/memory.h"
 #include "ethosu_sim/npu.h"
 #include "ethosu_sim/platform.h"
+#include "ethosu_sim/registers.h"
 #include "ethosu_sim/report.h"
 #include "ethosu_sim/run.h"
 #include "ethosu_sim/version.h"

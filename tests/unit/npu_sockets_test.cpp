@@ -1,8 +1,9 @@
 // The public NPU module (include/ethosu_sim/npu.h) in a platform built the way a user builds one: its AXI
 // sockets through buses of the user's own to the memories, the driver-like host on its APB socket, the IRQ
 // and reset on plain signals. With buses that add nothing it must time exactly as the ready platform
-// (host::run_job), through DMI and without it (regions staged through b_transport); what the buses add
-// must act as that much more latency on the NPU's ports; the reset input must reset the registers.
+// (host::run_job), through DMI and without it (regions staged through b_transport), its 32-bit sockets bound to
+// 128-bit buses through width adapters; what the buses add must act as that much more latency on the NPU's
+// ports; the reset input must reset the registers.
 //
 // SystemC elaborates once per process: the user platform is built before the first run_job builds the
 // simulator's, and both run in the same kernel.
@@ -13,6 +14,7 @@
 #include "ethosu_sim/driver.h"
 #include "ethosu_sim/memory.h"
 #include "ethosu_sim/npu.h"
+#include "ethosu_sim/width_adapter.h"
 #include "host/run/run_job.h"
 #include "host/config/config.h"
 #include "isa/assembler.h"
@@ -26,23 +28,30 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-using Bus = ethosu::test::DelayBus;  // a bus of the user's
+using Bus = ethosu::test::DelayBusOf<128>;  // a bus of the user's, as wide as the U65's AXI ports
 
 // Addresses of the user's own memory map (not the ready platform's).
 constexpr uint64_t kSram = 0x3000'0000, kDram = 0x1'4000'0000, kStream = kDram + 0x10'0000;
 
+// The buses are 128 bits wide: width adapters take the NPU's 32-bit sockets onto them and the memories' off them.
 struct UserPlatform {
   Npu npu{"npu"};
+  WidthAdapter<32, 128> m0{"m0"}, m1{"m1"};
   Bus bus0{"bus0"}, bus1{"bus1"};
+  WidthAdapter<128, 32> sram_port{"sram_port"}, dram_port{"dram_port"};
   Memory sram{"sram"}, dram{"dram"};
   HostCpu cpu{"cpu"};
   sc_core::sc_signal<bool> irq{"irq"}, reset{"reset"};
 
   UserPlatform() {
-    npu.axi0.bind(bus0.in);
-    bus0.out.bind(sram.socket);
-    npu.axi1.bind(bus1.in);
-    bus1.out.bind(dram.socket);
+    npu.axi0.bind(m0.in);
+    m0.out.bind(bus0.in);
+    bus0.out.bind(sram_port.in);
+    sram_port.out.bind(sram.socket);
+    npu.axi1.bind(m1.in);
+    m1.out.bind(bus1.in);
+    bus1.out.bind(dram_port.in);
+    dram_port.out.bind(dram.socket);
     npu.irq.bind(irq);
     npu.reset.bind(reset);
     cpu.apb.bind(npu.apb);

@@ -229,6 +229,8 @@ void NpuCore::write_register(uint16_t offset, uint32_t value, const sc_core::sc_
 }
 
 void NpuCore::soft_reset(uint64_t cycle) {
+  // A running job stops where it is: its remaining work and its IRQ are dropped, memory keeps what it wrote.
+  cc_.abort();
   ctrl_.reset();
   pmu_.reset(cycle);
   // Transactions of an aborted stream (the rest of a command fetch, a faulted job's DMAs) end with the

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -610,6 +611,80 @@ TEST(NpuRegistersTlm, AccessTakesEffectAtItsAnnotatedTime) {
   EXPECT_EQ(irq - env().platform.npu.report().total_cycles, written + 1000)
       << "the job ran from the annotated time of the CMD write to its IRQ";
 }
+
+}  // namespace
+}  // namespace ethosu::npu
+
+namespace ethosu::npu {
+namespace {
+
+// A job of about 8000 cycles (ports at the default 16 B/cycle): DMAs inside region 2, one after the other.
+std::string long_dma_job() {
+  std::string text = "NPU_SET_DMA0_SRC_REGION region=2\nNPU_SET_DMA0_DST_REGION region=2\nNPU_SET_DMA0_SRC addr=0\n"
+                     "NPU_SET_DMA0_DST addr=2048\nNPU_SET_DMA0_LEN length=2048\n";
+  for (int i = 0; i < 40; ++i) text += "NPU_OP_DMA_START\nNPU_OP_DMA_WAIT k=0\n";
+  return text + test::kStop;
+}
+
+// Reset in the middle of a job, by RESET (soft) or by the reset input (hard): the job ends there, raises no IRQ,
+// and the next job runs exactly as it runs alone.
+class NpuReset : public ::testing::TestWithParam<bool> {};
+
+TEST_P(NpuReset, AbortsTheRunningJob) {
+  const bool pin = GetParam();
+  const std::string second = pool(4, 4) + test::kStop;
+  uint64_t solo_cycles = 0;
+  std::vector<uint8_t> solo_output;
+  {
+    Mapping m(second);
+    std::iota(m.sram.begin(), m.sram.begin() + 256, uint8_t{1});
+    env().run([&](Stimulus& s) {
+      setup(s, m);
+      s.wr(off(Reg::CMD), kCmdKeep | 1);
+      ASSERT_TRUE(s.wait_irq());
+    });
+    solo_cycles = env().platform.npu.report().total_cycles;
+    solo_output.assign(m.sram.begin() + 0x800, m.sram.begin() + 0x900);
+  }
+  auto first = std::make_unique<Mapping>(long_dma_job());
+  env().run([&](Stimulus& s) {
+    setup(s, *first);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    s.idle(3000);
+    ASSERT_FALSE(s.irq.read());
+    EXPECT_EQ(isa::get(s.rd(off(Reg::STATUS)), RegField::STATUS_state), 1u);
+    if (pin) {
+      env().platform.reset.write(true);
+      s.idle(1);
+      env().platform.reset.write(false);
+      s.idle(1);
+    } else {
+      s.wr(off(Reg::RESET), 0);
+    }
+    EXPECT_EQ(isa::get(s.rd(off(Reg::STATUS)), RegField::STATUS_state), 0u);
+    EXPECT_FALSE(s.wait_irq(50'000)) << "the aborted job raised its IRQ";
+    EXPECT_EQ(s.rd(off(Reg::STATUS)), 0u);
+  });
+  EXPECT_NE(env().platform.npu.report().status.find("aborted by reset"), std::string::npos)
+      << env().platform.npu.report().status;
+  // The next job, on the same platform, as it runs alone.
+  first.reset();
+  Mapping next(second);
+  std::iota(next.sram.begin(), next.sram.begin() + 256, uint8_t{1});
+  auto& p = env().platform;
+  env().run([&](Stimulus& s) {
+    setup(s, next);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    EXPECT_NE(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_end_reached), 0u);
+  });
+  EXPECT_EQ(p.npu.report().status, "ok");
+  EXPECT_EQ(p.npu.report().total_cycles, solo_cycles);
+  EXPECT_EQ(std::vector<uint8_t>(next.sram.begin() + 0x800, next.sram.begin() + 0x900), solo_output);
+}
+
+INSTANTIATE_TEST_SUITE_P(SoftAndPin, NpuReset, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ResetInput" : "ResetRegister"; });
 
 }  // namespace
 }  // namespace ethosu::npu

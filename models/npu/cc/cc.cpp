@@ -82,15 +82,26 @@ uint64_t Cc::cycle_now() const { return static_cast<uint64_t>(sc_core::sc_time_s
 void Cc::thread() {
   for (;;) {
     wait(start_);
+    running_ = true;
+    abort_requested_ = false;
     run_stream();
+    running_ = false;
     b_.pmu.plan_idle_overflow();
     if (irq_changed_) irq_changed_();
   }
 }
 
+void Cc::abort() {
+  start_.cancel();
+  if (!running_) return;
+  abort_requested_ = true;
+  abort_.notify();
+}
+
 void Cc::sync() {
   const sc_core::sc_time target = b_.axi0.clock_period() * static_cast<double>(cc_cycle_);
-  if (target > sc_core::sc_time_stamp()) wait(target - sc_core::sc_time_stamp());
+  if (target > sc_core::sc_time_stamp()) wait(target - sc_core::sc_time_stamp(), abort_);
+  check_abort();
   b_.pmu.account_until(cc_cycle_);
 }
 
@@ -118,6 +129,7 @@ bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
 }
 
 void Cc::command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) {
+  check_abort();  // a memory target that waited may have let a reset in
   if (cc_cycle_ > b_.pmu.accounted_cycle() + timing_.quantum_cycles) sync();
   // Word by word in order, each fetch request's words once its bytes are in.
   const uint32_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
@@ -264,6 +276,11 @@ void Cc::run_stream() {
       fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,
              cc::Channel::RD_CMD});
     }
+  } catch (const Aborted&) {
+    // What the issued operations wrote stays: staged regions get it back as DMI regions already have it.
+    write_back_staged();
+    report_.status = "aborted by reset at cycle " + std::to_string(cycle_now() - run_start_cycle_) + " of the job";
+    cc_cycle_ = std::max(run_start_cycle_, cycle_now());
   } catch (const std::exception& e) {
     // An exception leaving a SystemC thread would stop the kernel for the rest of the process (a memory
     // bound to AXI that throws, the host out of memory): the job ends as the simulator's own refusal, and

@@ -70,6 +70,9 @@ class Cc : public Block, private cc::Timeline {
   void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }
   // The stream starts `delay` from now (the time of the host's CMD write).
   void start(const sc_core::sc_time& delay) { start_.notify(delay); }
+  // Reset: a job that has not started does not; a running one ends at once, without its remaining work, its
+  // IRQ or its write-back.
+  void abort();
 
   const npu::JobReport& report() const { return report_; }
 
@@ -104,12 +107,19 @@ class Cc : public Block, private cc::Timeline {
   axi::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
   uint64_t cycle_now() const;
 
+  // Thrown out of the engine at the CC's next synchronisation after abort().
+  struct Aborted {};
+  void check_abort() const {
+    if (abort_requested_) throw Aborted{};
+  }
+
   CcBlocks b_;
   CcTiming timing_;
   cc::Limits limits_;
   CycleClock clock_;
   std::function<void()> irq_changed_;
-  sc_core::sc_event start_;
+  sc_core::sc_event start_, abort_;
+  bool running_ = false, abort_requested_ = false;
 
   // State of the running stream.
   cc::Regions regions_{};

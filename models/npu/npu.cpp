@@ -83,6 +83,8 @@ NpuCore::NpuCore(ethosu_sim::Npu& top)
   axi1_.socket.bind(top.axi1);
   pmu_.connect([this] { return ctrl_.running(); }, [this] { update_irq(); });
   cc_.connect([this] { update_irq(); });
+  axi0_.on_invalidate([this](uint64_t start, uint64_t end) { cc_.invalidated(0, start, end); });
+  axi1_.on_invalidate([this](uint64_t start, uint64_t end) { cc_.invalidated(1, start, end); });
   configure(NpuConfig{});
 }
 

@@ -3,6 +3,9 @@
 // read and write latencies) and grants DMI only when `dmi` is set. BITS: its sockets' width.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -17,6 +20,7 @@ struct DelayBusOf : sc_core::sc_module {
   sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
   bool waits = false;
   bool dmi = true;
+  std::vector<uint64_t> dmi_requests;  // the address of every DMI request, in order
 
   explicit DelayBusOf(const sc_core::sc_module_name& name) : sc_module(name), in("in"), out("out") {
     in.register_b_transport(this, &DelayBusOf::b_transport);
@@ -42,6 +46,7 @@ struct DelayBusOf : sc_core::sc_module {
     if (!dmi) gp.set_dmi_allowed(false);
   }
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) {
+    dmi_requests.push_back(gp.get_address());
     if (!dmi) {
       d.set_start_address(0);
       d.set_end_address(~sc_dt::uint64{0});

@@ -7,7 +7,9 @@
 //
 // SystemC elaborates once per process: the user platform is built before the first run_job builds the
 // simulator's, and both run in the same kernel.
+#include <algorithm>
 #include <random>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -33,6 +35,28 @@ using Bus = ethosu::test::DelayBusOf<128>;  // a bus of the user's, as wide as t
 // Addresses of the user's own memory map (not the ready platform's).
 constexpr uint64_t kSram = 0x3000'0000, kDram = 0x1'4000'0000, kStream = kDram + 0x10'0000;
 
+// Moves a memory's storage at a set time, as a platform that remaps its DRAM does: the new buffer gets the old
+// contents, the memory is remapped (which invalidates every DMI grant), the old buffer is overwritten with 0xFF.
+SC_MODULE(StorageMover) {
+  Memory* memory = nullptr;
+  std::vector<uint8_t>* old_storage = nullptr;
+  std::vector<uint8_t> new_storage;
+  uint64_t address = 0;
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>*>> also_mapped;  // kept where they are
+  sc_core::sc_event due;
+  SC_CTOR(StorageMover) { SC_THREAD(move); }
+  void move() {
+    for (;;) {
+      wait(due);
+      new_storage = *old_storage;
+      memory->unmap_all();
+      memory->map(address, new_storage.data(), new_storage.size());
+      for (auto& [a, buffer] : also_mapped) memory->map(a, buffer->data(), buffer->size());
+      std::fill(old_storage->begin(), old_storage->end(), uint8_t{0xFF});
+    }
+  }
+};
+
 // The buses are 128 bits wide: width adapters take the NPU's 32-bit sockets onto them and the memories' off them.
 struct UserPlatform {
   Npu npu{"npu"};
@@ -41,6 +65,7 @@ struct UserPlatform {
   WidthAdapter<128, 32> sram_port{"sram_port"}, dram_port{"dram_port"};
   Memory sram{"sram"}, dram{"dram"};
   HostCpu cpu{"cpu"};
+  StorageMover mover{"mover"};
   sc_core::sc_signal<bool> irq{"irq"}, reset{"reset"};
 
   UserPlatform() {
@@ -224,6 +249,66 @@ TEST(NpuSockets, ResetInputResetsTheRegisters) {
             ethosu::isa::register_info(Reg::STATUS).reset & ~ethosu::isa::reg_field_mask(ethosu::isa::RegField::STATUS_reset_status));
   // And the NPU runs the next job.
   EXPECT_TRUE(run_on_user_platform(Config()).driver.completed);
+}
+
+// The NPU asks for DMI only where its stream goes: the stream and regions 1 and 2, never the unused regions'
+// base pointers (0).
+TEST(NpuSockets, DmiOnlyForTheRegionsInUse) {
+  user().bus0.set(sc_core::SC_ZERO_TIME, true);
+  user().bus1.set(sc_core::SC_ZERO_TIME, true);
+  user().bus0.dmi_requests.clear();
+  user().bus1.dmi_requests.clear();
+  ASSERT_TRUE(run_on_user_platform(Config()).driver.completed);
+  EXPECT_FALSE(user().bus1.dmi_requests.empty());
+  for (uint64_t a : user().bus0.dmi_requests) EXPECT_TRUE(a >= kSram && a < kSram + 0x100) << std::hex << a;
+  for (uint64_t a : user().bus1.dmi_requests)
+    EXPECT_TRUE((a >= kDram && a < kDram + 0x800) || (a >= kStream && a < kStream + 0x1000)) << std::hex << a;
+}
+
+// The DRAM's storage moves in the middle of a job (invalidate_direct_mem_ptr, then the old buffer is scribbled
+// on): the NPU asks for DMI again and finishes on the new storage, its output exact, the old buffer untouched.
+TEST(NpuSockets, DmiInvalidationMidJobIsHonoured) {
+  UserPlatform& p = user();
+  p.bus0.set(sc_core::SC_ZERO_TIME, true);
+  p.bus1.set(sc_core::SC_ZERO_TIME, true);
+  // Region 1 in DRAM: 256 bytes of IFM copied to 0x800 by 30 DMAs in turn (about 25000 cycles), then pooled to
+  // 0x400; the CC synchronises every 1000 cycles, so most of the job runs after the move at cycle 5000.
+  std::string text = "NPU_SET_DMA0_SRC_REGION region=1\nNPU_SET_DMA0_DST_REGION region=1\nNPU_SET_DMA0_SRC addr=0\n"
+                     "NPU_SET_DMA0_DST addr=0x800\nNPU_SET_DMA0_LEN length=256\n";
+  for (int i = 0; i < 30; ++i) text += "NPU_OP_DMA_START\nNPU_OP_DMA_WAIT k=0\n";
+  std::vector<uint8_t> stream = ethosu::isa::assemble(text + ethosu::npu::test::pool(4, 4, 4, 1, 0x800, 1, 0x400) +
+                                                       "NPU_OP_POOL pooling_mode=MAX\n" + ethosu::npu::test::kStop);
+  std::vector<uint8_t> region1(0x1000), sram(0x100);
+  std::mt19937 rng(11);
+  for (size_t i = 0; i < 256; ++i) region1[i] = static_cast<uint8_t>(rng());
+  Config config;
+  config.set("npu.cc.quantum_cycles", "1000");
+  p.npu.configure(config);
+  p.dram.map(kStream, stream.data(), stream.size());
+  p.dram.map(kDram, region1.data(), region1.size());
+  p.sram.map(kSram, sram.data(), sram.size());
+  p.mover.memory = &p.dram;
+  p.mover.old_storage = &region1;
+  p.mover.address = kDram;
+  p.mover.also_mapped = {{kStream, &stream}};
+  p.mover.due.notify(sc_time(5000, SC_NS));
+  DriverJob dj;
+  dj.qbase = kStream;
+  dj.qsize = static_cast<uint32_t>(stream.size());
+  dj.regioncfg = config.regioncfg();
+  dj.basep[1] = kDram;
+  dj.basep[2] = kSram;
+  p.cpu.submit(dj);
+  sc_core::sc_start();
+  EXPECT_TRUE(p.cpu.result().completed) << p.npu.report().status;
+  EXPECT_GT(p.npu.report().total_cycles, 20000u);
+  const std::vector<uint8_t>& moved = p.mover.new_storage;
+  ASSERT_EQ(moved.size(), region1.size());
+  EXPECT_TRUE(std::equal(moved.begin(), moved.begin() + 256, moved.begin() + 0x400)) << "output on the new storage";
+  EXPECT_TRUE(std::all_of(region1.begin(), region1.end(), [](uint8_t b) { return b == 0xFF; }))
+      << "the NPU wrote through a withdrawn DMI pointer";
+  p.sram.unmap_all();
+  p.dram.unmap_all();
 }
 
 }  // namespace

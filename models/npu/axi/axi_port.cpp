@@ -265,6 +265,7 @@ void AxiPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) 
   dmi_last_ = 0;
   refused_start_ = 1;
   refused_end_ = 0;
+  if (on_invalidate_) on_invalidate_(start, end);
 }
 
 }  // namespace ethosu::axi

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,10 @@ class AxiPort : public sc_core::sc_module {
   bool transfer_untimed(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t bytes, uint32_t& added_latency_cycles,
                         uint64_t& fault_address);
 
+  // Called after the memory withdraws DMI grants for [start, end] (inclusive), so that a user of a pointer
+  // from direct() stops using it.
+  void on_invalidate(std::function<void(uint64_t start, uint64_t end)> f) { on_invalidate_ = std::move(f); }
+
   AxiPortTiming& timing() { return timing_; }
   const AxiPortTiming& timing() const { return timing_; }
   sc_core::sc_time clock_period() const { return sc_core::sc_time::from_value(period_); }
@@ -126,6 +131,7 @@ class AxiPort : public sc_core::sc_module {
   unsigned dmi_count_ = 0, dmi_last_ = 0, dmi_victim_ = 0;
   uint64_t refused_start_ = 1, refused_end_ = 0;  // empty
   tlm::tlm_generic_payload gp_;  // reused by every call
+  std::function<void(uint64_t, uint64_t)> on_invalidate_;
 };
 
 }  // namespace ethosu::axi

@@ -159,16 +159,14 @@ void Cc::map_regions() {
   AxiMap& axi = pipeline_.axi;
   axi.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    const axi::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
-    regions_[r] = {d.data, d.bytes};
-    staged_[r].bytes.clear();
-    staged_[r].needed = d.data == nullptr;
-    axi.region_read_latency[r] = d.read_latency_cycles;
-    axi.region_write_latency[r] = d.write_latency_cycles;
+    regions_[r] = {};
+    bound_[r] = Bound{};
+    axi.region_read_latency[r] = axi.region_write_latency[r] = 0;
     axi.region_port[r] = b_.ctrl.region_port(r);
     axi.region_limiter[r] = b_.ctrl.region_limiter(r) & 1;
     engine_config_.region_port[r] = static_cast<uint8_t>(axi.region_port[r]);
   }
+  any_stale_ = false;
   pipeline_.mac_timing = &b_.mac.timing();
   pipeline_.wd_timing = &b_.wd.timing();
   pipeline_.ao_timing = &b_.ao.timing();
@@ -180,52 +178,87 @@ void Cc::map_regions() {
   engine_config_.limits = limits_;
 }
 
-void Cc::stage_regions(const isa::Stream& stream) {
-  if (std::none_of(staged_.begin(), staged_.end(), [](const Staged& s) { return s.needed; })) return;
-  // Walked as this NPU walks it: what its cores reach.
+void Cc::bind_regions(const isa::Stream& stream) {
+  // Walked as this NPU walks it: what its cores reach. Regions the stream never reaches are not asked for.
   isa::ValidatorOptions own;
   own.variant = engine_config_.variant;
   const isa::Report extents = isa::validate(stream, own);
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    Staged& st = staged_[r];
     const isa::Extent used = extents.region_extent(r);
-    if (!st.needed || !used.used || used.end <= 0) continue;
-    const unsigned p = b_.ctrl.region_port(r);
-    const auto lowest = static_cast<uint64_t>(std::max<int64_t>(used.lowest, 0));
-    const auto end = static_cast<uint64_t>(used.end);
-    st.bytes.assign(end, 0);
-    // In pieces, so that a region that runs past the memory keeps the part it has: the stream faults beyond.
-    constexpr uint64_t kPiece = 4096;
-    uint64_t valid = lowest;
-    uint32_t added = 0;
-    uint64_t fault_address = 0;
-    while (valid < end) {
-      const uint64_t n = std::min(kPiece, end - valid);
-      if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, b_.ctrl.basep(r) + valid, st.bytes.data() + valid, n, added,
-                                    fault_address))
-        break;
-      valid += n;
-    }
-    regions_[r] = {st.bytes.data(), valid};
+    if (!used.used || used.end <= 0) continue;
+    Bound& b = bound_[r];
+    b.used = true;
+    b.lowest = static_cast<uint64_t>(std::max<int64_t>(used.lowest, 0));
+    b.end = static_cast<uint64_t>(used.end);
     const isa::Extent writes = extents.writes(r);
-    st.write_from = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.lowest, 0)) : 0;
-    st.write_end = writes.used ? std::min<uint64_t>(static_cast<uint64_t>(std::max<int64_t>(writes.end, 0)), valid) : 0;
-    pipeline_.axi.region_read_latency[r] = pipeline_.axi.region_write_latency[r] = added;
+    b.write_from = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.lowest, 0)) : 0;
+    b.write_end = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.end, 0)) : 0;
+    bind_region(r);
   }
+}
+
+void Cc::bind_region(unsigned r) {
+  Bound& b = bound_[r];
+  b.stale = false;
+  const axi::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
+  if (d.data) {
+    regions_[r] = {d.data, d.bytes};
+    pipeline_.axi.region_read_latency[r] = d.read_latency_cycles;
+    pipeline_.axi.region_write_latency[r] = d.write_latency_cycles;
+    return;
+  }
+  // No DMI: the bytes the stream reaches are read through b_transport now and its writes written back at the
+  // end. In pieces, so that a region that runs past the memory keeps the part it has: the stream faults beyond.
+  const unsigned p = b_.ctrl.region_port(r);
+  b.staged = true;
+  b.bytes.assign(b.end, 0);
+  constexpr uint64_t kPiece = 4096;
+  uint64_t valid = b.lowest;
+  uint32_t added = 0;
+  uint64_t fault_address = 0;
+  while (valid < b.end) {
+    const uint64_t n = std::min(kPiece, b.end - valid);
+    if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, b_.ctrl.basep(r) + valid, b.bytes.data() + valid, n, added,
+                                  fault_address))
+      break;
+    valid += n;
+  }
+  regions_[r] = {b.bytes.data(), valid};
+  b.write_end = std::min(b.write_end, valid);
+  pipeline_.axi.region_read_latency[r] = pipeline_.axi.region_write_latency[r] = added;
+}
+
+void Cc::invalidated(unsigned p, uint64_t start, uint64_t end) {
+  for (unsigned r = 0; r < regions_.size(); ++r) {
+    Bound& b = bound_[r];
+    if (!b.used || b.staged || b_.ctrl.region_port(r) != p) continue;
+    const uint64_t base = b_.ctrl.basep(r);
+    if (base + b.end - 1 >= start && base <= end) b.stale = any_stale_ = true;
+  }
+}
+
+std::optional<cc::Fault> Cc::prepare(uint32_t, const isa::Operation&) {
+  if (any_stale_) {
+    // A region whose grant went is asked for again (the memory may have moved): the old pointer is never used.
+    any_stale_ = false;
+    for (unsigned r = 0; r < regions_.size(); ++r)
+      if (bound_[r].stale) bind_region(r);
+  }
+  return std::nullopt;
 }
 
 void Cc::write_back_staged() {
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    Staged& st = staged_[r];
-    if (st.write_end <= st.write_from) continue;
+    Bound& b = bound_[r];
+    if (!b.staged || b.write_end <= b.write_from) continue;
     uint32_t added = 0;
     uint64_t fault_address = 0;
-    if (!port(b_.ctrl.region_port(r)).transfer_untimed(tlm::TLM_WRITE_COMMAND, b_.ctrl.basep(r) + st.write_from,
-                                                       st.bytes.data() + st.write_from, st.write_end - st.write_from,
-                                                       added, fault_address))
+    if (!port(b_.ctrl.region_port(r)).transfer_untimed(tlm::TLM_WRITE_COMMAND, b_.ctrl.basep(r) + b.write_from,
+                                                       b.bytes.data() + b.write_from, b.write_end - b.write_from, added,
+                                                       fault_address))
       report_.hazards.push_back("region " + std::to_string(r) + ": the memory refused the write-back of its results at " +
                                 sim::hex(fault_address));
-    st.write_from = st.write_end = 0;
+    b.write_from = b.write_end = 0;
   }
 }
 
@@ -266,7 +299,7 @@ void Cc::run_stream() {
   try {
     if (fetch_stream(bytes)) {
       const isa::Stream stream = isa::decode(bytes, isa::architecture(engine_config_.variant));
-      stage_regions(stream);
+      bind_regions(stream);
       const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
       report_.hazards = r.hazards;
       report_.host = r.stats.host;

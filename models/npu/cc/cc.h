@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,8 @@ class Cc : public Block, private cc::Timeline {
   void abort();
 
   const npu::JobReport& report() const { return report_; }
+  // The memory behind port `port` withdrew its DMI grants for [start, end] (inclusive).
+  void invalidated(unsigned port, uint64_t start, uint64_t end);
 
  private:
   // cc::Timeline
@@ -83,6 +86,7 @@ class Cc : public Block, private cc::Timeline {
   void command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) override;
   uint64_t dma(uint32_t offset, const isa::Operation& op) override;
   cc::KernelTimes kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) override;
+  std::optional<cc::Fault> prepare(uint32_t offset, const isa::Operation& op) override;
   void pmu_mask(bool enable) override;
   void irq(uint16_t mask) override;
   void stop(uint16_t mask) override;
@@ -92,9 +96,10 @@ class Cc : public Block, private cc::Timeline {
   void run_stream();
   bool fetch_stream(std::vector<uint8_t>& bytes);
   void map_regions();
-  // Regions the memory grants no DMI for are staged: the bytes the stream reaches (the validator's extents)
-  // are read through b_transport when it starts, the bytes it may write written back when it ends.
-  void stage_regions(const isa::Stream& stream);
+  // The regions the stream reaches (the validator's extents), each through DMI where the memory grants it, else
+  // staged: those bytes read through b_transport now, the bytes it may write written back when it ends.
+  void bind_regions(const isa::Stream& stream);
+  void bind_region(unsigned region);
   void write_back_staged();
   void finish_report(uint64_t host_start_ns);
   void sync();
@@ -123,12 +128,16 @@ class Cc : public Block, private cc::Timeline {
 
   // State of the running stream.
   cc::Regions regions_{};
-  struct Staged {
-    bool needed = false;
-    std::vector<uint8_t> bytes;  // the region from offset 0 to the end of its extent
+  struct Bound {
+    bool used = false;    // the stream reaches it
+    bool staged = false;  // held in `bytes` (no DMI)
+    bool stale = false;   // its DMI grant was invalidated: asked for again before the next data effect
+    uint64_t lowest = 0, end = 0;  // the extent the stream reaches
+    std::vector<uint8_t> bytes;    // staged: the region from offset 0 to the end of its extent
     uint64_t write_from = 0, write_end = 0;
   };
-  std::array<Staged, 8> staged_;
+  std::array<Bound, 8> bound_;
+  bool any_stale_ = false;
   cc::EngineConfig engine_config_;
   PipelineBlocks pipeline_;
   uint64_t cc_cycle_ = 0;

@@ -25,7 +25,7 @@
 namespace ethosu::isa {
 
 struct ValidatorOptions {
-  Variant variant = Variant::U65_256;
+  Variant variant = kDefaultVariant;
   std::array<std::optional<uint64_t>, kRegionCount> region_size_bytes{};  // unknown sizes are not checked
 };
 
@@ -62,7 +62,7 @@ struct Extent {
 };
 
 struct Report {
-  Variant variant = Variant::U65_256;
+  Variant variant = kDefaultVariant;
   std::array<std::array<Extent, kAccessCount>, kRegionCount> extents{};  // [region][access]
   Extent shram;                 // internal DMA endpoints, SHRAM byte addresses
   std::array<std::optional<uint64_t>, kRegionCount> region_size_bytes{};

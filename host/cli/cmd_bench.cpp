@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,7 @@
 #include "isa/architecture.h"
 #include "host/cli/args.h"
 #include "host/cli/commands.h"
+#include "host/formats/case.h"
 #include "sim/files.h"
 #include "host/run/job.h"
 #include "host/run/run_job.h"
@@ -47,16 +49,21 @@ const char* const kBenchHelp =
     "estimate from the manifest and the ratio, the sum of this simulator's own Vela-formula estimate\n"
     "over the stream's kernel operations (a cross-check of the manifest figure), host time per run and\n"
     "where it goes, simulated cycles per host second, and whether the outputs match the reference.\n"
-    "Then totals, the geometric mean of sim/Vela, and the models with published i.MX 93 silicon\n"
-    "figures: predicted NPU time and host time next to the silicon's.\n"
+    "Then totals, sim/Vela per configuration (geometric mean, median, range, cases within 0.5-2x),\n"
+    "and the models with published i.MX 93 silicon figures: predicted NPU time and host time next to\n"
+    "the silicon's.\n"
     "\n"
-    "CASE_DIR   a folder with manifest.json and cmdstream.bin (the conformance corpus layout)\n"
-    "  --corpus ROOT        every case in ROOT/corpus/*, ROOT/corpus/*/u65_512 and ROOT/opcorpus/*\n"
+    "CASE_DIR   a folder with manifest.json and cmdstream.bin (the conformance corpus layout), or a\n"
+    "           compilation folder CASE/<accelerator> (model_vela.tflite, with CASE/info.json)\n"
+    "  --corpus ROOT        every case in ROOT/corpus/*, ROOT/corpus/*/u65_512, ROOT/opcorpus/* and every\n"
+    "                       compilation in ROOT/corpus-u55/*/* (and any other ROOT/corpus-*/ of that layout)\n"
     "  --repeat N           runs per case (default 5)\n"
     "  --process            every run is a new 'ethosu-sim run CASE' process (default: all runs of a\n"
     "                       case in this process, as Python and the driver shims run a loaded job)\n"
-    "  --system NAME        a preset (imx93 (default), imx93-800mhz, internal-default) or a built-in\n"
-    "                       vela.ini system config with the Dedicated_Sram memory mode\n"
+    "  --system NAME        a preset (imx93, imx93-800mhz, corstone-300, internal-default) or a built-in\n"
+    "                       vela.ini system config with its family's memory mode; default: each case's\n"
+    "                       family default (imx93 for the U65, corstone-300 for the U55), which is the\n"
+    "                       memory system Vela's estimate of the U55 compilations assumes\n"
     "  --variant NAME       only the cases compiled for that configuration (ethos-u65-256, ethos-u55-128, ...)\n"
     "  --threads N          host threads one operation's kernels may use (sim.limits.host_threads,\n"
     "                       default 1); cpu then counts every thread, wall is the time to wait\n"
@@ -80,8 +87,10 @@ const char* const kBenchHelp =
     "On a busy machine CPU time is the steadier figure; the parts are wall time. The first line names\n"
     "the SIMD code the kernels run on this host (the Highway target and the conv micro-kernels).\n"
     "\n"
-    "Vela's estimate is the manifest's total cycles (opcorpus vela.estimated, corpus vela_estimate). A\n"
-    "case that is one NPU subgraph of a split model uses vela_estimate_this_subgraph, marked '*'.\n"
+    "Vela's estimate is the manifest's total cycles (opcorpus vela.estimated, corpus vela_estimate), or a\n"
+    "compilation's vela_total_cycles in info.json. A case that is one NPU subgraph of a split model uses\n"
+    "vela_estimate_this_subgraph, marked '*'. 'own Vela' is this simulator's Vela formulas for the U65\n"
+    "('-' on other configurations).\n"
     "Outputs: 'exact', 'DIFF n' (elements differing from a bit-exact reference), '~n' (largest\n"
     "difference from an approximate ArmNN reference) or '-' (no reference).\n"
     "\n"
@@ -113,10 +122,21 @@ constexpr double kDriverOverheadMs = 0.1;
 
 bool is_case_dir(const fs::path& dir) {
   std::error_code ec;
-  return fs::is_regular_file(dir / "manifest.json", ec) && fs::is_regular_file(dir / "cmdstream.bin", ec);
+  return (fs::is_regular_file(dir / "manifest.json", ec) && fs::is_regular_file(dir / "cmdstream.bin", ec)) ||
+         host::is_compilation(dir);
 }
 
-std::vector<fs::path> corpus_cases(const fs::path& root) {
+// Sorted sub-folders of `dir` that hold a case.
+std::vector<fs::path> cases_in(const fs::path& dir) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (is_case_dir(e.path())) found.push_back(e.path());
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::vector<fs::path> corpus_cases(const fs::path& root, size_t& unknown_configurations) {
   std::vector<fs::path> cases;
   std::error_code ec;
   for (const char* set : {"corpus", "opcorpus"}) {
@@ -129,13 +149,38 @@ std::vector<fs::path> corpus_cases(const fs::path& root) {
     std::sort(found.begin(), found.end());
     cases.insert(cases.end(), found.begin(), found.end());
   }
+  // Compilation corpora: ROOT/corpus-u55/CASE/<accelerator>.
+  std::vector<fs::path> sets;
+  for (const auto& e : fs::directory_iterator(root, ec))
+    if (e.is_directory(ec) && e.path().filename().string().rfind("corpus-", 0) == 0) sets.push_back(e.path());
+  std::sort(sets.begin(), sets.end());
+  for (const fs::path& set : sets) {
+    std::vector<fs::path> models;
+    for (const auto& e : fs::directory_iterator(set, ec))
+      if (fs::is_regular_file(e.path() / "info.json", ec)) models.push_back(e.path());
+    std::sort(models.begin(), models.end());
+    for (const fs::path& model : models) {
+      // A model's compilations in the order of the configurations (U55-32 before U55-128); those for
+      // configurations this build does not know are counted and skipped.
+      std::vector<std::pair<isa::Variant, fs::path>> known;
+      for (const fs::path& c : cases_in(model)) {
+        if (const auto v = isa::parse_variant(c.filename().string()))
+          known.emplace_back(*v, c);
+        else
+          ++unknown_configurations;
+      }
+      std::stable_sort(known.begin(), known.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (const auto& [v, c] : known) cases.push_back(c);
+    }
+  }
   return cases;
 }
 
-// The model folder's name; a corpus variant folder (u65_512/) is named after its model.
+// The model folder's name; a corpus variant folder (u65_512/) and a compilation folder are named after their model.
 std::string case_name(const fs::path& dir) {
   const fs::path d = dir.filename().empty() ? dir.parent_path() : dir;
-  return d.filename() == "u65_512" ? d.parent_path().filename().string() : d.filename().string();
+  return d.filename() == "u65_512" || host::is_compilation(d) ? d.parent_path().filename().string()
+                                                               : d.filename().string();
 }
 
 struct VelaFigure {
@@ -144,6 +189,19 @@ struct VelaFigure {
 };
 
 std::optional<VelaFigure> manifest_vela(const fs::path& dir) {
+  if (host::is_compilation(dir)) {
+    const fs::path d = dir.filename().empty() ? dir.parent_path() : dir;
+    std::ifstream f(d.parent_path() / "info.json");
+    const nlohmann::json info = nlohmann::json::parse(f, nullptr, false);
+    const std::string accelerator = d.filename().string();
+    if (info.is_object() && info.contains("compilations") && info["compilations"].is_object() &&
+        info["compilations"].contains(accelerator)) {
+      const nlohmann::json& c = info["compilations"][accelerator];
+      if (c.is_object() && c.contains("vela_total_cycles") && c["vela_total_cycles"].is_number())
+        return VelaFigure{c["vela_total_cycles"].get<double>(), false};
+    }
+    return std::nullopt;
+  }
   std::ifstream f(dir / "manifest.json");
   const nlohmann::json m = nlohmann::json::parse(f, nullptr, false);
   if (m.is_discarded() || !m.is_object()) return std::nullopt;
@@ -309,9 +367,10 @@ void bench_processes(const Bench& b, const fs::path& dir, const host::Job& job, 
   const fs::path tmp = tmpl;
   std::vector<Sample> runs;
   for (uint64_t n = 0; n < b.repeat && row.ok; ++n) {
-    const ChildRun c = run_child({"ethosu-sim", "run", dir.string(), "--system", b.system, "--set",
-                                  "sim.limits.host_threads=" + b.threads, "--out", tmp.string(), "--report",
-                                  (tmp / "report.json").string()});
+    std::vector<std::string> args = {"ethosu-sim", "run", dir.string(), "--set", "sim.limits.host_threads=" + b.threads,
+                                     "--out", tmp.string(), "--report", (tmp / "report.json").string()};
+    if (!b.system.empty()) args.insert(args.end(), {"--system", b.system});
+    const ChildRun c = run_child(args);
     std::ifstream f(tmp / "report.json");
     const nlohmann::json report = nlohmann::json::parse(f, nullptr, false);
     if (c.status != 0 && c.status != 1) {
@@ -360,7 +419,7 @@ void print_row(const Row& r) {
   const std::string ratio = r.vela && r.vela->total_cycles > 0 ? fixed(double(r.cycles) / r.vela->total_cycles, 3) : "-";
   const Sample& m = r.median;
   std::printf(kHeader, r.name.c_str(), r.variant.c_str(), std::to_string(r.cycles).c_str(), vela.c_str(),
-              ratio.c_str(), std::to_string(r.own_estimate).c_str(), r.first_cpu_s ? ms(*r.first_cpu_s).c_str() : "-",
+              ratio.c_str(), r.own_estimate ? std::to_string(r.own_estimate).c_str() : "-", r.first_cpu_s ? ms(*r.first_cpu_s).c_str() : "-",
               ms(m.cpu_s).c_str(), ms(m.wall_s).c_str(), ms(m.parts.weights).c_str(), ms(m.parts.kernels).c_str(),
               ms(m.parts.timing).c_str(), ms(r.rest_s()).c_str(),
               m.wall_s > 0 ? fixed(double(r.cycles) / m.wall_s / 1e6, 1).c_str() : "-", r.outputs.c_str());
@@ -373,13 +432,43 @@ std::string csv_row(const Row& r) {
                    (r.vela->total_cycles > 0 ? fixed(double(r.cycles) / r.vela->total_cycles, 4) : "");
   else s += ",,";
   const Sample& m = r.median;
-  s += "," + std::to_string(r.own_estimate) + "," + (r.first_cpu_s ? fixed(*r.first_cpu_s, 6) : "") + "," +
+  s += "," + (r.own_estimate ? std::to_string(r.own_estimate) : std::string()) + "," + (r.first_cpu_s ? fixed(*r.first_cpu_s, 6) : "") + "," +
        fixed(m.cpu_s, 6) + "," + fixed(m.wall_s, 6) + "," + fixed(m.parts.weights, 6) + "," + fixed(m.parts.kernels, 6) +
        "," + fixed(m.parts.timing, 6) + "," + fixed(r.rest_s(), 6) + "," +
        (m.wall_s > 0 ? fixed(double(r.cycles) / m.wall_s, 0) : "") + "," + r.outputs + "\n";
   return s;
 }
 
+
+// sim/Vela per configuration: geometric mean, median, range and how many cases lie within a factor of two.
+void print_ratios_by_variant(const std::vector<Row>& rows) {
+  // Keyed by the configuration's place in the Variant enumeration, then its name.
+  std::map<std::pair<int, std::string>, std::vector<std::pair<double, std::string>>> by;
+  for (const Row& r : rows) {
+    if (!r.vela || r.vela->total_cycles <= 0 || r.cycles == 0) continue;
+    const auto v = isa::parse_variant("ethos-" + r.variant);
+    by[{v ? static_cast<int>(*v) : 255, r.variant}].emplace_back(double(r.cycles) / r.vela->total_cycles, r.name);
+  }
+  if (by.size() < 2 && (by.empty() || by.begin()->second.size() < 2)) return;
+  std::printf("\n%-9s %6s %9s %8s %22s %22s %10s\n", "variant", "cases", "geomean", "median", "lowest", "highest",
+              "0.5x-2x");
+  for (auto& [key, ratios] : by) {
+    const std::string& variant = key.second;
+    std::sort(ratios.begin(), ratios.end());
+    double log_sum = 0;
+    size_t within = 0;
+    for (const auto& [ratio, name] : ratios) {
+      log_sum += std::log(ratio);
+      within += ratio >= 0.5 && ratio <= 2.0;
+    }
+    const auto named = [](const std::pair<double, std::string>& r) {
+      return fixed(r.first, 2) + " " + r.second.substr(0, 17);
+    };
+    std::printf("%-9s %6zu %9.3f %8.3f %22s %22s %6zu/%-3zu\n", variant.c_str(), ratios.size(),
+                std::exp(log_sum / double(ratios.size())), ratios[(ratios.size() - 1) / 2].first,
+                named(ratios.front()).c_str(), named(ratios.back()).c_str(), within, ratios.size());
+  }
+}
 
 }  // namespace
 
@@ -393,16 +482,18 @@ int run_bench(const std::vector<std::string>& argv) {
                 {"--simd", "", true, false},
                 {"--csv", "", true, false}});
   std::vector<fs::path> cases;
+  size_t skipped = 0;  // compilations for configurations this build does not know
   if (auto root = a.value("--corpus")) {
     if (!a.positionals().empty()) throw UsageError("give case folders or --corpus ROOT, not both");
-    cases = corpus_cases(*root);
+    cases = corpus_cases(*root, skipped);
     if (cases.empty())
       throw InputError("no cases (folders with manifest.json and cmdstream.bin) under " + *root + "/corpus or " +
                        *root + "/opcorpus");
   } else {
     if (a.positionals().empty()) throw UsageError("give one or more case folders, or --corpus ROOT");
     for (const auto& p : a.positionals()) {
-      if (!is_case_dir(p)) throw InputError(p + ": not a case folder (needs manifest.json and cmdstream.bin)");
+      if (!is_case_dir(p))
+        throw InputError(p + ": not a case folder (manifest.json and cmdstream.bin) nor a compilation folder (model_vela.tflite)");
       cases.emplace_back(p);
     }
   }
@@ -415,8 +506,8 @@ int run_bench(const std::vector<std::string>& argv) {
     only = isa::parse_variant(*v);
     if (!only) throw UsageError("--variant: unknown variant '" + *v + "'; known: " + isa::variant_names());
   }
-  bench.system = a.value("--system").value_or("imx93");
-  {
+  bench.system = a.value("--system").value_or("");
+  if (!bench.system.empty()) {
     host::MachineRequest check;  // an unknown system is refused before anything runs
     check.system = bench.system;
     host::resolve_config(check, isa::variant_name(isa::kDefaultVariant));
@@ -441,22 +532,26 @@ int run_bench(const std::vector<std::string>& argv) {
   const char* const conv_kernels[] = {"generic", "AVX2", "AVX-VNNI", "AVX-512 VNNI"};
   std::printf("system %s, %llu runs per case %s, %s host thread(s) per operation; host ms per run (medians); "
               "SIMD: Highway target %s, conv micro-kernels %s\n",
-              bench.system.c_str(), static_cast<unsigned long long>(bench.repeat),
+              bench.system.empty() ? "per family (imx93 for the U65, corstone-300 for the U55)" : bench.system.c_str(),
+              static_cast<unsigned long long>(bench.repeat),
               processes ? "each in a new 'ethosu-sim run' process" : "in this process", bench.threads.c_str(),
               kernels::simd_target_name(),
               conv_kernels[static_cast<int>(kernels::best_simd_level())]);
   std::printf(kHeader, "case", "variant", "sim cycles", "Vela cycles", "sim/Vela", "own Vela", "first", "cpu", "wall",
               "weights", "kernels", "timing", "rest", "Mcyc/s", "outputs");
+  if (skipped)
+    std::printf("(%zu compilation(s) for configurations this build does not simulate skipped; it knows %s)\n", skipped,
+                isa::variant_names().c_str());
   std::vector<Row> rows;
   bool all_ok = true;
   for (const auto& dir : cases) {
-    const host::Job job = host::job_from_case(dir);
+    const host::Job job = host::job_from_folder(dir);
     const auto variant = isa::parse_variant(job.variant);
     if (!variant) throw InputError(dir.string() + ": unknown NPU variant '" + job.variant + "'");
     if (only && *variant != *only) continue;
 
     host::MachineRequest request;
-    request.system = bench.system;
+    if (!bench.system.empty()) request.system = bench.system;
     sim::Config config = host::resolve_config(request, job.variant);
     config.set("sim.limits.host_threads", bench.threads, sim::Source::CLI, "--threads");
     const host::RunOptions machine = host::run_options(config);
@@ -465,9 +560,9 @@ int run_bench(const std::vector<std::string>& argv) {
 
     Row row;
     row.name = case_name(dir);
-    row.variant = job.variant.substr(job.variant.rfind('-') + 1);
+    row.variant = job.variant.rfind("ethos-", 0) == 0 ? job.variant.substr(6) : job.variant;
     row.vela = manifest_vela(dir);
-    row.own_estimate = own_vela_estimate(job.stream);
+    if (isa::architecture(*variant).product == isa::Product::U65) row.own_estimate = own_vela_estimate(job.stream);
     row.outputs = "-";
     if (processes)
       bench_processes(bench, dir, job, row);
@@ -510,13 +605,14 @@ int run_bench(const std::vector<std::string>& argv) {
   if (with_vela)
     std::printf("sim/Vela: geometric mean %.3f over %zu cases with a Vela estimate\n",
                 std::exp(log_ratio / double(with_vela)), with_vela);
+  print_ratios_by_variant(rows);
   if (subgraphs)
     std::printf("* %zu case(s) are one NPU subgraph of a split model: Vela's estimate for that subgraph\n", subgraphs);
 
   bool header = false;
   for (const auto& anchor : kSiliconAnchors)
     for (const auto& r : rows) {
-      if (r.name != anchor.case_name || r.variant != "256" || r.clock_hz <= 0) continue;
+      if (r.name != anchor.case_name || r.variant != "u65-256" || r.clock_hz <= 0) continue;
       if (!header) {
         std::printf("\nsilicon (i.MX 93, Ethos-U65-256, end to end incl. ~%.1f ms driver): predicted at %.0f MHz, and "
                     "this host's time per run (cpu, %s)\n",

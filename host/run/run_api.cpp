@@ -47,12 +47,15 @@ Job Job::from_tflite(const std::filesystem::path& model, const std::vector<std::
 
 Job Job::from_stream(std::vector<uint8_t> stream, std::array<std::vector<uint8_t>, kRegionCount> regions,
                      const std::string& variant) {
-  if (!parse_variant(variant)) throw InputError("unknown NPU variant '" + variant + "'; known: " + ethosu::isa::variant_names());
+  if (!variant.empty() && !parse_variant(variant))
+    throw InputError("unknown NPU variant '" + variant + "'; known: " + ethosu::isa::variant_names());
   const host::NpuFile npu = host::read_npu_file(stream, "command stream");
   if (npu.kind == host::NpuFileKind::TFLITE) throw InputError("command stream: is a .tflite model (Job::from_tflite)");
   host::Job j;
   j.name = "stream";
-  j.variant = npu.payload && npu.payload->config ? npu.payload->config->accelerator() : variant;
+  j.variant = npu.payload && npu.payload->config ? npu.payload->config->accelerator()
+              : !variant.empty()                   ? variant
+                                                   : std::string(variant_name(kDefaultVariant));
   j.stream = npu.command_stream;
   for (size_t r = 0; r < kRegionCount; ++r) j.regions[r] = std::move(regions[r]);
   return Job(std::make_unique<Impl>(std::move(j)));

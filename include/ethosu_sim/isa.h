@@ -64,7 +64,7 @@ std::string disassemble(const std::vector<uint8_t>& stream, DisasmFormat format 
 std::vector<uint8_t> assemble(const std::string& text, const std::string& source_name = "<input>");
 
 struct ValidateOptions {
-  Variant variant = Variant::U65_256;
+  Variant variant = kDefaultVariant;
   std::array<std::optional<uint64_t>, kRegionCount> region_size_bytes{};  // unknown sizes are not checked
 };
 

@@ -44,9 +44,10 @@ class Job {
   // inputs: "FILE" (the next input in the model's graph-input order) or "NAME=FILE" (the input tensor NAME),
   // placed at their offline-planned offsets; missing inputs are zero.
   static Job from_tflite(const std::filesystem::path& model, const std::vector<std::string>& inputs = {});
-  // A bare command stream or a COP1/COP2 driver payload, with the region buffers it runs on.
+  // A bare command stream or a COP1/COP2 driver payload, with the region buffers it runs on. A payload's header
+  // names the configuration it was compiled for; a bare stream's is `variant` ("ethos-u55-128", ...), else the default.
   static Job from_stream(std::vector<uint8_t> stream, std::array<std::vector<uint8_t>, kRegionCount> regions,
-                         const std::string& variant = "ethos-u65-256");
+                         const std::string& variant = "");
 
   Job(const Job& other);
   Job(Job&& other) noexcept;

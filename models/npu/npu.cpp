@@ -68,7 +68,7 @@ NpuCore::NpuCore(ethosu_sim::Npu& top)
     : apb_("apb_target"),
       axi0_("axi0_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS), 0),
       axi1_("axi1_port", axi::AxiPortParams{}, sc_core::sc_time(1, sc_core::SC_NS), 1),
-      ctrl_(isa::Variant::U65_256),
+      ctrl_(isa::kDefaultVariant),
       shram_("shram", stats_),
       pmu_("pmu", axi0_, axi1_),
       wd_("wd", stats_, pmu_),

@@ -24,6 +24,9 @@ def all_cases():
             cases.append(f"{group}/{d.parent.name}")
             if (d.parent / "u65_512" / "manifest.json").exists():
                 cases.append(f"{group}/{d.parent.name}/u65_512")
+    # Vela's compilations of the same models for every U55 configuration (CASE/<accelerator>/model_vela.tflite).
+    for vela in sorted(root.glob("corpus-u55/*/ethos-u55-*/model_vela.tflite")):
+        cases.append(str(vela.parent.relative_to(root)))
     return cases or ["opcorpus/add_i8"]  # one placeholder that skips, saying why
 
 
@@ -32,8 +35,12 @@ def test_corpus_outputs_bit_exact(case):
     path = case_dir(case)
     job = ethosu_sim.Job(path)
     r = ethosu_sim.run(job)
+    if case.startswith("corpus-u55/"):
+        assert job.variant == path.name and r.config["npu.variant"] == path.name
     assert r.total_cycles > 0 and r.status == "ok"
     for k, t in enumerate(job.outputs):
+        if t["expected"] is None:
+            continue  # the model's references differ from Vela's lowering: no reference for this output
         expected = np.fromfile(t["expected"], dtype=t["dtype"]).reshape(t["shape"])
         got = r.outputs[k]
         assert got.dtype == expected.dtype and got.shape == expected.shape

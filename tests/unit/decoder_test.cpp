@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "isa/architecture.h"
 #include "isa/decoder.h"
 #include "isa/state.h"
 
@@ -112,6 +113,43 @@ TEST(Decoder, JunkListsABoundedNumberOfProblems) {
   ASSERT_EQ(s.diagnostics.size(), 1001u);
   EXPECT_NE(s.diagnostics.back().message.find("more problems from here on are not listed"), std::string::npos);
   EXPECT_EQ(s.first_error()->offset, 0u);
+}
+
+TEST(Decoder, ConfigurationsRefuseCommandsTheyDoNotHave) {
+  const auto stream = bytes_of({0x00000123, 0x000040A0, 0xCAFE0000, 0xFFFF0000});  // PARALLEL_MODE, USER_DEFINED0
+  const Stream table = decode(stream);
+  EXPECT_TRUE(table.ok()) << "the table has both commands";
+
+  const Stream u55 = decode(stream, architecture(Variant::U55_128));
+  ASSERT_EQ(u55.diagnostics.size(), 1u);
+  EXPECT_EQ(u55.diagnostics[0].problem, Problem::UNKNOWN_OPCODE);
+  EXPECT_EQ(u55.diagnostics[0].offset, 0u);
+  EXPECT_NE(u55.diagnostics[0].message.find("NPU_SET_PARALLEL_MODE does not exist on the ethos-u55-128"),
+            std::string::npos)
+      << u55.diagnostics[0].message;
+
+  const Stream u65 = decode(stream, architecture(Variant::U65_256));
+  ASSERT_EQ(u65.diagnostics.size(), 1u);
+  EXPECT_EQ(u65.diagnostics[0].offset, 4u);
+  EXPECT_NE(u65.diagnostics[0].message.find("NPU_SET_USER_DEFINED0"), std::string::npos);
+}
+
+TEST(Decoder, AddressesWiderThanTheConfigurationsAreRefused) {
+  const auto stream = bytes_of({0x00AB4000, 0x12345678, 0xFFFF0000});  // IFM_BASE0 = 0xAB12345678
+  EXPECT_TRUE(decode(stream, architecture(Variant::U65_256)).ok());
+  const Stream u55 = decode(stream, architecture(Variant::U55_32));
+  ASSERT_FALSE(u55.ok());
+  EXPECT_NE(u55.diagnostics[0].message.find("32-bit addresses"), std::string::npos) << u55.diagnostics[0].message;
+  EXPECT_TRUE(decode(bytes_of({0x00004000, 0xFFFFFFF0, 0xFFFF0000}), architecture(Variant::U55_32)).ok());
+}
+
+TEST(Decoder, DmaStrideModesBeyondTheConfigurationsDmaAreRefused) {
+  const auto d2 = bytes_of({0x02000130, 0xFFFF0000});  // DMA0_SRC_REGION stride_mode D2
+  EXPECT_TRUE(decode(d2, architecture(Variant::U65_512)).ok());
+  const Stream u55 = decode(d2, architecture(Variant::U55_256));
+  ASSERT_FALSE(u55.ok());
+  EXPECT_EQ(u55.diagnostics[0].problem, Problem::ILLEGAL_VALUE);
+  EXPECT_NE(u55.diagnostics[0].message.find("1-D stride modes only"), std::string::npos) << u55.diagnostics[0].message;
 }
 
 TEST(RegisterState, StickyValues) {

@@ -211,6 +211,57 @@ TEST(NpuRegisters, ConfigFollowsTheVariant) {
   EXPECT_EQ(config, 0x10003008u);
 }
 
+TEST(NpuRegisters, U55IdentifiesItselfRunsItsCommandsAndRefusesTheU65s) {
+  const npu::NpuConfig u55 = npu::npu_config(isa::Variant::U55_128);
+  const std::string body = pool(1, 1) + "NPU_SET_USER_DEFINED0 user_reg=0xCAFE\nNPU_SET_USER_DEFINED7 user_reg=7\n";
+  {
+    Mapping m(body + "NPU_OP_STOP mask=0x1\n", u55);
+    std::fill(m.sram.begin(), m.sram.begin() + 16, 5);
+    env().run([&](Stimulus& s) {
+      s.wr(off(Reg::RESET), 0);
+      EXPECT_EQ(s.rd(off(Reg::ID)), 0x10104201u);      // architecture 1.1.0, r2p0 (ethosu55_interface.h)
+      EXPECT_EQ(s.rd(off(Reg::CONFIG)), 0x00001807u);  // product U55, 128 MACs, 24 KiB SHRAM
+      setup(s, m);
+      s.wr(off(Reg::CMD), kCmdKeep | 1);
+      ASSERT_TRUE(s.wait_irq());
+      EXPECT_EQ(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_parse_error), 0u);
+      // USER_DEFINEDn mirror into 32-bit registers 4 bytes apart.
+      EXPECT_EQ(s.rd(0xB80), 0xCAFEu);
+      EXPECT_EQ(s.rd(0xB9C), 7u);
+    });
+    EXPECT_EQ(m.sram[0x800], 5);
+  }
+  {
+    // PARALLEL_MODE is a U65 command: a U55 faults on it as on any unknown opcode.
+    Mapping m(pool(1, 1) + "NPU_SET_PARALLEL_MODE parallel_mode=0\n" + pool(1, 1, 1, 1, 0x900) + "NPU_OP_STOP mask=0x1\n",
+              u55);
+    std::fill(m.sram.begin(), m.sram.begin() + 16, 9);
+    env().run([&](Stimulus& s) {
+      setup(s, m);
+      s.wr(off(Reg::CMD), kCmdKeep | 1);
+      ASSERT_TRUE(s.wait_irq());
+      EXPECT_NE(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_parse_error), 0u);
+      EXPECT_EQ(s.rd(off(Reg::QREAD)), offset_after(pool(1, 1)));
+      s.wr(off(Reg::RESET), 2);
+    });
+    EXPECT_EQ(m.sram[0x800], 9);
+    EXPECT_EQ(m.sram[0x900], 0);
+  }
+  {
+    // And a U65 faults on USER_DEFINEDn; its mirror offsets read 0.
+    Mapping m(body + "NPU_OP_STOP mask=0x1\n");
+    env().run([&](Stimulus& s) {
+      setup(s, m);
+      s.wr(off(Reg::CMD), kCmdKeep | 1);
+      ASSERT_TRUE(s.wait_irq());
+      EXPECT_NE(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_parse_error), 0u);
+      EXPECT_EQ(s.rd(0xB80), 0u);
+      s.wr(off(Reg::RESET), 2);
+    });
+  }
+  platform::configure(env().platform, {});
+}
+
 TEST(NpuRegisters, SoftResetRestoresResetValuesAndSetsProt) {
   env().run([](Stimulus& s) {
     s.wr(off(Reg::LOCK), 0x1234);

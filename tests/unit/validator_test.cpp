@@ -487,6 +487,29 @@ TEST(Validator, AccumulatorsHoldTheTileClippedToTheOfm) {
       << render(over);
 }
 
+TEST(Validator, SmallU55sLendTheLutBanksToOperationsWithoutALut) {
+  // The U55-32 has 16 banks and keeps none for the LUT: accumulators in banks 12..15 fit unless the operation
+  // reads the LUT, which then holds banks 14 and 15 (Vela's ethos_u55.hpp).
+  ValidatorOptions u55;
+  u55.variant = Variant::U55_32;
+  const auto run = [&](const std::string& text) {
+    const std::vector<uint8_t> bytes = assemble(text, "test.s");
+    return validate(decode(bytes.data(), bytes.size()), u55);
+  };
+  const std::string plain = one_row_conv(12);
+  const Report fits = run(plain);
+  EXPECT_EQ(count(fits, Category::SHRAM, Severity::ERROR), 0u) << render(fits);
+  std::string with_lut = plain;
+  with_lut.insert(with_lut.find("NPU_OP_CONV"), "NPU_SET_ACTIVATION activation_function=TABLE_0\n");
+  const Report over = run(with_lut);
+  EXPECT_EQ(count(over, Category::SHRAM, Severity::ERROR), 1u) << render(over);
+  EXPECT_NE(render(over).find("from AB_START 12, beyond bank 14"), std::string::npos) << render(over);
+  // The U55-256's 48 banks keep the LUT's two whatever the operation.
+  u55.variant = Variant::U55_256;
+  const Report big = run(one_row_conv(45));
+  EXPECT_EQ(count(big, Category::SHRAM, Severity::ERROR), 1u) << render(big);
+}
+
 // An elementwise op of a 16-bit IFM and an 8-bit IFM2 in the project's assembler text; `mode` and
 // `scale_mode` pick the operation.
 std::string mixed_elementwise(const std::string& mode, const std::string& scale_mode,

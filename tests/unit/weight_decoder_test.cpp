@@ -664,5 +664,42 @@ TEST(WeightStream, DecodeSpeed) {
   RecordProperty("decode_us", std::to_string(us));
 }
 
+TEST(WeightReorder, OfmMicroBlockDepthGroupsTheStreamsChannels) {
+  // A 1x1 conv of 8 IFM to 8 OFM channels: each group of the stream holds the micro-block's OFM channels x 8 IFM
+  // channels, and a 32-channel IFM block gives four groups per micro-block, three of them padding. The U55-32's
+  // 4-deep micro-block puts channels 4..7 after the first micro-block's four groups, the others' 8-deep one has
+  // all eight in the first group.
+  WeightLayout l;
+  l.ofm_depth = 8;
+  l.ifm_depth = 8;
+  l.ofm_block_depth = 8;
+  std::vector<int16_t> stream(stream_weight_count(l));
+  ASSERT_EQ(stream.size(), 256u);
+  for (size_t k = 0; k < stream.size(); ++k) stream[k] = static_cast<int16_t>(k);
+
+  DenseWeights eight;
+  prepare(l, eight);
+  reorder(l, stream.data(), stream.size(), eight);
+  for (int o = 0; o < 8; ++o)
+    for (int i = 0; i < 8; ++i) EXPECT_LT(eight.at(o, 0, 0, i), 64) << o << "," << i;
+
+  l.ofm_ublock_depth = 4;
+  ASSERT_EQ(stream_weight_count(l), 256u);
+  DenseWeights four;
+  prepare(l, four);
+  reorder(l, stream.data(), stream.size(), four);
+  for (int i = 0; i < 8; ++i) {
+    for (int o = 0; o < 4; ++o) EXPECT_LT(four.at(o, 0, 0, i), 32) << o << "," << i;
+    for (int o = 4; o < 8; ++o) {
+      EXPECT_GE(four.at(o, 0, 0, i), 128) << o << "," << i;
+      EXPECT_LT(four.at(o, 0, 0, i), 160) << o << "," << i;
+    }
+  }
+  EXPECT_EQ(four.at(4, 0, 0, 0), 128);
+
+  l.ofm_ublock_depth = 2;
+  EXPECT_THROW(validate(l), InputError);
+}
+
 }  // namespace
 }  // namespace ethosu::weights

@@ -302,6 +302,11 @@ SystemConfig VelaIni::system_config(std::string_view name) const {
   for (MemArea area : sc.axi_port) {
     const std::string prefix = lower(kVelaAreaNames[static_cast<size_t>(area)]);
     MemTiming& t = sc.timing[static_cast<size_t>(area)];
+    // An LPDDR channel moves reads and writes over one bidirectional DQ bus (the i.MX 93's is one x16 LPDDR4X
+    // channel, NXP's i.MX 93 LPDDR4/4X memory compatibility guide), so its bandwidth is the total of both
+    // directions, as Vela charges every memory. On-chip SRAM keeps AXI's independent read and write channels
+    // [I: its controller is not documented]; flash is not written.
+    t.shared_data_bus = area == MemArea::DRAM;
     if (const Entry* e = lookup(section, prefix + "_clock_scale")) {
       t.clock_scale = to_double(e->origin, prefix + "_clock_scale", e->value);
     }
@@ -427,6 +432,7 @@ void set_port_timing(axi::AxiPortParams& port, const MemTiming& t, unsigned axi_
   port.burst_bytes = static_cast<uint32_t>(t.burst_bytes);
   port.read_latency_cycles = static_cast<uint32_t>(t.read_latency_cycles);
   port.write_latency_cycles = static_cast<uint32_t>(t.write_latency_cycles);
+  port.shared_data_bus = t.shared_data_bus;
 }
 
 void declare_parameters(sim::Config& c) {
@@ -461,6 +467,7 @@ void apply_machine(sim::Config& c, const Machine& m, unsigned axi_bytes_per_beat
     c.set_value(pre + "burst_bytes", t.burst_bytes, source, origin);
     c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
     c.set_value(pre + "write_latency_cycles", t.write_latency_cycles, source, origin);
+    c.set_value(pre + "shared_data_bus", t.shared_data_bus, source, origin);
     if (t.max_reads) c.set_value(pre + "max_outstanding_reads", *t.max_reads, source, origin);
     if (t.max_writes) c.set_value(pre + "max_outstanding_writes", *t.max_writes, source, origin);
   }

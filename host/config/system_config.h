@@ -56,6 +56,8 @@ struct MemTiming {
   int64_t write_latency_cycles = 0;
   // Vela 5's <memory>_max_reads / _max_writes: outstanding transactions; unset keeps the U65's limits.
   std::optional<int64_t> max_reads, max_writes;
+  // Reads and writes share the memory's one data bus (no vela.ini key: DRAM does, the others do not).
+  bool shared_data_bus = false;
 };
 
 struct SystemConfig {

@@ -126,6 +126,9 @@ const std::map<std::string, Probe>& probes() {
       m[std::string(port) + "max_outstanding_reads"] = {"1", "dma"};
       m[std::string(port) + "max_outstanding_writes"] = {"1", "dma"};
     }
+    // The default's opposite: SRAM's channels shared, DRAM's split.
+    m["mem.axi0.shared_data_bus"] = {"true", "dma"};
+    m["mem.axi1.shared_data_bus"] = {"false", "dma"};
     for (unsigned r = 0; r < 8; ++r) m["regions." + std::to_string(r) + ".port"] = {r == 2 ? "1" : "0", "dma"};
     return m;
   }();

@@ -25,8 +25,8 @@
 //   or write_latency for the transactions of that transfer alone.
 // * AXI has independent read and write data channels, each the port's width, so by default reads
 //   and writes do not contend. shared_data_bus = true makes them share one data path, for a memory
-//   whose bandwidth figure is the total of both directions (Vela divides read+write bytes by one
-//   bandwidth).
+//   whose bandwidth figure is the total of both directions (a DRAM's one data bus; Vela divides
+//   read+write bytes by one bandwidth for every memory).
 // * Outstanding limits are per limiter (2 per port, selected by REGIONCFG); the data channel is per
 //   port. Transactions complete in booking order, so a slot frees when the transaction
 //   max_outstanding places earlier completes.
@@ -71,6 +71,9 @@ struct AxiPortParams {
     f.field("burst_bytes", burst_bytes, "bytes", "memory burst length (Vela burst_length)", {1, 4096});
     f.field("read_latency_cycles", read_latency_cycles, "cycles", "read latency", {0, 1000000});
     f.field("write_latency_cycles", write_latency_cycles, "cycles", "write latency", {0, 1000000});
+    f.field("shared_data_bus", shared_data_bus,
+            "reads and writes share bytes_per_cycle (one DRAM data bus); off: AXI's independent read and write "
+            "channels, each at bytes_per_cycle");
     f.field("max_outstanding_reads", limiters[0].max_outstanding_reads, "transactions", "outstanding read limit",
             {1, kMaxOutstandingReads});
     f.field("max_outstanding_writes", limiters[0].max_outstanding_writes, "transactions", "outstanding write limit",

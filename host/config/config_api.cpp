@@ -44,6 +44,7 @@ Npu::Npu(const sc_core::sc_module_name& name, const Config& config)
     : sc_module(name), apb("apb"), axi0("axi0"), axi1("axi1"), irq("irq"), reset("reset") {
   SC_HAS_PROCESS(Npu);
   impl_ = std::make_unique<Impl>(*this);
+  set_bus_mode(BusMode::TRANSACTIONS);
   SC_METHOD(drive_irq);
   sensitive << impl_->irq_changed();
   dont_initialize();

@@ -268,6 +268,10 @@ Npu::~Npu() = default;
 
 const JobReport& Npu::report() const { return impl_->report(); }
 
+void Npu::set_bus_mode(BusMode mode) { impl_->set_transactions(mode == BusMode::TRANSACTIONS); }
+
+Npu::BusMode Npu::bus_mode() const { return impl_->transactions() ? BusMode::TRANSACTIONS : BusMode::FAST; }
+
 uint64_t Npu::cycle() const { return impl_->cycle_now(); }
 
 void Npu::drive_irq() { irq.write(impl_->irq_level()); }

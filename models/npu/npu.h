@@ -71,6 +71,9 @@ class NpuCore {
   const sc_core::sc_event& irq_changed() const { return irq_changed_; }
   // The reset input: every register to its power-on value.
   void hard_reset();
+  // Transaction mode or the fast path (ethosu_sim::Npu::BusMode), between jobs.
+  void set_transactions(bool on) { cc_.set_transactions(on); }
+  bool transactions() const { return cc_.transactions(); }
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

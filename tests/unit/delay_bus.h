@@ -1,6 +1,7 @@
 // Test helper: a bus between one initiator and one target, as a platform's interconnect would be, that adds
 // `latency` to every access (annotated on b_transport, or waited for with `waits`; added to DMI grants'
-// read and write latencies) and grants DMI only when `dmi` is set. BITS: its sockets' width.
+// read and write latencies), grants DMI only when `dmi` is set and, as a bus monitor, can log what passes.
+// BITS: its sockets' width.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,14 @@ struct DelayBusOf : sc_core::sc_module {
   bool waits = false;
   bool dmi = true;
   std::vector<uint64_t> dmi_requests;  // the address of every DMI request, in order
+  // With `monitor`, every b_transport as it arrives: its time is sc_time_stamp() + the annotated delay.
+  struct Seen {
+    bool write;
+    uint64_t address, bytes;
+    sc_core::sc_time time;
+  };
+  bool monitor = false;
+  std::vector<Seen> seen;
 
   explicit DelayBusOf(const sc_core::sc_module_name& name) : sc_module(name), in("in"), out("out") {
     in.register_b_transport(this, &DelayBusOf::b_transport);
@@ -36,6 +45,7 @@ struct DelayBusOf : sc_core::sc_module {
     in->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0});
   }
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    if (monitor) seen.push_back({gp.is_write(), gp.get_address(), gp.get_data_length(), sc_core::sc_time_stamp() + delay});
     if (waits) {
       sc_core::wait(delay + latency);
       delay = sc_core::SC_ZERO_TIME;

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "isa/decoder.h"
 #include "isa/registers.h"
 #include "isa/validator.h"
+#include "models/kernels/dma_copy.h"
+#include "models/kernels/op_runner.h"
 #include "sim/text.h"
 
 namespace ethosu::npu {
@@ -114,13 +117,28 @@ bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
   const sc_core::sc_time offset =
       b_.axi0.clock_period() * static_cast<double>(cc_cycle_) - sc_core::sc_time_stamp();
   const uint64_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
+  struct Stream : axi::AxiPort::TransactionData {
+    uint8_t* bytes;
+    uint64_t base;
+    uint8_t* at(uint64_t address, uint64_t) override { return bytes + (address - base); }
+  } stream;
+  stream.bytes = bytes.data();
+  stream.base = b_.ctrl.qbase();
   for (uint64_t at = 0; at < bytes.size(); at += piece) {
     const uint64_t n = std::min<uint64_t>(piece, bytes.size() - at);
-    // Every request is issued at the start; the port's outstanding limit and bandwidth pace them.
-    sc_core::sc_time request = offset;
-    // The pieces are one sequential read for the memory: only the last closes a burst.
-    const auto a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, isa::Access::CMD, request,
-                                b_.ctrl.qconfig() & 1, at + n < bytes.size());
+    // Every request is issued at the start; the port's outstanding limit and bandwidth pace them. The pieces are
+    // one sequential read for the memory: only the last closes a burst.
+    const bool open = at + n < bytes.size();
+    axi::AxiAccess a;
+    if (transactions_) {
+      addresses_.assign(1, {b_.ctrl.qbase() + at, n});
+      a = port(p).transactions(tlm::TLM_READ_COMMAND, cc_cycle_, addresses_, isa::Access::CMD, b_.ctrl.qconfig() & 1,
+                               stream, open);
+    } else {
+      sc_core::sc_time request = offset;
+      a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, isa::Access::CMD, request,
+                       b_.ctrl.qconfig() & 1, open);
+    }
     if (!a.ok()) return false;
     fetch_done_.push_back(a.completion.complete_cycle);
   }
@@ -167,6 +185,8 @@ void Cc::map_regions() {
     engine_config_.region_port[r] = static_cast<uint8_t>(axi.region_port[r]);
   }
   any_stale_ = false;
+  bus_fault_.reset();
+  pipeline_.axi.bus = transactions_ ? static_cast<RegionBus*>(this) : nullptr;
   pipeline_.mac_timing = &b_.mac.timing();
   pipeline_.wd_timing = &b_.wd.timing();
   pipeline_.ao_timing = &b_.ao.timing();
@@ -200,6 +220,13 @@ void Cc::bind_regions(const isa::Stream& stream) {
 void Cc::bind_region(unsigned r) {
   Bound& b = bound_[r];
   b.stale = false;
+  if (transactions_) {
+    // The operations work on a copy the bus keeps current: each loads what it reads before it runs, and its
+    // writes carry what it wrote. No DMI is asked for.
+    b.bytes.assign(b.end, 0);
+    regions_[r] = {b.bytes.data(), b.end};
+    return;
+  }
   const axi::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
   if (d.data) {
     regions_[r] = {d.data, d.bytes};
@@ -229,6 +256,7 @@ void Cc::bind_region(unsigned r) {
 }
 
 void Cc::invalidated(unsigned p, uint64_t start, uint64_t end) {
+  if (transactions_) return;  // no DMI pointer in use
   for (unsigned r = 0; r < regions_.size(); ++r) {
     Bound& b = bound_[r];
     if (!b.used || b.staged || b_.ctrl.region_port(r) != p) continue;
@@ -237,7 +265,9 @@ void Cc::invalidated(unsigned p, uint64_t start, uint64_t end) {
   }
 }
 
-std::optional<cc::Fault> Cc::prepare(uint32_t, const isa::Operation&) {
+std::optional<cc::Fault> Cc::prepare(uint32_t offset, const isa::Operation& op) {
+  // A DMA's reads brought its bytes in when it was issued.
+  if (transactions_) return op.kind == isa::OpKind::DMA ? std::nullopt : load_inputs(offset, op);
   if (any_stale_) {
     // A region whose grant went is asked for again (the memory may have moved): the old pointer is never used.
     any_stale_ = false;
@@ -245,6 +275,94 @@ std::optional<cc::Fault> Cc::prepare(uint32_t, const isa::Operation&) {
       if (bound_[r].stale) bind_region(r);
   }
   return std::nullopt;
+}
+
+std::optional<cc::Fault> Cc::load_inputs(uint32_t offset, const isa::Operation& op) {
+  // The operation computes its whole output when it is issued, before its read transactions' times (which come
+  // later, with its tiles): it takes the bytes as memory holds them now, without bus time, as every earlier
+  // operation's writes have gone out already. A memory without debug transport is read through b_transport.
+  for (const kernels::AccessRange& a : kernels::accesses(op)) {
+    if (isa::is_write(a.access) || a.span.empty()) continue;
+    const auto lo = static_cast<uint64_t>(a.span.lo), bytes = static_cast<uint64_t>(a.span.hi - a.span.lo);
+    const unsigned p = b_.ctrl.region_port(a.region);
+    const uint64_t address = b_.ctrl.basep(a.region) + lo;
+    uint8_t* into = regions_[a.region].data + lo;
+    const uint64_t got = port(p).debug_read(address, into, bytes);
+    if (got == bytes) continue;
+    uint32_t added = 0;
+    uint64_t fault_address = 0;
+    if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, address + got, into + got, bytes - got, added, fault_address))
+      return cc::Fault{cc::FaultKind::BUS_ERROR, offset,
+                       isa::hex_offset(offset) + ": " + std::string(isa::command_info(op.cmd).name) + ": " +
+                           isa::access_name(a.access) + " read refused by the memory at " + sim::hex(fault_address),
+                       p, cc::channel_of(a.access)};
+  }
+  return std::nullopt;
+}
+
+std::optional<cc::Fault> Cc::bus_fault() {
+  std::optional<cc::Fault> f;
+  f.swap(bus_fault_);
+  return f;
+}
+
+axi::Completion Cc::read(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                         isa::Access client) {
+  return transfer(tlm::TLM_READ_COMMAND, region, request_cycle, runs, client);
+}
+
+axi::Completion Cc::write(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                          isa::Access client) {
+  if (client == isa::Access::DMA_DST && dma_op_) {
+    // The DMA's rows in the order it moves them, from its source as its reads left it (or the SHRAM).
+    const isa::Dma& d = *dma_op_;
+    const uint8_t* src = d.src.internal() ? b_.shram.banks().front().data() : regions_[d.src.region].data;
+    dma_rows_.resize(d.total_bytes());
+    uint8_t* out = dma_rows_.data();
+    for (uint64_t p = 0; p < d.planes(); ++p)
+      for (uint64_t r = 0; r < d.rows(); ++r, out += d.length_bytes)
+        std::memcpy(out, src + d.src.address + kernels::dma_row_offset(d, d.src, p, r), d.length_bytes);
+  }
+  return transfer(tlm::TLM_WRITE_COMMAND, region, request_cycle, runs, client);
+}
+
+axi::Completion Cc::transfer(tlm::tlm_command cmd, unsigned region, uint64_t request_cycle,
+                             const std::vector<ByteRun>& runs, isa::Access client) {
+  // Where each transaction's bytes are: a kernel operation's reads arrive where its inputs were loaded, so they
+  // go to a scratch buffer; a DMA's reads land in its source region; writes carry what the operation (or the
+  // DMA's rows) put there.
+  struct Data : axi::AxiPort::TransactionData {
+    Cc& cc;
+    isa::Access client;
+    uint8_t* region;
+    uint64_t base, rows = 0;
+    Data(Cc& c, isa::Access a, uint8_t* r, uint64_t b) : cc(c), client(a), region(r), base(b) {}
+    uint8_t* at(uint64_t address, uint64_t bytes) override {
+      if (client == isa::Access::DMA_DST) {
+        uint8_t* p = cc.dma_rows_.data() + rows;
+        rows += bytes;
+        return p;
+      }
+      if (client == isa::Access::DMA_SRC || isa::is_write(client)) return region + (address - base);
+      if (cc.discard_.size() < bytes) cc.discard_.resize(bytes);
+      return cc.discard_.data();
+    }
+  };
+  const unsigned p = b_.ctrl.region_port(region);
+  const uint64_t base = b_.ctrl.basep(region);
+  addresses_.clear();
+  for (const ByteRun& r : runs)
+    addresses_.push_back({base + r.offset, r.bytes, r.strobe_period, r.strobe_lo, r.strobe_hi});
+  Data data(*this, client, regions_[region].data, base);
+  const axi::AxiAccess a =
+      port(p).transactions(cmd, request_cycle, addresses_, client, b_.ctrl.region_limiter(region) & 1, data);
+  if (!a.ok() && !bus_fault_)
+    bus_fault_ = cc::Fault{cc::FaultKind::BUS_ERROR, op_offset_,
+                           isa::hex_offset(op_offset_) + ": " + isa::access_name(client) + " " +
+                               (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") + " refused by the memory at " +
+                               sim::hex(a.fault_address) + " (region " + std::to_string(region) + ")",
+                           p, cc::channel_of(client)};
+  return a.completion;
 }
 
 void Cc::write_back_staged() {
@@ -347,8 +465,13 @@ void Cc::finish_report(uint64_t host_start_ns) {
 }
 
 uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
+  // Transaction mode: SystemC's time comes up to the issue, so nothing the DMA writes is in memory before it.
+  if (transactions_) sync();
+  op_offset_ = offset;
+  dma_op_ = &op.dma;
   const auto before = port_bytes();
   const Dma::Times t = b_.dma.issue(offset, op, cc_cycle_, pipeline_.axi);
+  dma_op_ = nullptr;
   npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = "DMA";
@@ -367,6 +490,9 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   rec.kind = op_kind(op);
   rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
   rec.block_config = {op.block.height, op.block.width, op.block.depth};
+  // Transaction mode: SystemC's time comes up to the operation's start, so no OFM byte is in memory before it.
+  if (transactions_) sync();
+  op_offset_ = offset;
   const auto before = port_bytes();
   stages_.clear();
   const OpTiming t = schedule(op, cc_cycle_, pipeline_, tracing() ? &stages_ : nullptr);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm>
 
 #include "isa/state.h"
 #include "models/npu/cc/engine.h"
@@ -53,7 +54,7 @@ struct CcBlocks {
   sim::Stats& stats;
 };
 
-class Cc : public Block, private cc::Timeline {
+class Cc : public Block, private cc::Timeline, private RegionBus {
  public:
   enum Stat : uint8_t {
     KERNEL_OPERATIONS, DMA_OPERATIONS, COMMAND_BYTES, BLOCKDEP_STALL, SHRAM_RECONFIG_STALL, CMD_FETCH_STALL,
@@ -66,6 +67,10 @@ class Cc : public Block, private cc::Timeline {
 
   // `variant`: the configuration the stream runs on (its command set and data path).
   void configure(isa::Variant variant, const CcTiming& t, double clock_hz, const cc::Limits& limits);
+  // Transaction mode (between jobs): every AXI transaction goes through the ports' sockets at its time (see
+  // include/ethosu_sim/npu.h); else the fast path (DMI, or regions staged at the stream's start).
+  void set_transactions(bool on) { transactions_ = on; }
+  bool transactions() const { return transactions_; }
   const CcTiming& timing() const { return timing_; }
   // `irq_changed` is the NPU's hook, called when an interrupt source may have changed.
   void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }
@@ -87,10 +92,22 @@ class Cc : public Block, private cc::Timeline {
   uint64_t dma(uint32_t offset, const isa::Operation& op) override;
   cc::KernelTimes kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) override;
   std::optional<cc::Fault> prepare(uint32_t offset, const isa::Operation& op) override;
+  std::optional<cc::Fault> bus_fault() override;
   void pmu_mask(bool enable) override;
   void irq(uint16_t mask) override;
   void stop(uint16_t mask) override;
   void fault(const cc::Fault& f) override;
+
+  // RegionBus (transaction mode): a transfer of an operation or a DMA, transaction by transaction on the region's
+  // port. A refused transaction becomes the operation's bus fault.
+  axi::Completion read(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                       isa::Access client) override;
+  axi::Completion write(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                        isa::Access client) override;
+  axi::Completion transfer(tlm::tlm_command cmd, unsigned region, uint64_t request_cycle,
+                           const std::vector<ByteRun>& runs, isa::Access client);
+  // Transaction mode: the bytes a kernel operation reads, from memory into its region buffers.
+  std::optional<cc::Fault> load_inputs(uint32_t offset, const isa::Operation& op);
 
   void thread();
   void run_stream();
@@ -138,6 +155,14 @@ class Cc : public Block, private cc::Timeline {
   };
   std::array<Bound, 8> bound_;
   bool any_stale_ = false;
+  bool transactions_ = false;
+  // Transaction mode: the operation whose transfers go out, the DMA whose rows the writes carry, what reads
+  // deliver where their bytes were already loaded, and the first refused transaction's fault.
+  uint32_t op_offset_ = 0;
+  const isa::Dma* dma_op_ = nullptr;
+  std::vector<uint8_t> dma_rows_, discard_;
+  std::vector<axi::AddressRun> addresses_;
+  std::optional<cc::Fault> bus_fault_;
   cc::EngineConfig engine_config_;
   PipelineBlocks pipeline_;
   uint64_t cc_cycle_ = 0;

@@ -149,6 +149,10 @@ class Run {
     }
     dmas_.push_back({offset, op, done_cycle});
     ++result_.stats.dma_ops;
+    if (const std::optional<Fault> f = timeline_.bus_fault()) {
+      fault(*f);
+      return false;
+    }
     return true;
   }
 
@@ -246,6 +250,10 @@ class Run {
     writes_acknowledged_ = std::max(writes_acknowledged_, t.writes_acknowledged_cycle);
     previous_ = t;
     layout_ = layout;
+    if (const std::optional<Fault> f = timeline_.bus_fault()) {
+      fault(*f);
+      return false;
+    }
     return true;
   }
 

@@ -516,6 +516,7 @@ class Script : public Timeline {
     return t;
   }
   std::optional<Fault> prepare(uint32_t, const isa::Operation&) override { return std::nullopt; }
+  std::optional<Fault> bus_fault() override { return std::nullopt; }
   void pmu_mask(bool) override {}
   void irq(uint16_t) override {}
   void stop(uint16_t mask) override { log.push_back("stop " + std::to_string(mask) + " at " + std::to_string(now_)); }

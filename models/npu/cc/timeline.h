@@ -58,6 +58,9 @@ class Timeline {
   // The engine is about to run an operation's data effect (a kernel operation, or landing a DMA) on the region
   // buffers: they must be current. A kernel operation that cannot get its bytes fails with the fault returned.
   virtual std::optional<Fault> prepare(uint32_t offset, const isa::Operation& op) = 0;
+  // After dma() or kernel(): the bus error the memory answered one of its transfers with, if any (a timeline
+  // whose transfers go on a bus).
+  virtual std::optional<Fault> bus_fault() = 0;
   virtual void pmu_mask(bool enable) = 0;
   virtual void irq(uint16_t mask) = 0;
   // The stream ends: NPU_OP_STOP after every wait it implies, or a fault after the kernels in flight.
@@ -74,6 +77,7 @@ class NoTime : public Timeline {
   uint64_t dma(uint32_t, const isa::Operation&) override { return kNever; }
   KernelTimes kernel(uint32_t, const isa::Operation&, const KernelIssue&) override { return {}; }
   std::optional<Fault> prepare(uint32_t, const isa::Operation&) override { return std::nullopt; }
+  std::optional<Fault> bus_fault() override { return std::nullopt; }
   void pmu_mask(bool) override {}
   void irq(uint16_t) override {}
   void stop(uint16_t) override {}

@@ -6,7 +6,9 @@
 #include "ethosu_sim/npu.h"
 #include "host/config/config.h"
 #include "host/config/system_config.h"
+#include "models/mem/dram.h"
 #include "models/npu/npu.h"
+#include "sim/params.h"
 
 namespace ethosu_sim {
 
@@ -56,6 +58,17 @@ Npu::Npu(const sc_core::sc_module_name& name, const Config& config)
 
 void Npu::configure(const Config& config) {
   impl_->configure(ethosu::npu::read_config(config.impl().params));
+}
+
+Dram::Dram(const sc_core::sc_module_name& name, const Config& config) : Memory(name, false) {
+  timing_ = std::make_unique<Timing>();
+  configure(config);
+}
+
+void Dram::configure(const Config& config) {
+  ethosu::mem::DramParams p;
+  ethosu::sim::read_fields(config.impl().params, "mem.dram", p);
+  timing_->configure(p);
 }
 
 }  // namespace ethosu_sim

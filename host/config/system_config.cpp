@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sim/error.h"
+#include "sim/params.h"
 #include "sim/files.h"
 #include "sim/text.h"
 
@@ -435,8 +436,22 @@ void set_port_timing(axi::AxiPortParams& port, const MemTiming& t, unsigned axi_
   port.shared_data_bus = t.shared_data_bus;
 }
 
+mem::DramParams dram_params(const Machine& m, unsigned axi_bytes_per_beat) {
+  mem::DramParams p;
+  const SystemConfig& s = m.system;
+  if (s.axi_port[0] != MemArea::DRAM && s.axi_port[1] != MemArea::DRAM) return p;
+  // The same DRAM as the NPU's port sees it (vela.ini gives it per NPU cycle), in the DRAM's own units.
+  const MemTiming& t = s.timing[static_cast<size_t>(MemArea::DRAM)];
+  const double ns_per_cycle = 1e9 / s.core_clock_hz;
+  p.bytes_per_ns = axi_bytes_per_beat * t.clock_scale / ns_per_cycle;
+  p.read_latency_ns = static_cast<double>(t.read_latency_cycles) * ns_per_cycle;
+  p.write_latency_ns = static_cast<double>(t.write_latency_cycles) * ns_per_cycle;
+  return p;
+}
+
 void declare_parameters(sim::Config& c) {
   const Machine d = preset("imx93");
+  sim::declare_fields(c, "mem.dram", dram_params(d, 16));
   const std::vector<std::string> areas = {"sram", "dram", "on_chip_flash", "off_chip_flash"};
   c.declare_label("system.config", d.system.name, "system config or preset the system parameters came from");
   c.declare_label("system.memory_mode", d.memory_mode.name, "Vela memory mode the region mapping came from");
@@ -472,6 +487,12 @@ void apply_machine(sim::Config& c, const Machine& m, unsigned axi_bytes_per_beat
     if (t.max_writes) c.set_value(pre + "max_outstanding_writes", *t.max_writes, source, origin);
   }
   c.set_value("mem.sram.size_bytes", static_cast<int64_t>(m.memory_mode.arena_cache_size_bytes), source, origin);
+  if (m.system.axi_port[0] == MemArea::DRAM || m.system.axi_port[1] == MemArea::DRAM) {
+    const mem::DramParams dram = dram_params(m, axi_bytes_per_beat);
+    c.set_value("mem.dram.bytes_per_ns", dram.bytes_per_ns, source, origin);
+    c.set_value("mem.dram.read_latency_ns", dram.read_latency_ns, source, origin);
+    c.set_value("mem.dram.write_latency_ns", dram.write_latency_ns, source, origin);
+  }
   const std::array<unsigned, isa::kRegionCount> ports = region_ports(m.memory_mode);
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     c.set_value("regions." + std::to_string(r) + ".port", static_cast<int64_t>(ports[r]), source, origin);

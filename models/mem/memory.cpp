@@ -8,7 +8,9 @@
 
 namespace ethosu_sim {
 
-Memory::Memory(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
+Memory::Memory(const sc_core::sc_module_name& name) : Memory(name, true) {}
+
+Memory::Memory(const sc_core::sc_module_name& name, bool dmi) : sc_module(name), socket("socket"), dmi_enabled_(dmi) {
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
@@ -59,7 +61,9 @@ bool Memory::mapped(uint64_t addr, uint64_t len) const {
   return true;
 }
 
-void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+void Memory::timed(const tlm::tlm_generic_payload&, sc_core::sc_time&) {}
+
+void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   const uint64_t len = gp.get_data_length();
   if (gp.get_byte_enable_ptr() != nullptr && gp.get_byte_enable_length() == 0) {
@@ -82,6 +86,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   copy(is_read, addr, gp.get_data_ptr(), len, gp.get_byte_enable_ptr(), gp.get_byte_enable_length());
   gp.set_dmi_allowed(dmi_enabled_);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  timed(gp, delay);
 }
 
 void Memory::copy(bool read, uint64_t addr, uint8_t* buf, uint64_t len, const uint8_t* enables, unsigned enables_len) {

@@ -51,7 +51,7 @@ ethosu_public_library(ethosu-sim-platform platform
 if(ETHOSU_SIM_TESTS AND NOT ETHOSU_SIM_SANITIZERS AND NOT ETHOSU_SIM_FUZZERS)
   file(GLOB public_headers RELATIVE ${PROJECT_SOURCE_DIR}/include/ethosu_sim CONFIGURE_DEPENDS
        ${PROJECT_SOURCE_DIR}/include/ethosu_sim/*.h)
-  list(APPEND public_headers version.h)
+  list(APPEND public_headers version.h registers.h)
   set(header_sources)
   foreach(h IN LISTS public_headers)
     string(REPLACE ".h" ".cpp" source ${PROJECT_BINARY_DIR}/public_headers/${h})
@@ -88,7 +88,8 @@ if(TARGET _ethosu_sim)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ethosu_sim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
-install(FILES ${PROJECT_BINARY_DIR}/include/ethosu_sim/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ethosu_sim)
+install(FILES ${PROJECT_BINARY_DIR}/include/ethosu_sim/version.h ${PROJECT_BINARY_DIR}/include/ethosu_sim/registers.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ethosu_sim)
 # The driver shims and the board recorder are preloaded, not linked: they go beside the libraries, in a folder
 # of their own.
 if(ETHOSU_SIM_SHIMS)

@@ -12,15 +12,8 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-// The NPU's register offsets and bits (Arm Ethos-U65 programmer's model, as the Linux driver names them).
-namespace npu_reg {
-constexpr uint32_t STATUS = 0x004, CMD = 0x008, RESET = 0x00C, QBASE = 0x010, QBASE_HI = 0x014, QCONFIG = 0x01C,
-                   QSIZE = 0x020, PROT = 0x024, REGIONCFG = 0x03C, AXI_LIMIT0 = 0x040;
-constexpr uint32_t basep(unsigned region) { return 0x080 + 8 * region; }
-constexpr uint32_t STATUS_BUS_STATUS = 1u << 2, STATUS_RESET_STATUS = 1u << 3, STATUS_CMD_PARSE_ERROR = 1u << 4,
-                   STATUS_CMD_END_REACHED = 1u << 5, STATUS_WD_FAULT = 1u << 7;
-constexpr uint32_t CMD_TRANSITION_TO_RUN = 1u << 0, CMD_CLEAR_IRQ = 1u << 1;
-}  // namespace npu_reg
+#include <ethosu_sim/registers.h>  // the NPU's register map, fields and PMU event ids
+
 
 // One buffer at a bus address: loaded before the job, read back after it.
 struct Placement {
@@ -50,40 +43,41 @@ class Cpu : public sc_core::sc_module {
 
   uint32_t status() const { return status_; }
   bool completed() const {
-    using namespace npu_reg;
-    const uint32_t errors = STATUS_BUS_STATUS | STATUS_CMD_PARSE_ERROR | STATUS_WD_FAULT;
-    return (status_ & STATUS_CMD_END_REACHED) && !(status_ & errors);
+    using namespace ethosu_sim::regs;
+    const uint64_t errors = STATUS_bus_status.mask() | STATUS_cmd_parse_error.mask() | STATUS_wd_fault.mask();
+    return STATUS_cmd_end_reached.get(status_) && !(status_ & errors);
   }
 
  private:
   void run() {
-    using namespace npu_reg;
+    using namespace ethosu_sim::regs;
     for (const Placement& b : job_.buffers) debug(tlm::TLM_WRITE_COMMAND, b);
 
     // Probe: soft reset into non-secure user mode and wait for it to complete.
     write(RESET, 2);
-    while (read(STATUS) & STATUS_RESET_STATUS) wait(sc_core::sc_time(100, sc_core::SC_NS));
+    while (STATUS_reset_status.get(read(STATUS))) wait(sc_core::sc_time(100, sc_core::SC_NS));
     if (read(PROT) != 2) SC_REPORT_ERROR(name(), "the NPU did not take the requested security and privilege levels");
     // The command stream on AXI1, regions as the job says, the Linux driver's AXI limits.
     write(QCONFIG, 2);
     write(REGIONCFG, job_.regioncfg);
     const uint32_t limits[4] = {0x1F3F00B0, 0x1F3F00B0, 0x1F3F0002, 0x1F3F0002};
-    for (unsigned i = 0; i < 4; ++i) write(AXI_LIMIT0 + 4 * i, limits[i]);
+    const uint32_t limit_registers[4] = {AXI_LIMIT0, AXI_LIMIT1, AXI_LIMIT2, AXI_LIMIT3};
+    for (unsigned i = 0; i < 4; ++i) write(limit_registers[i], limits[i]);
 
     // Submit.
     for (unsigned r = 0; r < 8; ++r) {
-      write(basep(r), static_cast<uint32_t>(job_.basep[r]));
-      write(basep(r) + 4, static_cast<uint32_t>(job_.basep[r] >> 32));
+      write(BASEP.at(r), static_cast<uint32_t>(job_.basep[r]));
+      write(BASEP.at(r) + 4, static_cast<uint32_t>(job_.basep[r] >> 32));
     }
     write(QBASE, static_cast<uint32_t>(job_.qbase));
-    write(QBASE_HI, static_cast<uint32_t>(job_.qbase >> 32));
+    write(QBASE + 4, static_cast<uint32_t>(job_.qbase >> 32));
     write(QSIZE, job_.qsize);
-    write(CMD, CMD_TRANSITION_TO_RUN);
+    write(CMD, static_cast<uint32_t>(CMD_transition_to_running_state.set(0, 1)));
 
     // The interrupt handler.
     if (!irq.read()) wait(irq.posedge_event());
     status_ = read(STATUS);
-    write(CMD, CMD_CLEAR_IRQ);
+    write(CMD, static_cast<uint32_t>(CMD_clear_irq.set(0, 1)));
 
     for (const Placement& b : job_.buffers) debug(tlm::TLM_READ_COMMAND, b);
     sc_core::sc_pause();  // back to sc_main, whatever the NPU still has scheduled

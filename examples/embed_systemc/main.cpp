@@ -1,6 +1,6 @@
 // embed_systemc: the ethosu-sim NPU inside a virtual platform of one's own.
 //
-//   embed_systemc CASE_DIR [--set NAME=VALUE ...] [--bus-latency-ns N] [--no-dmi]
+//   embed_systemc CASE_DIR [--set NAME=VALUE ...] [--bus-latency-ns N] [--fast [--no-dmi]]
 //
 // The platform: a CPU running a driver (cpu.h), a system bus (router.h) with an on-chip SRAM, a DRAM and the
 // NPU's register page on it, and the NPU, whose AXI0 and AXI1 ports are bus initiators too. The case's
@@ -8,10 +8,13 @@
 // program prints `total_cycles <N>` (the NPU's cycles for the stream) and `exact` when every output equals
 // its expected file (exit 0), else the differences (exit 1); bad arguments or a bad case exit 2.
 //
-// With the bus adding nothing (the default), the cycles equal `ethosu-sim run CASE_DIR` with the same
-// --set options: the NPU models its own AXI ports, and the memories add no time. --bus-latency-ns makes
-// every bus access slower; the NPU sees it as that much more latency on its ports. --no-dmi makes the bus
-// refuse DMI, so the NPU reads and writes memory by b_transport.
+// The NPU sends its traffic over the bus as TLM transactions (its default bus mode): every AXI transaction a
+// b_transport at its time. With the bus adding nothing (the default), the cycles are those of `ethosu-sim run
+// CASE_DIR` with the same --set options within 1 %: the NPU models its own AXI ports, the memories add no time,
+// and a transfer's real runs can differ from the shape the CLI's fast path assumes. --bus-latency-ns makes every
+// bus access slower; a transaction then completes no earlier than the bus answers. --fast selects the fast path
+// (DMI, Npu::BusMode::FAST), with which the cycles equal the CLI's exactly and the bus latency adds to the NPU's
+// port latency; --no-dmi then makes the bus refuse DMI, so the NPU stages its regions by b_transport.
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -42,6 +45,7 @@ struct Options {
   ethosu_sim::MachineRequest machine;
   double bus_latency_ns = 0;
   bool dmi = true;
+  bool fast = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -55,6 +59,8 @@ Options parse(int argc, char** argv) {
       o.bus_latency_ns = std::stod(argv[++i]);
     } else if (a == "--no-dmi") {
       o.dmi = false;
+    } else if (a == "--fast") {
+      o.fast = true;
     } else if (o.case_dir.empty() && a.rfind("--", 0) != 0) {
       o.case_dir = a;
     } else {
@@ -62,7 +68,9 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.case_dir.empty())
-    throw ethosu_sim::InputError("usage: embed_systemc CASE_DIR [--set NAME=VALUE ...] [--bus-latency-ns N] [--no-dmi]");
+    throw ethosu_sim::InputError(
+        "usage: embed_systemc CASE_DIR [--set NAME=VALUE ...] [--bus-latency-ns N] [--fast [--no-dmi]]");
+  if (!o.dmi && !o.fast) throw ethosu_sim::InputError("--no-dmi goes with --fast: the transaction mode asks for no DMI");
   return o;
 }
 
@@ -92,6 +100,7 @@ int sc_main(int argc, char** argv) {
 
     Ram sram("sram", next[0] - kSramBase + kPage), dram("dram", next[1] - kDramBase);
     ethosu_sim::Npu npu("npu", config);
+    if (options.fast) npu.set_bus_mode(ethosu_sim::Npu::BusMode::FAST);
     Router bus("bus");
     Cpu cpu("cpu", submission);
     sc_core::sc_signal<bool> npu_irq("npu_irq"), npu_reset("npu_reset");

@@ -1,5 +1,5 @@
-// A RAM of the platform's own: `size` bytes at target addresses [0, size), b_transport, DMI (read and write)
-// and debug transport. It adds no time itself.
+// A RAM of the platform's own: `size` bytes at target addresses [0, size), b_transport (byte enables honoured:
+// the NPU writes part of a brick with strobes), DMI (read and write) and debug transport. It adds no time itself.
 #pragma once
 
 #include <cstdint>
@@ -26,13 +26,23 @@ class Ram : public sc_core::sc_module {
   }
   void copy(tlm::tlm_generic_payload& gp) {
     uint8_t* mem = bytes_.data() + gp.get_address();
-    if (gp.is_read()) std::memcpy(gp.get_data_ptr(), mem, gp.get_data_length());
-    if (gp.is_write()) std::memcpy(mem, gp.get_data_ptr(), gp.get_data_length());
+    uint8_t* data = gp.get_data_ptr();
+    const unsigned char* enables = gp.get_byte_enable_ptr();
+    for (unsigned i = 0; i < gp.get_data_length(); ++i) {
+      // The enable pattern repeats over the data.
+      if (enables && enables[i % gp.get_byte_enable_length()] != TLM_BYTE_ENABLED) continue;
+      if (gp.is_read()) data[i] = mem[i];
+      if (gp.is_write()) mem[i] = data[i];
+    }
   }
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    if (!in_range(gp) || gp.get_byte_enable_ptr() || gp.get_streaming_width() < gp.get_data_length()) {
+    if (!in_range(gp) || gp.get_streaming_width() < gp.get_data_length()) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0) {
+      gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
       return;
     }
     copy(gp);

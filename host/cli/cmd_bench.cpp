@@ -65,6 +65,10 @@ const char* const kBenchHelp =
     "                       family default (imx93 for the U65, corstone-300 for the U55), which is the\n"
     "                       memory system Vela's estimate of the U55 compilations assumes\n"
     "  --variant NAME       only the cases compiled for that configuration (ethos-u65-256, ethos-u55-128, ...)\n"
+    "  --set NAME=VALUE     a parameter, after the system (repeatable, as `run --set`); the own Vela\n"
+    "                       estimate follows the memories and region ports it sets\n"
+    "  --transactions       the NPU's traffic as TLM transactions on the memories (the embedded NPU's\n"
+    "                       default bus mode) instead of the fast path (DMI); not with --process\n"
     "  --threads N          host threads one operation's kernels may use (sim.limits.host_threads,\n"
     "                       default 1); cpu then counts every thread, wall is the time to wait\n"
     "  --simd NAME          run the kernels on this SIMD target instead of the host's best (AVX2, SSE4,\n"
@@ -219,10 +223,16 @@ std::optional<VelaFigure> manifest_vela(const fs::path& dir) {
   return std::nullopt;
 }
 
-// This simulator's Vela formulas over the stream as it stands (stripes are not merged back into operators).
-uint64_t own_vela_estimate(const std::vector<uint8_t>& stream) {
+// This simulator's Vela formulas over the stream as it stands (stripes are not merged back into operators), on the
+// memories and region mapping of the run's machine (with the default system, Vela's view of the i.MX 93).
+uint64_t own_vela_estimate(const std::vector<uint8_t>& stream, const host::RunOptions& machine) {
   const isa::Stream s = isa::decode(stream);
-  const estimate::VelaSystem sys = estimate::vela_internal_default_u65();
+  estimate::VelaSystem sys;
+  for (unsigned p = 0; p < 2; ++p) {
+    const axi::AxiPortParams& a = machine.config.axi[p];
+    sys.axi[p] = {a.bytes_per_cycle, a.read_latency_cycles, a.write_latency_cycles, a.burst_bytes};
+  }
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) sys.region_port[r] = static_cast<uint8_t>((machine.regioncfg >> (2 * r) & 3) >> 1);
   uint64_t cycles = 0;
   isa::walk(s, [&](const isa::Event& e, const isa::StreamState&) {
     if (e.kind == isa::EventKind::OPERATION && e.operation->is_kernel())
@@ -296,6 +306,7 @@ double cpu_seconds() { return double(std::clock()) / CLOCKS_PER_SEC; }
 struct Bench {
   host::RunOptions options;
   std::string system;
+  std::vector<std::string> assignments;  // --set
   std::string threads = "1";
   uint64_t repeat = 5;
 };
@@ -373,6 +384,7 @@ void bench_processes(const Bench& b, const fs::path& dir, const host::Job& job, 
     std::vector<std::string> args = {"ethosu-sim", "run", dir.string(), "--set", "sim.limits.host_threads=" + b.threads,
                                      "--out", tmp.string(), "--report", (tmp / "report.json").string()};
     if (!b.system.empty()) args.insert(args.end(), {"--system", b.system});
+    for (const std::string& s : b.assignments) args.insert(args.end(), {"--set", s});
     const ChildRun c = run_child(args);
     std::ifstream f(tmp / "report.json");
     const nlohmann::json report = nlohmann::json::parse(f, nullptr, false);
@@ -483,6 +495,8 @@ int run_bench(const std::vector<std::string>& argv) {
                 {"--variant", "", true, false},
                 {"--threads", "", true, false},
                 {"--simd", "", true, false},
+                {"--set", "", true, true},
+                {"--transactions", "", false, false},
                 {"--csv", "", true, false}});
   std::vector<fs::path> cases;
   size_t skipped = 0;  // compilations for configurations this build does not know
@@ -518,6 +532,10 @@ int run_bench(const std::vector<std::string>& argv) {
     host::resolve_config(check, isa::variant_name(isa::kDefaultVariant));
   }
   if (auto t = a.value("--threads")) bench.threads = *t;
+  bench.assignments = a.values("--set");
+  bench.options.transactions = a.flag("--transactions");
+  if (bench.options.transactions && processes)
+    throw UsageError("--transactions runs in this process: `ethosu-sim run` takes the fast path");
   if (auto simd = a.value("--simd")) {
     kernels::limit_simd(*simd);
     setenv("ETHOSU_SIM_SIMD", simd->c_str(), 1);  // for the 'run' processes of --process
@@ -557,6 +575,8 @@ int run_bench(const std::vector<std::string>& argv) {
 
     host::MachineRequest request;
     if (!bench.system.empty()) request.system = bench.system;
+    request.assignments = bench.assignments;
+    request.origin = "--set";
     sim::Config config = host::resolve_config(request, job.variant);
     config.set("sim.limits.host_threads", bench.threads, sim::Source::CLI, "--threads");
     const host::RunOptions machine = host::run_options(config);
@@ -567,7 +587,7 @@ int run_bench(const std::vector<std::string>& argv) {
     row.name = case_name(dir);
     row.variant = job.variant.rfind("ethos-", 0) == 0 ? job.variant.substr(6) : job.variant;
     row.vela = manifest_vela(dir);
-    if (isa::architecture(*variant).product == isa::Product::U65) row.own_estimate = own_vela_estimate(job.stream);
+    if (isa::architecture(*variant).product == isa::Product::U65) row.own_estimate = own_vela_estimate(job.stream, machine);
     row.outputs = "-";
     if (processes)
       bench_processes(bench, dir, job, row);

@@ -6,7 +6,9 @@
 #include "ethosu_sim/npu.h"
 #include "host/config/config.h"
 #include "host/config/system_config.h"
+#include "models/mem/dram.h"
 #include "models/npu/npu.h"
+#include "sim/params.h"
 
 namespace ethosu_sim {
 
@@ -44,6 +46,7 @@ Npu::Npu(const sc_core::sc_module_name& name, const Config& config)
     : sc_module(name), apb("apb"), axi0("axi0"), axi1("axi1"), irq("irq"), reset("reset") {
   SC_HAS_PROCESS(Npu);
   impl_ = std::make_unique<Impl>(*this);
+  set_bus_mode(BusMode::TRANSACTIONS);
   SC_METHOD(drive_irq);
   sensitive << impl_->irq_changed();
   dont_initialize();
@@ -55,6 +58,17 @@ Npu::Npu(const sc_core::sc_module_name& name, const Config& config)
 
 void Npu::configure(const Config& config) {
   impl_->configure(ethosu::npu::read_config(config.impl().params));
+}
+
+Dram::Dram(const sc_core::sc_module_name& name, const Config& config) : Memory(name, false) {
+  timing_ = std::make_unique<Timing>();
+  configure(config);
+}
+
+void Dram::configure(const Config& config) {
+  ethosu::mem::DramParams p;
+  ethosu::sim::read_fields(config.impl().params, "mem.dram", p);
+  timing_->configure(p);
 }
 
 }  // namespace ethosu_sim

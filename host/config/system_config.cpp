@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sim/error.h"
+#include "sim/params.h"
 #include "sim/files.h"
 #include "sim/text.h"
 
@@ -332,6 +333,11 @@ SystemConfig VelaIni::system_config(std::string_view name) const {
   for (MemArea area : sc.axi_port) {
     const std::string prefix = lower(kVelaAreaNames[static_cast<size_t>(area)]);
     MemTiming& t = sc.timing[static_cast<size_t>(area)];
+    // An LPDDR channel moves reads and writes over one bidirectional DQ bus (the i.MX 93's is one x16 LPDDR4X
+    // channel, NXP's i.MX 93 LPDDR4/4X memory compatibility guide), so its bandwidth is the total of both
+    // directions, as Vela charges every memory. On-chip SRAM keeps AXI's independent read and write channels
+    // [I: its controller is not documented]; flash is not written.
+    t.shared_data_bus = area == MemArea::DRAM;
     if (const Entry* e = lookup(section, prefix + "_clock_scale")) {
       t.clock_scale = to_double(e->origin, prefix + "_clock_scale", e->value);
     }
@@ -461,10 +467,25 @@ void set_port_timing(axi::AxiPortParams& port, const MemTiming& t, unsigned axi_
   port.burst_bytes = static_cast<uint32_t>(t.burst_bytes);
   port.read_latency_cycles = static_cast<uint32_t>(t.read_latency_cycles);
   port.write_latency_cycles = static_cast<uint32_t>(t.write_latency_cycles);
+  port.shared_data_bus = t.shared_data_bus;
+}
+
+mem::DramParams dram_params(const Machine& m, unsigned axi_bytes_per_beat) {
+  mem::DramParams p;
+  const SystemConfig& s = m.system;
+  if (s.axi_port[0] != MemArea::DRAM && s.axi_port[1] != MemArea::DRAM) return p;
+  // The same DRAM as the NPU's port sees it (vela.ini gives it per NPU cycle), in the DRAM's own units.
+  const MemTiming& t = s.timing[static_cast<size_t>(MemArea::DRAM)];
+  const double ns_per_cycle = 1e9 / s.core_clock_hz;
+  p.bytes_per_ns = axi_bytes_per_beat * t.clock_scale / ns_per_cycle;
+  p.read_latency_ns = static_cast<double>(t.read_latency_cycles) * ns_per_cycle;
+  p.write_latency_ns = static_cast<double>(t.write_latency_cycles) * ns_per_cycle;
+  return p;
 }
 
 void declare_parameters(sim::Config& c) {
   const Machine d = preset("imx93");
+  sim::declare_fields(c, "mem.dram", dram_params(d, 16));
   const std::vector<std::string> areas = {"sram", "dram", "on_chip_flash", "off_chip_flash"};
   c.declare_label("system.config", d.system.name, "system config or preset the system parameters came from");
   c.declare_label("system.memory_mode", d.memory_mode.name, "Vela memory mode the region mapping came from");
@@ -495,10 +516,17 @@ void apply_machine(sim::Config& c, const Machine& m, unsigned axi_bytes_per_beat
     c.set_value(pre + "burst_bytes", t.burst_bytes, source, origin);
     c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
     c.set_value(pre + "write_latency_cycles", t.write_latency_cycles, source, origin);
+    c.set_value(pre + "shared_data_bus", t.shared_data_bus, source, origin);
     if (t.max_reads) c.set_value(pre + "max_outstanding_reads", *t.max_reads, source, origin);
     if (t.max_writes) c.set_value(pre + "max_outstanding_writes", *t.max_writes, source, origin);
   }
   c.set_value("mem.sram.size_bytes", static_cast<int64_t>(m.memory_mode.arena_cache_size_bytes), source, origin);
+  if (m.system.axi_port[0] == MemArea::DRAM || m.system.axi_port[1] == MemArea::DRAM) {
+    const mem::DramParams dram = dram_params(m, axi_bytes_per_beat);
+    c.set_value("mem.dram.bytes_per_ns", dram.bytes_per_ns, source, origin);
+    c.set_value("mem.dram.read_latency_ns", dram.read_latency_ns, source, origin);
+    c.set_value("mem.dram.write_latency_ns", dram.write_latency_ns, source, origin);
+  }
   const std::array<unsigned, isa::kRegionCount> ports = region_ports(m.memory_mode);
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     c.set_value("regions." + std::to_string(r) + ".port", static_cast<int64_t>(ports[r]), source, origin);

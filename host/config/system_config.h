@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "isa/access.h"
+#include "models/mem/dram_timing.h"
 #include "models/npu/axi/axi_timing.h"
 #include "sim/config.h"
 
@@ -62,6 +63,8 @@ struct MemTiming {
   double bytes_per_cycle(unsigned axi_bytes_per_beat) const {
     return axi_bytes_per_beat * clock_scale * static_cast<double>(ports_used);
   }
+  // Reads and writes share the memory's one data bus (no vela.ini key: DRAM does, the others do not).
+  bool shared_data_bus = false;
 };
 
 struct SystemConfig {
@@ -128,8 +131,12 @@ Machine preset(std::string_view name);
 std::array<unsigned, isa::kRegionCount> region_ports(const MemoryMode& mode);
 
 // The system's own parameters: where the values came from (system.config, system.memory_mode, mem.axiN.memory),
-// the SRAM's size and the region mapping (regions.N.port); the NPU declares the rest (models/npu/npu_config.h).
+// the SRAM's size, the region mapping (regions.N.port) and the DRAM a platform's Dram models (mem.dram.*,
+// models/mem/dram_timing.h); the NPU declares the rest (models/npu/npu_config.h).
 void declare_parameters(sim::Config& config);
+// The machine's DRAM in the Dram model's units: its bandwidth and latencies as the NPU's port sees them at the
+// machine's clock (defaults where no port reaches DRAM).
+mem::DramParams dram_params(const Machine& machine, unsigned axi_bytes_per_beat);
 // A port's timing as Vela's memory timing gives it: bytes per cycle = the NPU's AXI data width (the
 // configuration's: 16 bytes on the U65, 8 on the U55) x the memory's clock scale (spec 05 section 7.5).
 void set_port_timing(axi::AxiPortParams& port, const MemTiming& t, unsigned axi_bytes_per_beat);

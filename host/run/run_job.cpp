@@ -19,7 +19,8 @@ namespace {
 
 RunOutcome run_timed(Job& job, isa::Variant variant, const RunOptions& options) {
   const npu::NpuConfig config = npu::with_variant(options.config, variant);
-  const TimedRun t = Simulator::instance().run(job, config, options.regioncfg, options.pmu_events, options.trace);
+  const TimedRun t =
+      Simulator::instance().run(job, config, options.regioncfg, options.pmu_events, options.trace, options.transactions);
   RunOutcome out;
   out.fault = t.fault;
   out.hazards = t.report.hazards;

@@ -21,6 +21,7 @@ struct RunOptions {
   uint32_t regioncfg = 0xAA8A;         // timed runs: region 2 on AXI0 (SRAM), the rest on AXI1 (DRAM)
   std::array<uint16_t, 4> pmu_events{};  // PMEVTYPER values the driver programs
   sim::Trace* trace = nullptr;            // timed runs: record blocks and operations here
+  bool transactions = false;  // timed runs: the NPU's traffic as TLM transactions on the memories' sockets
 };
 
 struct RunOutcome {

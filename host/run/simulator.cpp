@@ -32,8 +32,9 @@ Simulator::Simulator() : platform_("platform"), host_("host") {
 }
 
 TimedRun Simulator::run(Job& job, const npu::NpuConfig& config, uint32_t regioncfg,
-                        const std::array<uint16_t, 4>& pmu_events, sim::Trace* trace) {
+                        const std::array<uint16_t, 4>& pmu_events, sim::Trace* trace, bool transactions) {
   platform::configure(platform_, config);
+  platform_.npu.set_bus_mode(transactions ? ethosu_sim::Npu::BusMode::TRANSACTIONS : ethosu_sim::Npu::BusMode::FAST);
   platform_.npu.impl().set_trace(trace);
   // The job's layer names, for this run only (the map is the job's), whichever way it ends.
   struct NamedLayers {

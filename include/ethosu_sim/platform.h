@@ -1,5 +1,7 @@
 // The ready platform, wired like the i.MX 93: the NPU's AXI M0 port reaches an on-chip SRAM, its AXI M1 port
-// an external DRAM, each directly (no bus, no added delay), and its IRQ goes to a signal. Part of the public
+// an external DRAM, each directly (no bus, no added delay), and its IRQ goes to a signal. The NPU uses the fast
+// path (Npu::BusMode::FAST, DMI): nothing else is on these memories, and its port model gives the time; set
+// npu.set_bus_mode(Npu::BusMode::TRANSACTIONS) to see its transactions on the memories' sockets. Part of the public
 // API (include/ethosu_sim); ethosu_sim::run() (run.h) uses one with the driver-like host (driver.h).
 //
 // Contract: elaborated once per process, any number of jobs: map a job's buffers into `sram` and `dram` at

@@ -8,7 +8,9 @@
 
 namespace ethosu_sim {
 
-Memory::Memory(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
+Memory::Memory(const sc_core::sc_module_name& name) : Memory(name, true) {}
+
+Memory::Memory(const sc_core::sc_module_name& name, bool dmi) : sc_module(name), socket("socket"), dmi_enabled_(dmi) {
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
@@ -59,10 +61,12 @@ bool Memory::mapped(uint64_t addr, uint64_t len) const {
   return true;
 }
 
-void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+void Memory::timed(const tlm::tlm_generic_payload&, sc_core::sc_time&) {}
+
+void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   const uint64_t len = gp.get_data_length();
-  if (gp.get_byte_enable_ptr() != nullptr) {
+  if (gp.get_byte_enable_ptr() != nullptr && gp.get_byte_enable_length() == 0) {
     gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return;
   }
@@ -79,18 +83,28 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  copy(is_read, addr, gp.get_data_ptr(), len);
+  copy(is_read, addr, gp.get_data_ptr(), len, gp.get_byte_enable_ptr(), gp.get_byte_enable_length());
   gp.set_dmi_allowed(dmi_enabled_);
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  timed(gp, delay);
 }
 
-void Memory::copy(bool read, uint64_t addr, uint8_t* buf, uint64_t len) {
+void Memory::copy(bool read, uint64_t addr, uint8_t* buf, uint64_t len, const uint8_t* enables, unsigned enables_len) {
   uint64_t a = addr, done = 0;
   for (int i = find(addr); done < len; ++i) {
     const Mapping& m = mappings_[i];
     const uint64_t n = std::min(len - done, m.last - a + 1);
     uint8_t* mem = m.data + (a - m.base);
-    if (read) {
+    if (enables) {
+      // Byte k of the data moves when enable byte k (the pattern repeated over the data) is set.
+      for (uint64_t k = 0; k < n; ++k) {
+        if (enables[(done + k) % enables_len] != TLM_BYTE_ENABLED) continue;
+        if (read)
+          buf[done + k] = mem[k];
+        else
+          mem[k] = buf[done + k];
+      }
+    } else if (read) {
       std::memcpy(buf + done, mem, n);
     } else {
       std::memcpy(mem, buf + done, n);
@@ -104,7 +118,7 @@ void Memory::copy(bool read, uint64_t addr, uint8_t* buf, uint64_t len) {
 unsigned int Memory::transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t len = gp.get_data_length();
   if ((!gp.is_read() && !gp.is_write()) || len == 0 || !mapped(gp.get_address(), len)) return 0;
-  copy(gp.is_read(), gp.get_address(), gp.get_data_ptr(), len);
+  copy(gp.is_read(), gp.get_address(), gp.get_data_ptr(), len, nullptr, 0);
   return static_cast<unsigned int>(len);
 }
 

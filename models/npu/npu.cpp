@@ -90,6 +90,8 @@ NpuCore::NpuCore(ethosu_sim::Npu& top)
   axi1_.socket.bind(top.axi1);
   pmu_.connect([this] { return ctrl_.running(); }, [this] { update_irq(); });
   cc_.connect([this] { update_irq(); });
+  axi0_.on_invalidate([this](uint64_t start, uint64_t end) { cc_.invalidated(0, start, end); });
+  axi1_.on_invalidate([this](uint64_t start, uint64_t end) { cc_.invalidated(1, start, end); });
   configure(NpuConfig{});
 }
 
@@ -121,43 +123,70 @@ void NpuCore::set_trace(sim::Trace* trace) {
   axi1_.set_trace(trace, clock);
 }
 
-uint64_t NpuCore::cycle_now() const {
-  return static_cast<uint64_t>(sc_core::sc_time_stamp() / axi0_.clock_period());
-}
+uint64_t NpuCore::cycle_now() const { return cycle_at(sc_core::sc_time_stamp()); }
 
 // ---- Registers ----------------------------------------------------------------------------------
 
+// A register access takes effect at its annotated time (sc_time_stamp() + delay): the model does not wait, so
+// an SC_METHOD may access registers and a decoupled initiator keeps its quantum. The delay stays as it is: the
+// access costs the initiator what its bus says.
 void NpuCore::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
-  if (gp.get_data_length() != 4 || (addr & 3) || addr >= 0x1000 || gp.get_byte_enable_ptr()) {
-    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // 32-bit aligned accesses only
-    return;
+  if (gp.is_read() || gp.is_write()) {
+    if (addr >= 0x1000 || (addr & 3)) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    if (gp.get_data_length() != 4 || gp.get_streaming_width() < 4) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // one 32-bit register per access
+      return;
+    }
   }
-  // Register accesses are time-dependent (STATUS, QREAD, PMU): bring the model to the access time.
-  wait(delay);
-  delay = sc_core::SC_ZERO_TIME;
-  uint32_t v = 0;
-  if (gp.is_read()) {
-    v = read_register(static_cast<uint16_t>(addr));
-    std::memcpy(gp.get_data_ptr(), &v, 4);
-  } else {
-    std::memcpy(&v, gp.get_data_ptr(), 4);
-    write_register(static_cast<uint16_t>(addr), v);
+  // Byte lanes: the enabled bytes of the word (TLM repeats a shorter pattern over the data).
+  uint32_t lanes = 0xFFFFFFFFu;
+  if (const unsigned char* be = gp.get_byte_enable_ptr()) {
+    const unsigned n = gp.get_byte_enable_length();
+    if (n == 0) {
+      gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+      return;
+    }
+    lanes = 0;
+    for (unsigned i = 0; i < 4; ++i)
+      if (be[i % n] == TLM_BYTE_ENABLED) lanes |= 0xFFu << (8 * i);
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (!gp.is_read() && !gp.is_write()) return;  // TLM_IGNORE_COMMAND
+  const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;
+  const auto offset = static_cast<uint16_t>(addr);
+  uint32_t bytes = 0;
+  std::memcpy(&bytes, gp.get_data_ptr(), 4);
+  if (gp.is_read()) {
+    const uint32_t v = read_register(offset, at);
+    bytes = (bytes & ~lanes) | (v & lanes);  // disabled lanes keep what the initiator had there
+    std::memcpy(gp.get_data_ptr(), &bytes, 4);
+  } else {
+    // A partial write merges into the register's current value.
+    const uint32_t v = lanes == 0xFFFFFFFFu ? bytes : (read_register(offset, at) & ~lanes) | (bytes & lanes);
+    write_register(offset, v, at);
+  }
 }
 
 // Debuggers read registers as the host would, at the current time and without waiting; they write nothing.
 unsigned int NpuCore::transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
   if (!gp.is_read() || gp.get_data_length() != 4 || (addr & 3) || addr >= 0x1000) return 0;
-  const uint32_t v = read_register(static_cast<uint16_t>(addr));
+  const uint32_t v = read_register(static_cast<uint16_t>(addr), sc_core::sc_time_stamp());
   std::memcpy(gp.get_data_ptr(), &v, 4);
   return 4;
 }
 
-uint32_t NpuCore::read_register(uint16_t offset) {
-  if (!ctrl_.running()) pmu_.account_until(cycle_now());
+uint64_t NpuCore::cycle_at(const sc_core::sc_time& t) const {
+  return static_cast<uint64_t>(t / axi0_.clock_period());
+}
+
+uint32_t NpuCore::read_register(uint16_t offset, const sc_core::sc_time& time) {
+  // Idle, the counters' future is known: count up to the access. Running, the CC accounts as it goes.
+  if (!ctrl_.running()) pmu_.account_until(cycle_at(time));
   const isa::RegisterWord at = isa::locate_register(offset);
   uint32_t v = 0;
   if (ctrl_.read(at, v) || pmu_.registers().read(at, v)) return v;
@@ -183,21 +212,21 @@ uint32_t NpuCore::read_register(uint16_t offset) {
   }
 }
 
-void NpuCore::write_register(uint16_t offset, uint32_t value) {
+void NpuCore::write_register(uint16_t offset, uint32_t value, const sc_core::sc_time& time) {
   const isa::RegisterWord at = isa::locate_register(offset);
   HostAction action = HostAction::NONE;
   if (ctrl_.write(at, value, action)) {
-    if (action == HostAction::SOFT_RESET) soft_reset();
+    if (action == HostAction::SOFT_RESET) soft_reset(cycle_at(time));
     if (action == HostAction::RUN) {
       ctrl_.set_running(true);
-      cc_.start();
+      cc_.start(time > sc_core::sc_time_stamp() ? time - sc_core::sc_time_stamp() : sc_core::SC_ZERO_TIME);
     }
     update_irq();
     return;
   }
   // Count the interval up to the write under the old PMU settings: an enable, reset or new event type
   // applies from the write on, not from the last access.
-  if (!ctrl_.running()) pmu_.account_until(cycle_now());
+  if (!ctrl_.running()) pmu_.account_until(cycle_at(time));
   if (pmu_.registers().write(at, value)) {
     pmu_.plan_idle_overflow();
     update_irq();
@@ -214,9 +243,11 @@ void NpuCore::write_register(uint16_t offset, uint32_t value) {
   }
 }
 
-void NpuCore::soft_reset() {
+void NpuCore::soft_reset(uint64_t cycle) {
+  // A running job stops where it is: its remaining work and its IRQ are dropped, memory keeps what it wrote.
+  cc_.abort();
   ctrl_.reset();
-  pmu_.reset(cycle_now());
+  pmu_.reset(cycle);
   // Transactions of an aborted stream (the rest of a command fetch, a faulted job's DMAs) end with the
   // reset [I: the driver waits for reset_status, which the model clears at once]: the next job finds its
   // ports idle.
@@ -231,7 +262,7 @@ void NpuCore::soft_reset() {
 
 void NpuCore::hard_reset() {
   ctrl_ = ControlRegisters(config_.variant);
-  soft_reset();
+  soft_reset(cycle_now());
   update_irq();
 }
 
@@ -249,6 +280,10 @@ namespace ethosu_sim {
 Npu::~Npu() = default;
 
 const JobReport& Npu::report() const { return impl_->report(); }
+
+void Npu::set_bus_mode(BusMode mode) { impl_->set_transactions(mode == BusMode::TRANSACTIONS); }
+
+Npu::BusMode Npu::bus_mode() const { return impl_->transactions() ? BusMode::TRANSACTIONS : BusMode::FAST; }
 
 uint64_t Npu::cycle() const { return impl_->cycle_now(); }
 

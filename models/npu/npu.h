@@ -76,13 +76,18 @@ class NpuCore {
   const sc_core::sc_event& irq_changed() const { return irq_changed_; }
   // The reset input: every register to its power-on value.
   void hard_reset();
+  // Transaction mode or the fast path (ethosu_sim::Npu::BusMode), between jobs.
+  void set_transactions(bool on) { cc_.set_transactions(on); }
+  bool transactions() const { return cc_.transactions(); }
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
-  uint32_t read_register(uint16_t offset);
-  void write_register(uint16_t offset, uint32_t value);
-  void soft_reset();
+  // `time`: when the access takes effect (the initiator's annotated time).
+  uint32_t read_register(uint16_t offset, const sc_core::sc_time& time);
+  void write_register(uint16_t offset, uint32_t value, const sc_core::sc_time& time);
+  uint64_t cycle_at(const sc_core::sc_time& t) const;
+  void soft_reset(uint64_t cycle);
   void update_irq();
 
   tlm_utils::simple_target_socket<NpuCore> apb_;

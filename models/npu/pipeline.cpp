@@ -15,6 +15,16 @@ uint64_t wait_for(uint64_t ready, uint64_t free_at) { return ready > free_at ? r
 
 }  // namespace
 
+axi::Completion AxiMap::write_behind(unsigned region, const axi::Completion& read, const std::vector<ByteRun>& runs,
+                                     isa::Access client) const {
+  uint64_t bytes = 0;
+  for (const ByteRun& r : runs) bytes += r.bytes;
+  if (bytes == 0) return read;
+  axi::Completion c = bus->write(region, read.first_data_done_cycle, runs, client);
+  c.complete_cycle = std::max(c.complete_cycle, port_of(region).write_behind_done(read, bytes, limiter_of(region)));
+  return c;
+}
+
 OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, TileSink* sink) {
   OpTiming t;
   const npu::MacWork mac(op, *u.mac_timing);
@@ -28,6 +38,19 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
   std::array<uint64_t, 2> ib_free{ready, ready}, acc_free{ready, ready}, ob_free{ready, ready};
   uint64_t wbuf_free = ready;  // weight buffer: refilled for block i while the MAC works on i-1
   uint64_t last_done = ready;
+  // Transaction mode: each transfer as the runs its bytes are in.
+  std::vector<ByteRun> runs;
+  const auto read = [&](unsigned region, uint64_t request, uint64_t bytes, uint32_t run_bytes, Access client,
+                        void (OfmTiles::*where)(size_t, std::vector<ByteRun>&) const, size_t i) {
+    if (!axi.bus) return axi.read(region, request, bytes, run_bytes, client);
+    (tiles.*where)(i, runs);
+    return axi.bus->read(region, request, runs, client);
+  };
+  const auto read_stream = [&](unsigned region, uint64_t request, const ByteRun& run, Access client) {
+    if (!axi.bus) return axi.read(region, request, run.bytes, 0, client);
+    runs.assign(1, run);
+    return axi.bus->read(region, request, runs, client);
+  };
 
   for (size_t i = 0; i < n; ++i) {
     const npu::OfmBox box = tiles.box(i);
@@ -39,10 +62,12 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
     const uint64_t ifm_req = std::max(ready, ib_free[slot]);
     uint64_t in_done = ifm_req;
     if (b.ifm_bytes)
-      in_done = axi.read(op.ifm.region, ifm_req, b.ifm_bytes, b.ifm_run_bytes, Access::IFM).complete_cycle;
+      in_done = read(op.ifm.region, ifm_req, b.ifm_bytes, b.ifm_run_bytes, Access::IFM, &OfmTiles::ifm_runs, i)
+                    .complete_cycle;
     if (b.ifm2_bytes)
-      in_done = std::max(in_done,
-                         axi.read(op.ifm2.region, ifm_req, b.ifm2_bytes, b.ifm2_run_bytes, Access::IFM2).complete_cycle);
+      in_done = std::max(in_done, read(op.ifm2.region, ifm_req, b.ifm2_bytes, b.ifm2_run_bytes, Access::IFM2,
+                                       &OfmTiles::ifm2_runs, i)
+                                      .complete_cycle);
 
     // Weights: fetched and decoded into the free weight buffer; the MAC consumes them as they come.
     uint64_t weights_ready = ifm_req, wd_start = ifm_req, wd_busy_end = ifm_req;
@@ -53,7 +78,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
       weights_request = std::max(ready, wbuf_free);
       for (unsigned core = 0; core < npu::kMaxCores; ++core) {
         if (!b.weight_bytes[core]) continue;
-        const auto c = axi.read(op.weight_region, weights_request, b.weight_bytes[core], 0, Access::WEIGHTS);
+        const auto c = read_stream(op.weight_region, weights_request, tiles.weight_run(i, core), Access::WEIGHTS);
         first_in = std::min(first_in, c.first_data_done_cycle);
         fetched = std::max(fetched, c.complete_cycle);
       }
@@ -70,8 +95,8 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
     uint64_t scales_ready = ifm_req;
     for (unsigned core = 0; core < npu::kMaxCores; ++core)
       if (b.scale_bytes[core])
-        scales_ready =
-            std::max(scales_ready, axi.read(op.scale_region, ifm_req, b.scale_bytes[core], 0, Access::SCALES).complete_cycle);
+        scales_ready = std::max(
+            scales_ready, read_stream(op.scale_region, ifm_req, tiles.scale_run(i, core), Access::SCALES).complete_cycle);
 
     uint64_t ao_ready, mac_begin = in_done, mac_busy_end = in_done;
     if (uses_mac) {
@@ -110,7 +135,9 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
     // OFM write-back from the output buffer.
     uint64_t done = ao_end;
     if (b.ofm_bytes) {
-      const axi::Completion w = axi.write(op.ofm.region, ao_end, b.ofm_bytes, b.ofm_run_bytes, Access::OFM);
+      if (axi.bus) tiles.ofm_runs(i, runs);
+      const axi::Completion w = axi.bus ? axi.bus->write(op.ofm.region, ao_end, runs, Access::OFM)
+                                        : axi.write(op.ofm.region, ao_end, b.ofm_bytes, b.ofm_run_bytes, Access::OFM);
       done = w.data_done_cycle;
       t.times.writes_acknowledged_cycle = std::max(t.times.writes_acknowledged_cycle, w.complete_cycle);
     }

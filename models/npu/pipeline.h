@@ -24,6 +24,7 @@
 #include "models/npu/ao/ao_timing.h"
 #include "models/npu/job_report.h"
 #include "models/npu/mac/mac_timing.h"
+#include "models/npu/tiles.h"
 #include "models/npu/wd/wd_timing.h"
 
 namespace ethosu::npu {
@@ -41,8 +42,20 @@ struct Unit {
   }
 };
 
+// Transaction mode: a region's transfers go on the bus as the runs of region offsets they are (tiles.h); the
+// bus books them on the port and answers when they complete.
+class RegionBus {
+ public:
+  virtual ~RegionBus() = default;
+  virtual axi::Completion read(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                               isa::Access client) = 0;
+  virtual axi::Completion write(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                                isa::Access client) = 0;
+};
+
 // Which AXI port timing and limiter each region's accesses use (REGIONCFG), and the latency the platform
-// adds to them (the DMI grant's, include/ethosu_sim/npu.h).
+// adds to them (the DMI grant's, include/ethosu_sim/npu.h). With a `bus` (transaction mode) the blocks give it
+// their transfers' runs instead of byte counts.
 struct AxiMap {
   std::array<axi::AxiPortTiming*, 2> ports{};  // AXI0, AXI1
   std::array<unsigned, 8> region_port{};
@@ -67,6 +80,11 @@ struct AxiMap {
     return port_of(region).write_behind(read, bytes, run_bytes, client, limiter_of(region),
                                         region_write_latency[region & 7]);
   }
+  // Transaction mode: the same over the runs the bytes are in.
+  axi::Completion write_behind(unsigned region, const axi::Completion& read, const std::vector<ByteRun>& runs,
+                               isa::Access client) const;
+
+  RegionBus* bus = nullptr;
 };
 
 // The blocks a kernel operation uses: their timing parameters and their units.

@@ -14,7 +14,7 @@ using sim::ceil_div;
 namespace {
 
 // Bytes of w x rows elements over channels [c_lo, c_hi) of fm; NHCWB16 moves whole 16-channel bricks when
-// `bricks` (reads) and the exact channels otherwise (writes use byte strobes inside a brick).
+// `bricks` (reads fetch them, writes strobe the channels they write inside them), the exact channels otherwise.
 uint64_t box_bytes(const isa::FeatureMap& fm, uint64_t w, uint64_t rows, uint32_t c_lo, uint32_t c_hi, bool bricks) {
   const uint64_t esize = fm.element.bytes();
   uint64_t channels = c_hi - c_lo;
@@ -109,19 +109,70 @@ OfmTiles::OfmTiles(const isa::Operation& op, const MacWork& mac, const WdTiming&
         false);
 }
 
-uint64_t OfmTiles::slice_weight_bytes(unsigned core, uint32_t z) const {
+namespace {
+
+// floor(length * cum / total), exactly (the product can pass 2^64 only for sizes no real stream has).
+uint64_t share(uint64_t length, uint64_t cum, uint64_t total) {
+  uint64_t product;
+  if (!__builtin_mul_overflow(length, cum, &product)) return product / total;
+  return static_cast<uint64_t>(static_cast<sim::u128>(length) * cum / total);
+}
+
+// Runs of the w x rows box at columns [x0, x0 + w), rows [y0, y0 + rows) over channels [c_lo, c_hi) of fm; NHCWB16
+// reads move whole 16-channel bricks (`bricks`), writes the exact channels.
+void box_runs(const isa::FeatureMap& fm, uint32_t x0, uint32_t w, uint32_t y0, uint32_t rows, uint32_t c_lo,
+              uint32_t c_hi, bool bricks, std::vector<ByteRun>& runs) {
+  if (w == 0 || rows == 0 || c_hi <= c_lo) return;
+  const uint64_t esize = fm.element.bytes();
+  if (!fm.element.nhcwb16()) {
+    for (uint32_t y = y0; y < y0 + rows; ++y)
+      for (uint32_t x = x0; x < x0 + w; ++x)
+        add_run(runs, static_cast<uint64_t>(isa::element_offset(fm, x, y, c_lo)), (c_hi - c_lo) * esize);
+    return;
+  }
+  // Row by row, the bricks of a row in turn: the bricks of one row are contiguous in the usual layout.
+  const auto brick = static_cast<uint32_t>(16 * esize);
+  for (uint32_t y = y0; y < y0 + rows; ++y)
+    for (uint32_t b = c_lo / 16; b < ceil_div(c_hi, 16); ++b) {
+      // Reads fetch whole bricks; a write covers the brick and strobes the channels it writes.
+      const uint32_t lo = bricks ? 0 : std::max(c_lo, 16 * b) - 16 * b;
+      const uint32_t hi = bricks ? 16 : std::min(c_hi, 16 * (b + 1)) - 16 * b;
+      const ByteRun strobes{0, 0, hi - lo < 16 ? brick : 0, static_cast<uint32_t>(lo * esize),
+                            static_cast<uint32_t>(hi * esize)};
+      for (uint32_t x = x0; x < x0 + w; ++x) {
+        ByteRun run = strobes;
+        run.offset = static_cast<uint64_t>(isa::element_offset(fm, x, y, 16 * b));
+        run.bytes = brick;
+        if (!run.strobe_period) run.strobe_lo = run.strobe_hi = 0;
+        add_run(runs, run);
+      }
+    }
+}
+
+}  // namespace
+
+void add_run(std::vector<ByteRun>& runs, const ByteRun& run) {
+  if (run.bytes == 0) return;
+  ByteRun* last = runs.empty() ? nullptr : &runs.back();
+  if (last && last->offset + last->bytes == run.offset && last->strobe_period == run.strobe_period &&
+      last->strobe_lo == run.strobe_lo && last->strobe_hi == run.strobe_hi)
+    last->bytes += run.bytes;
+  else
+    runs.push_back(run);
+}
+
+uint64_t OfmTiles::slice_weight_offset(unsigned core, uint32_t z) const {
   const uint64_t total = mac_.stream_weights(core), length = op_.weights[core].length_bytes;
   if (total == 0 || length == 0) return 0;
   // Every slice before the last is full, so the weights before slice z are z full slices.
-  const uint64_t full = mac_.slice_weights(core, 0);
-  // floor(length * cum / total), exactly (the product can pass 2^64 only for sizes no real stream has).
-  auto share = [&](uint64_t cum) {
-    uint64_t product;
-    if (!__builtin_mul_overflow(length, cum, &product)) return product / total;
-    return static_cast<uint64_t>(static_cast<sim::u128>(length) * cum / total);
-  };
-  const uint64_t before = uint64_t{z} * full;
-  return share(before + mac_.slice_weights(core, z)) - share(before);
+  return share(length, uint64_t{z} * mac_.slice_weights(core, 0), total);
+}
+
+uint64_t OfmTiles::slice_weight_bytes(unsigned core, uint32_t z) const {
+  const uint64_t total = mac_.stream_weights(core), length = op_.weights[core].length_bytes;
+  if (total == 0 || length == 0) return 0;
+  const uint64_t before = uint64_t{z} * mac_.slice_weights(core, 0);
+  return share(length, before + mac_.slice_weights(core, z), total) - share(length, before, total);
 }
 
 OfmBox OfmTiles::box(size_t index) const {
@@ -169,9 +220,56 @@ TileTraffic OfmTiles::traffic(size_t index) const {
     if (op_.reads_weights()) t.weight_bytes[c] = slice_weight_bytes(c, bz);
     if (op_.reads_scales()) t.scale_bytes[c] = uint64_t{wd_.scale_bytes_per_channel} * core_channels(c, cores, o.c0, o.c1);
   }
-  t.ofm_bytes = box_bytes(op_.ofm, bw, bh, o.c0, o.c1, false);
-  t.ofm_run_bytes = run_bytes(op_.ofm, bw, bh, o.c0, o.c1, false);
+  // A write into part of an NHCWB16 brick moves the whole brick, the other channels' byte strobes off.
+  t.ofm_bytes = box_bytes(op_.ofm, bw, bh, o.c0, o.c1, true);
+  t.ofm_run_bytes = run_bytes(op_.ofm, bw, bh, o.c0, o.c1, true);
   return t;
+}
+
+void OfmTiles::ifm_runs(size_t index, std::vector<ByteRun>& runs) const {
+  runs.clear();
+  const OfmBox o = box(index);
+  const uint32_t bx = static_cast<uint32_t>((index / nz_) % nx_);
+  const uint32_t by = static_cast<uint32_t>(index / (size_t{nz_} * nx_));
+  const uint32_t ic0 = op_.kind == OpKind::CONV ? 0 : o.c0;
+  const uint32_t ic1 = op_.kind == OpKind::CONV ? op_.ifm.depth : std::min(o.c1, op_.ifm.depth);
+  const size_t ns = mac_.subkernels().size();
+  for (size_t s = 0; s < ns; ++s) {  // a kernel over 8x8 reads its window again per sub-kernel
+    const Span1& c = cols_[bx * ns + s];
+    const Span1& r = rows_[by * ns + s];
+    box_runs(op_.ifm, c.lo, c.hi - c.lo, r.lo, r.hi - r.lo, ic0, ic1, true, runs);
+  }
+}
+
+void OfmTiles::ifm2_runs(size_t index, std::vector<ByteRun>& runs) const {
+  runs.clear();
+  if (!op_.reads_ifm2()) return;
+  const OfmBox o = box(index);
+  const auto& b = op_.broadcast;
+  box_runs(op_.ifm2, b.w ? 0 : o.x0, b.w ? 1 : o.width(), b.h ? 0 : o.y0, b.h ? 1 : o.height(), b.c ? 0 : o.c0,
+           b.c ? 1 : o.c1, true, runs);
+}
+
+void OfmTiles::ofm_runs(size_t index, std::vector<ByteRun>& runs) const {
+  runs.clear();
+  const OfmBox o = box(index);
+  box_runs(op_.ofm, o.x0, o.width(), o.y0, o.height(), o.c0, o.c1, false, runs);
+}
+
+ByteRun OfmTiles::weight_run(size_t index, unsigned core) const {
+  if (!op_.reads_weights() || core >= mac_.cores()) return {};
+  const auto z = static_cast<uint32_t>(index % nz_);
+  return {op_.weights[core].base + slice_weight_offset(core, z), slice_weight_bytes(core, z)};
+}
+
+ByteRun OfmTiles::scale_run(size_t index, unsigned core) const {
+  const unsigned cores = mac_.cores();
+  if (!op_.reads_scales() || core >= cores) return {};
+  const OfmBox o = box(index);
+  // Each core's stream holds its own channels' entries, in channel order.
+  const uint64_t per_channel = wd_.scale_bytes_per_channel;
+  return {op_.scales[core].base + per_channel * core_channels(core, cores, 0, o.c0),
+          per_channel * core_channels(core, cores, o.c0, o.c1)};
 }
 
 }  // namespace ethosu::npu

@@ -38,6 +38,19 @@ struct TileTraffic {
   uint64_t total_scale_bytes() const { return scale_bytes[0] + scale_bytes[1]; }
 };
 
+// Bytes at a region offset: one contiguous piece of a tile's access, for the bus (transaction mode). A write
+// into part of NHCWB16 bricks moves whole bricks with byte strobes: in every `strobe_period` bytes only
+// [strobe_lo, strobe_hi) are written (strobe_period 0: every byte).
+struct ByteRun {
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  uint32_t strobe_period = 0, strobe_lo = 0, strobe_hi = 0;
+};
+
+// Appends `run` to `runs`, merged into the last run when it follows it with the same strobes.
+void add_run(std::vector<ByteRun>& runs, const ByteRun& run);
+inline void add_run(std::vector<ByteRun>& runs, uint64_t offset, uint64_t bytes) { add_run(runs, {offset, bytes}); }
+
 class OfmTiles {
  public:
   OfmTiles(const isa::Operation& op, const MacWork& mac, const WdTiming& wd);
@@ -52,11 +65,22 @@ class OfmTiles {
   uint32_t depth_slice(size_t index) const { return static_cast<uint32_t>(index % nz_); }
   TileTraffic traffic(size_t index) const;  // index < count()
 
+  // Where tile `index`'s bytes are, as runs of region offsets in the order the tile moves them (row by row; NHCWB16
+  // brick by brick): the same bytes traffic(index) counts (a partial brick is written as the whole brick, with
+  // strobes). Replaces `runs`' contents.
+  void ifm_runs(size_t index, std::vector<ByteRun>& runs) const;
+  void ifm2_runs(size_t index, std::vector<ByteRun>& runs) const;
+  void ofm_runs(size_t index, std::vector<ByteRun>& runs) const;
+  ByteRun weight_run(size_t index, unsigned core) const;
+  ByteRun scale_run(size_t index, unsigned core) const;
+
  private:
   struct Span1 {  // source IFM range for one OFM column/row range, per sub-kernel
     uint32_t lo = 0, hi = 0;
   };
   uint64_t slice_weight_bytes(unsigned core, uint32_t z) const;
+  // Offset of slice z's weights in core's stream.
+  uint64_t slice_weight_offset(unsigned core, uint32_t z) const;
 
   isa::Operation op_;
   const MacWork& mac_;

@@ -108,6 +108,8 @@ TEST(OfmTiles, Nhcwb16BrickRounding) {
   EXPECT_EQ(b[1].ifm_run_bytes, 16u);  // a partial brick is one 16-byte run per pixel
   EXPECT_EQ(b[2].ifm_bytes, 4u * 4 * 16);
   EXPECT_EQ(b[1].ofm_bytes, 4u * 4 * 8);  // NHWC writes exactly the block
+  op.ofm = fm(4, 4, 24, 8, true);
+  EXPECT_EQ(Blocks(op)[1].ofm_bytes, 4u * 4 * 16);  // an NHCWB16 write strobes inside the whole brick
 }
 
 TEST(OfmTiles, UpscaledIfm) {
@@ -155,6 +157,85 @@ TEST(OfmTiles, DmaHasNoTiles) {
   isa::Operation op;
   op.kind = OpKind::DMA;
   EXPECT_EQ(Blocks(op).blocks.count(), 0u);
+}
+
+// The runs the bus moves (transaction mode) are the bytes the model counts, tile by tile, and lie where the
+// operation's feature maps and streams are.
+TEST(OfmTiles, RunsAreTheCountedBytes) {
+  auto partial_bricks = kernel_op(OpKind::DEPTHWISE, 4, 4, 24, 24, 3, 1, 1, {2, 4, 8});
+  partial_bricks.ifm = fm(4, 4, 24, 8, true);
+  partial_bricks.ofm = fm(4, 4, 24, 8, true);
+  auto conv = kernel_op(OpKind::CONV, 16, 8, 40, 16, 3, 1, 1, {8, 8, 16});
+  conv.weights[0].length_bytes = 1000;
+  conv.weights[0].base = 0x100;
+  conv.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  conv.scales[0].base = 0x2000;
+  auto large_kernel = kernel_op(OpKind::POOL, 8, 8, 16, 16, 10, 1, 4, {4, 4, 16});
+  auto broadcast = test::elementwise_add(8, 8, 16);
+  broadcast.broadcast.h = true;
+  broadcast.ifm2 = fm(8, 1, 16);
+  auto dual = kernel_op(OpKind::CONV, 8, 8, 32, 32, 1, 1, 0, {8, 8, 16});
+  dual.weights[0].length_bytes = 512;
+  dual.weights[1] = {0x4000, 256};
+  dual.scales[1].base = 0x800;
+  dual.ofm_scale_mode = enums::ofm_scale_mode::PER_CHANNEL;
+  dual.parallel_mode = enums::parallel_mode::DUAL_CORE_DEPTH;
+  for (const isa::Operation& op : {partial_bricks, conv, large_kernel, broadcast, dual}) {
+    SCOPED_TRACE(isa::op_kind_name(op.kind));
+    MacTiming mac_timing;
+    const MacWork mac(op, mac_timing);
+    const OfmTiles tiles(op, mac, WdTiming{});
+    std::vector<ByteRun> runs;
+    const auto sum = [&] {
+      uint64_t n = 0;
+      for (const ByteRun& r : runs) n += r.bytes;
+      return n;
+    };
+    for (size_t i = 0; i < tiles.count(); ++i) {
+      const TileTraffic t = tiles.traffic(i);
+      tiles.ifm_runs(i, runs);
+      EXPECT_EQ(sum(), t.ifm_bytes) << "tile " << i;
+      tiles.ifm2_runs(i, runs);
+      EXPECT_EQ(sum(), t.ifm2_bytes) << "tile " << i;
+      tiles.ofm_runs(i, runs);
+      EXPECT_EQ(sum(), t.ofm_bytes) << "tile " << i;
+      for (unsigned c = 0; c < kMaxCores; ++c) {
+        const ByteRun w = tiles.weight_run(i, c), sc = tiles.scale_run(i, c);
+        EXPECT_EQ(w.bytes, t.weight_bytes[c]) << "tile " << i << " core " << c;
+        EXPECT_EQ(sc.bytes, t.scale_bytes[c]) << "tile " << i << " core " << c;
+        if (w.bytes) {
+          EXPECT_LE(w.offset + w.bytes, op.weights[c].base + op.weights[c].length_bytes);
+        }
+      }
+    }
+  }
+}
+
+TEST(OfmTiles, RunsOfPartialBricksAreWholeBrickRows) {
+  auto op = kernel_op(OpKind::DEPTHWISE, 4, 4, 24, 24, 1, 1, 0, {4, 4, 8});
+  op.ifm = fm(4, 4, 24, 8, true);
+  op.ofm = fm(4, 4, 24, 8, true);
+  for (isa::FeatureMap* f : {&op.ifm, &op.ofm}) f->width0 = f->height0 = f->height1 = 4;  // one FM tile
+  MacTiming mac_timing;
+  const MacWork mac(op, mac_timing);
+  const OfmTiles tiles(op, mac, WdTiming{});
+  std::vector<ByteRun> runs;
+  // Channels [8, 16) read the whole first brick: a row of 4 x 16 bytes per IFM row (the rows interleave with the
+  // second brick's, 128 bytes apart).
+  tiles.ifm_runs(1, runs);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].offset, 0u);
+  EXPECT_EQ(runs[0].bytes, 64u);
+  EXPECT_EQ(runs[1].offset, 128u);
+  // And write the first brick's rows with channels [8, 16) strobed: 4 runs of 64 bytes, the other channels off.
+  tiles.ofm_runs(1, runs);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].offset, 0u);
+  EXPECT_EQ(runs[1].offset, 128u);
+  EXPECT_EQ(runs[0].bytes, 64u);
+  EXPECT_EQ(runs[0].strobe_period, 16u);
+  EXPECT_EQ(runs[0].strobe_lo, 8u);
+  EXPECT_EQ(runs[0].strobe_hi, 16u);
 }
 
 }  // namespace

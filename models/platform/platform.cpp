@@ -8,6 +8,8 @@ Platform::Platform(const sc_core::sc_module_name& name, const Config& config)
   npu.axi1.bind(dram.socket);
   npu.irq.bind(irq);
   npu.reset.bind(reset);
+  // Nothing else is on these memories: the NPU reaches them directly (DMI), its time from its port model.
+  npu.set_bus_mode(Npu::BusMode::FAST);
 }
 
 }  // namespace ethosu_sim

@@ -1,5 +1,6 @@
 // A driver-like stimulus for the NPU's APB socket in SystemC tests: each sc_start() runs one script in its
-// thread. Register accesses take no APB time, so the script controls exactly when each happens.
+// thread. Register accesses take no APB time, so the script controls exactly when each happens; after each the
+// thread waits out the (zero) delay as an initiator does, a delta cycle in which the IRQ line follows.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -40,6 +41,7 @@ SC_MODULE(ApbStimulus) {
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     apb->b_transport(gp, delay);
     EXPECT_TRUE(gp.is_response_ok()) << "offset " << offset;
+    wait(delay);
     return v;
   }
   uint32_t rd(uint16_t offset) { return access(false, offset); }

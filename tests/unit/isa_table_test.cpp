@@ -2,7 +2,9 @@
 
 #include <set>
 
+#include "ethosu_sim/registers.h"
 #include "isa/isa.h"
+#include "isa/registers.h"
 
 using namespace ethosu::isa;
 
@@ -170,4 +172,28 @@ TEST(IsaTable, LookupByName) {
   EXPECT_EQ(find_command(uint16_t{0x0004}, V1), nullptr);
   ASSERT_NE(find_field(Cmd::NPU_SET_KERNEL_STRIDE, "stride_y_msb", V1), nullptr);
   EXPECT_EQ(find_field(Cmd::NPU_SET_KERNEL_STRIDE, "stride_y_msb", V1)->lsb, 9);
+}
+
+// The installed register map (include/ethosu_sim/registers.h, generated from the same tables) names every register,
+// field and PMU event as the model decodes them.
+TEST(IsaTable, PublicRegisterMapIsTheTables) {
+  namespace regs = ethosu_sim::regs;
+#define ISA_REGISTER(n, off_, width_, count_, acc_, reset_, d_)                  \
+  EXPECT_EQ(regs::n.offset, uint32_t{off_}) << #n;                               \
+  EXPECT_EQ(regs::n.width_bits, uint32_t{width_}) << #n;                         \
+  EXPECT_EQ(regs::n.count, uint32_t{count_}) << #n;                              \
+  EXPECT_EQ(regs::n.access, regs::Access::acc_) << #n;                           \
+  EXPECT_EQ(regs::n.reset, uint64_t{reset_}) << #n;                              \
+  EXPECT_EQ(regs::n.at(regs::n.count - 1), reg_at(Reg::n, regs::n.count - 1)) << #n;
+#define ISA_REGISTER_FIELD(r, f, lsb_, width_)                            \
+  EXPECT_EQ(regs::r##_##f.lsb, uint32_t{lsb_}) << #r "." #f;              \
+  EXPECT_EQ(regs::r##_##f.width, uint32_t{width_}) << #r "." #f;
+#include "isa/registers.def"
+#undef ISA_REGISTER
+#undef ISA_REGISTER_FIELD
+  EXPECT_EQ(regs::QBASE_offset_HI.mask(), uint64_t{0xFF} << 32);
+  EXPECT_EQ(regs::STATUS_faulting_channel.set(0, 5), uint64_t{5} << 12);
+#define ISA_PMU_EVENT(n, id_, idx_, d_) EXPECT_EQ(ethosu_sim::pmu_event::n, uint16_t{id_}) << #n;
+#include "isa/pmu_events.def"
+#undef ISA_PMU_EVENT
 }

@@ -6,7 +6,9 @@
 // SystemC elaborates once per process: the platform and the stimulus are built once (env()) and each
 // test runs one script in the stimulus thread with sc_start().
 #include <cstdint>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -45,10 +47,37 @@ uint32_t bit(RegField f) { return isa::reg_field_mask(f); }
 
 using Stimulus = ethosu::testing::ApbStimulus;
 
+// Reads a register from an SC_METHOD, where a wait() is an error (E519): the access must not wait.
+SC_MODULE(MethodReader) {
+  tlm::tlm_fw_transport_if<>* apb = nullptr;
+  sc_core::sc_event go;
+  uint16_t offset = 0;
+  uint32_t value = 0;
+  tlm::tlm_response_status response = tlm::TLM_INCOMPLETE_RESPONSE;
+  SC_CTOR(MethodReader) {
+    SC_METHOD(read);
+    sensitive << go;
+    dont_initialize();
+  }
+  void read() {
+    tlm::tlm_generic_payload gp;
+    sc_core::sc_time delay(10, SC_NS);
+    gp.set_read();
+    gp.set_address(offset);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    apb->b_transport(gp, delay);
+    response = gp.get_response_status();
+  }
+};
+
 struct Env {
   platform::Platform platform{"platform"};
   Stimulus stim{"stim"};
+  MethodReader method{"method"};
   Env() {
+    method.apb = platform.npu.apb.get_base_export().operator->();
     stim.apb.bind(platform.npu.apb);
     stim.irq.bind(platform.irq);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -106,6 +135,47 @@ std::string pool(unsigned h, unsigned w, unsigned in = 1, unsigned out = 1, unsi
 
 // Byte offset of the first command after `prefix` (the assembler emits exactly these words).
 uint32_t offset_after(const std::string& prefix) { return static_cast<uint32_t>(isa::assemble(prefix).size()); }
+
+// One APB access with the payload's every knob, from the stimulus thread straight into the NPU's socket.
+struct Access {
+  tlm::tlm_command command = tlm::TLM_READ_COMMAND;
+  uint64_t address = 0;
+  unsigned length = 4, streaming_width = 4;
+  std::vector<unsigned char> byte_enables;  // none when empty
+  sc_time delay = sc_core::SC_ZERO_TIME;
+};
+Access make_access(tlm::tlm_command command, uint64_t address, unsigned length = 4, unsigned streaming_width = 4,
+                   std::vector<unsigned char> byte_enables = {}, sc_time delay = sc_core::SC_ZERO_TIME) {
+  Access a;
+  a.command = command;
+  a.address = address;
+  a.length = length;
+  a.streaming_width = streaming_width;
+  a.byte_enables = std::move(byte_enables);
+  a.delay = delay;
+  return a;
+}
+tlm::tlm_response_status apb_access(const Access& a, uint32_t& data) {
+  tlm::tlm_generic_payload gp;
+  unsigned char buffer[8] = {};
+  std::memcpy(buffer, &data, 4);
+  gp.set_command(a.command);
+  gp.set_address(a.address);
+  gp.set_data_ptr(buffer);
+  gp.set_data_length(a.length);
+  gp.set_streaming_width(a.streaming_width);
+  std::vector<unsigned char> enables = a.byte_enables;
+  if (!a.byte_enables.empty()) {
+    gp.set_byte_enable_ptr(enables.data());
+    gp.set_byte_enable_length(static_cast<unsigned>(enables.size()));
+  }
+  sc_time delay = a.delay;
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  env().platform.npu.apb.get_base_export()->b_transport(gp, delay);
+  EXPECT_EQ(delay, a.delay) << "the NPU adds no time of its own and waits for none";
+  std::memcpy(&data, buffer, 4);
+  return gp.get_response_status();
+}
 
 uint64_t summed_mac_busy(const JobReport& r) {
   return std::accumulate(r.ops.begin(), r.ops.end(), uint64_t{0},
@@ -514,8 +584,158 @@ TEST(NpuRegisters, PmuWithoutInterruptEnableLeavesOnlyTheStopIrq) {
   });
 }
 
-}  // namespace
-}  // namespace ethosu::npu
 
 // libsystemc's main() is unused (GoogleTest's runs the tests) but the library needs the symbol.
 extern "C" int sc_main(int, char**) { return 0; }
+
+TEST(NpuRegistersTlm, ReadFromAnScMethod) {
+  MethodReader& m = env().method;
+  m.offset = off(Reg::ID);
+  m.value = 0;
+  m.go.notify(sc_time(5, SC_NS));
+  sc_core::sc_start(sc_time(20, SC_NS));
+  EXPECT_EQ(m.response, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(m.value, 0x10066001u);
+}
+
+TEST(NpuRegistersTlm, ByteEnables) {
+  env().run([](Stimulus& s) {
+    s.wr(off(Reg::RESET), 0);
+    const std::vector<unsigned char> all(4, TLM_BYTE_ENABLED);
+    uint32_t v = 0x12345678;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_WRITE_COMMAND, off(Reg::QSIZE), 4, 4, all), v), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(s.rd(off(Reg::QSIZE)), 0x12345678u);
+    v = 0;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, off(Reg::QSIZE), 4, 4, all), v), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0x12345678u);
+    // A write strobe on bytes 1 and 3 changes those bytes only; a two-byte pattern repeats over the word.
+    v = 0xAABBCCDD;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_WRITE_COMMAND, off(Reg::QSIZE), 4, 4, {TLM_BYTE_DISABLED, TLM_BYTE_ENABLED}), v),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(s.rd(off(Reg::QSIZE)), 0xAA34CC78u);
+    // A read leaves the disabled lanes of the initiator's buffer alone.
+    v = 0xFFFFFFFF;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, off(Reg::QSIZE), 4, 4, {TLM_BYTE_ENABLED, TLM_BYTE_ENABLED,
+                                                                         TLM_BYTE_DISABLED, TLM_BYTE_DISABLED}), v),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0xFFFFCC78u);
+  });
+}
+
+TEST(NpuRegistersTlm, StandardErrorResponses) {
+  env().run([](Stimulus&) {
+    uint32_t v = 0;
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x1000), v), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x006), v), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x004, 8, 8), v), tlm::TLM_BURST_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_READ_COMMAND, 0x004, 4, 2), v), tlm::TLM_BURST_ERROR_RESPONSE);
+    // A byte-enable pointer with no length is no pattern at all.
+    tlm::tlm_generic_payload gp;
+    unsigned char enable = TLM_BYTE_ENABLED;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    gp.set_read();
+    gp.set_address(0x004);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    gp.set_byte_enable_ptr(&enable);
+    gp.set_byte_enable_length(0);
+    env().platform.npu.apb.get_base_export()->b_transport(gp, delay);
+    EXPECT_EQ(gp.get_response_status(), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_IGNORE_COMMAND, 0x004), v), tlm::TLM_OK_RESPONSE);
+  });
+}
+
+// An access takes effect at its annotated time: a CMD run annotated 1000 ns ahead starts the stream then.
+TEST(NpuRegistersTlm, AccessTakesEffectAtItsAnnotatedTime) {
+  Mapping m(pool(4, 4) + test::kStop);
+  uint64_t written = 0, irq = 0;
+  env().run([&](Stimulus& s) {
+    setup(s, m);
+    uint32_t run = kCmdKeep | 1;
+    written = s.now();
+    EXPECT_EQ(apb_access(make_access(tlm::TLM_WRITE_COMMAND, off(Reg::CMD), 4, 4, {}, sc_time(1000, SC_NS)), run),
+              tlm::TLM_OK_RESPONSE);
+    ASSERT_TRUE(s.wait_irq());
+    irq = s.now();
+  });
+  EXPECT_EQ(irq - env().platform.npu.report().total_cycles, written + 1000)
+      << "the job ran from the annotated time of the CMD write to its IRQ";
+}
+
+}  // namespace
+}  // namespace ethosu::npu
+
+namespace ethosu::npu {
+namespace {
+
+// A job of about 8000 cycles (ports at the default 16 B/cycle): DMAs inside region 2, one after the other.
+std::string long_dma_job() {
+  std::string text = "NPU_SET_DMA0_SRC_REGION region=2\nNPU_SET_DMA0_DST_REGION region=2\nNPU_SET_DMA0_SRC addr=0\n"
+                     "NPU_SET_DMA0_DST addr=2048\nNPU_SET_DMA0_LEN length=2048\n";
+  for (int i = 0; i < 40; ++i) text += "NPU_OP_DMA_START\nNPU_OP_DMA_WAIT k=0\n";
+  return text + test::kStop;
+}
+
+// Reset in the middle of a job, by RESET (soft) or by the reset input (hard): the job ends there, raises no IRQ,
+// and the next job runs exactly as it runs alone.
+class NpuReset : public ::testing::TestWithParam<bool> {};
+
+TEST_P(NpuReset, AbortsTheRunningJob) {
+  const bool pin = GetParam();
+  const std::string second = pool(4, 4) + test::kStop;
+  uint64_t solo_cycles = 0;
+  std::vector<uint8_t> solo_output;
+  {
+    Mapping m(second);
+    std::iota(m.sram.begin(), m.sram.begin() + 256, uint8_t{1});
+    env().run([&](Stimulus& s) {
+      setup(s, m);
+      s.wr(off(Reg::CMD), kCmdKeep | 1);
+      ASSERT_TRUE(s.wait_irq());
+    });
+    solo_cycles = env().platform.npu.report().total_cycles;
+    solo_output.assign(m.sram.begin() + 0x800, m.sram.begin() + 0x900);
+  }
+  auto first = std::make_unique<Mapping>(long_dma_job());
+  env().run([&](Stimulus& s) {
+    setup(s, *first);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    s.idle(3000);
+    ASSERT_FALSE(s.irq.read());
+    EXPECT_EQ(isa::get(s.rd(off(Reg::STATUS)), RegField::STATUS_state), 1u);
+    if (pin) {
+      env().platform.reset.write(true);
+      s.idle(1);
+      env().platform.reset.write(false);
+      s.idle(1);
+    } else {
+      s.wr(off(Reg::RESET), 0);
+    }
+    EXPECT_EQ(isa::get(s.rd(off(Reg::STATUS)), RegField::STATUS_state), 0u);
+    EXPECT_FALSE(s.wait_irq(50'000)) << "the aborted job raised its IRQ";
+    EXPECT_EQ(s.rd(off(Reg::STATUS)), 0u);
+  });
+  EXPECT_NE(env().platform.npu.report().status.find("aborted by reset"), std::string::npos)
+      << env().platform.npu.report().status;
+  // The next job, on the same platform, as it runs alone.
+  first.reset();
+  Mapping next(second);
+  std::iota(next.sram.begin(), next.sram.begin() + 256, uint8_t{1});
+  auto& p = env().platform;
+  env().run([&](Stimulus& s) {
+    setup(s, next);
+    s.wr(off(Reg::CMD), kCmdKeep | 1);
+    ASSERT_TRUE(s.wait_irq());
+    EXPECT_NE(s.rd(off(Reg::STATUS)) & bit(RegField::STATUS_cmd_end_reached), 0u);
+  });
+  EXPECT_EQ(p.npu.report().status, "ok");
+  EXPECT_EQ(p.npu.report().total_cycles, solo_cycles);
+  EXPECT_EQ(std::vector<uint8_t>(next.sram.begin() + 0x800, next.sram.begin() + 0x900), solo_output);
+}
+
+INSTANTIATE_TEST_SUITE_P(SoftAndPin, NpuReset, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ResetInput" : "ResetRegister"; });
+
+}  // namespace
+}  // namespace ethosu::npu

@@ -126,6 +126,12 @@ const std::map<std::string, Probe>& probes() {
       m[std::string(port) + "max_outstanding_reads"] = {"1", "dma"};
       m[std::string(port) + "max_outstanding_writes"] = {"1", "dma"};
     }
+    // A platform's Dram (include/ethosu_sim/dram.h) reads these; the ready platform's memories add no time.
+    for (const char* dram : {"bytes_per_ns", "read_latency_ns", "write_latency_ns", "burst_bytes"})
+      m[std::string("mem.dram.") + dram] = {"7", "dma", Effect::NONE};
+    // The default's opposite: SRAM's channels shared, DRAM's split.
+    m["mem.axi0.shared_data_bus"] = {"true", "dma"};
+    m["mem.axi1.shared_data_bus"] = {"false", "dma"};
     for (unsigned r = 0; r < 8; ++r) m["regions." + std::to_string(r) + ".port"] = {r == 2 ? "1" : "0", "dma"};
     return m;
   }();

@@ -158,6 +158,69 @@ AxiAccess AxiPort::access(tlm::tlm_command cmd, uint64_t addr, uint64_t stride_b
   return result;
 }
 
+AxiAccess AxiPort::transactions(tlm::tlm_command cmd, uint64_t request_cycle, const std::vector<AddressRun>& runs,
+                                isa::Access client, unsigned limiter, TransactionData& data, bool open_run) {
+  struct Bus : TransactionBus {
+    AxiPort& port;
+    tlm::tlm_command cmd;
+    TransactionData& data;
+    AxiAccess& result;
+    Bus(AxiPort& p, tlm::tlm_command c, TransactionData& d, AxiAccess& r) : port(p), cmd(c), data(d), result(r) {}
+    uint64_t transaction(bool, const AddressRun& run, uint64_t address, uint64_t bytes, uint64_t issue_cycle) override {
+      if (!result.ok()) return 0;
+      const uint64_t now = sc_core::sc_time_stamp().value(), at = issue_cycle * port.period_;
+      sc_core::sc_time delay = sc_core::sc_time::from_value(at > now ? at - now : 0);
+      tlm::tlm_generic_payload& gp = port.gp_;
+      gp.set_command(cmd);
+      gp.set_address(address);
+      gp.set_data_ptr(data.at(address, bytes));
+      gp.set_data_length(static_cast<unsigned>(bytes));
+      gp.set_streaming_width(static_cast<unsigned>(bytes));
+      gp.set_byte_enable_ptr(nullptr);
+      if (run.strobe_period) {
+        // The pattern of one period repeats over the transaction, which starts on a period boundary.
+        std::vector<uint8_t>& strobes = port.strobes_;
+        strobes.assign(run.strobe_period, TLM_BYTE_DISABLED);
+        std::fill(strobes.begin() + run.strobe_lo, strobes.begin() + run.strobe_hi, uint8_t{TLM_BYTE_ENABLED});
+        gp.set_byte_enable_ptr(strobes.data());
+        gp.set_byte_enable_length(run.strobe_period);
+      }
+      gp.set_dmi_allowed(false);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      port.socket->b_transport(gp, delay);
+      if (gp.is_response_error()) {
+        result.status = gp.get_response_status();
+        result.fault_address = address;
+        return 0;
+      }
+      const uint64_t answered = sc_core::sc_time_stamp().value() + delay.value();
+      return (answered + port.period_ - 1) / port.period_;
+    }
+  };
+  AxiAccess result;
+  Bus bus(*this, cmd, data, result);
+  result.completion = cmd == tlm::TLM_READ_COMMAND
+                          ? timing_.read(request_cycle, runs.data(), runs.size(), client, limiter, bus, open_run)
+                          : timing_.write(request_cycle, runs.data(), runs.size(), client, limiter, bus);
+  return result;
+}
+
+uint64_t AxiPort::debug_read(uint64_t addr, uint8_t* dst, uint64_t bytes) {
+  uint64_t done = 0;
+  while (done < bytes) {
+    gp_.set_command(tlm::TLM_READ_COMMAND);
+    gp_.set_address(addr + done);
+    gp_.set_data_ptr(dst + done);
+    gp_.set_data_length(static_cast<unsigned>(std::min<uint64_t>(bytes - done, 0x10000000u)));
+    gp_.set_streaming_width(gp_.get_data_length());
+    gp_.set_byte_enable_ptr(nullptr);
+    const unsigned n = socket->transport_dbg(gp_);
+    done += n;
+    if (n < gp_.get_data_length()) break;
+  }
+  return done;
+}
+
 bool AxiPort::transfer_untimed(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t bytes,
                                uint32_t& added_latency_cycles, uint64_t& fault_address) {
   AxiAccess result;
@@ -265,6 +328,7 @@ void AxiPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) 
   dmi_last_ = 0;
   refused_start_ = 1;
   refused_end_ = 0;
+  if (on_invalidate_) on_invalidate_(start, end);
 }
 
 }  // namespace ethosu::axi

@@ -2,9 +2,11 @@
 // AxiPortTiming. It also counts its PMU events, draws its traffic on its trace track and applies the driver's
 // AXI_LIMITn.
 //
-// Data paths: the CC fetches the command stream with read(); the data of operations and DMAs is reached through
-// direct() (DMI) or, where the memory grants none, staged with transfer_untimed(), and its time is booked on
-// timing() by the blocks' models (models/npu/pipeline.h, the DMA).
+// Data paths. Fast path: the CC fetches the command stream with read(); the data of operations and DMAs is reached
+// through direct() (DMI) or, where the memory grants none, staged with transfer_untimed(), and its time is booked
+// on timing() by the blocks' models (models/npu/pipeline.h, the DMA). Transaction mode: transactions() sends every
+// AXI transaction of a transfer through the socket as a b_transport at the cycle the port issues it, and holds it
+// until the target's answer; debug_read() reads bytes without bus time (transport_dbg).
 //
 // Contract: read()/write() are called from an SC_THREAD, loosely timed: the caller's
 // local time offset (its tlm_quantumkeeper's, or its own) says when the request is made; the call
@@ -24,6 +26,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -83,6 +86,23 @@ class AxiPort : public sc_core::sc_module {
   AxiAccess write_strided(uint64_t addr, uint64_t stride_bytes, uint32_t run_bytes, uint64_t runs,
                           const uint8_t* src, isa::Access client, sc_core::sc_time& local_offset, unsigned limiter = 0);
 
+  // Transaction mode: where each transaction's bytes are (a read's destination, a write's source).
+  class TransactionData {
+   public:
+    virtual ~TransactionData() = default;
+    virtual uint8_t* at(uint64_t address, uint64_t bytes) = 0;
+  };
+  // One transfer over `runs` (bus addresses), requested at `request_cycle`: each AXI transaction (the runs cut at
+  // the limiter's burst split) goes through the socket as a b_transport whose annotated delay takes it to its
+  // issue cycle (never before the current time: a target that waited has moved it on); the time the target
+  // answers (sc_time_stamp() + returned delay) holds the transaction until then if it is later than the port's
+  // own time (AxiPortTiming, TransactionBus). The first refused transaction's address and status go to the result;
+  // the transactions after it are still timed but move nothing. No allocation per call.
+  AxiAccess transactions(tlm::tlm_command cmd, uint64_t request_cycle, const std::vector<AddressRun>& runs,
+                         isa::Access client, unsigned limiter, TransactionData& data, bool open_run = false);
+  // Reads `bytes` at addr by debug transport (no bus time, no side effects); the bytes it got.
+  uint64_t debug_read(uint64_t addr, uint8_t* dst, uint64_t bytes);
+
   // Host pointer to the memory at addr and the bytes that follow it in the same buffer, through DMI with
   // read and write access, and the grant's latencies in cycles; data nullptr (bytes 0) where the memory
   // grants none. For bulk data the NPU's blocks work on directly, with time charged separately on timing().
@@ -96,6 +116,10 @@ class AxiPort : public sc_core::sc_module {
   // is raised to what the target added. False at the first refused chunk, whose address goes to `fault_address`.
   bool transfer_untimed(tlm::tlm_command cmd, uint64_t addr, uint8_t* buf, uint64_t bytes, uint32_t& added_latency_cycles,
                         uint64_t& fault_address);
+
+  // Called after the memory withdraws DMI grants for [start, end] (inclusive), so that a user of a pointer
+  // from direct() stops using it.
+  void on_invalidate(std::function<void(uint64_t start, uint64_t end)> f) { on_invalidate_ = std::move(f); }
 
   AxiPortTiming& timing() { return timing_; }
   const AxiPortTiming& timing() const { return timing_; }
@@ -126,6 +150,8 @@ class AxiPort : public sc_core::sc_module {
   unsigned dmi_count_ = 0, dmi_last_ = 0, dmi_victim_ = 0;
   uint64_t refused_start_ = 1, refused_end_ = 0;  // empty
   tlm::tlm_generic_payload gp_;  // reused by every call
+  std::vector<uint8_t> strobes_;  // transaction mode: a strobed write's byte enables
+  std::function<void(uint64_t, uint64_t)> on_invalidate_;
 };
 
 }  // namespace ethosu::axi

@@ -303,14 +303,119 @@ Completion AxiPortTiming::write_behind(const Completion& read, uint64_t bytes, u
   if (bytes == 0) return read;
   const Completion w =
       transfer(Dir::WRITE, read.first_data_done_cycle, bytes, run_bytes, client, limiter, added_latency_cycles);
-  // The last burst holds the last read data: it moves after it, and the transfer is done at its response.
-  const uint64_t last_burst = std::min<uint64_t>(bytes, params_.limiters[limiter].burst_split_bytes);
-  const uint64_t tail = read.complete_cycle +
-                        static_cast<uint64_t>(std::ceil(double(last_burst) / params_.bytes_per_cycle)) +
-                        params_.write_latency_cycles + added_latency_cycles;
   Completion c = w;
-  c.complete_cycle = std::max(w.complete_cycle, tail);
+  c.complete_cycle = std::max(w.complete_cycle, write_behind_done(read, bytes, limiter, added_latency_cycles));
   return c;
+}
+
+uint64_t AxiPortTiming::write_behind_done(const Completion& read, uint64_t bytes, unsigned limiter,
+                                          uint32_t added_latency_cycles) const {
+  // The last burst holds the last read data: it moves after it, and the transfer is done at its response.
+  const uint64_t last_burst = std::min<uint64_t>(bytes, params_.limiters[limiter & 1].burst_split_bytes);
+  return read.complete_cycle + static_cast<uint64_t>(std::ceil(double(last_burst) / params_.bytes_per_cycle)) +
+         params_.write_latency_cycles + added_latency_cycles;
+}
+
+Completion AxiPortTiming::read(uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client,
+                               unsigned limiter, TransactionBus& bus, bool open_run) {
+  return transfer_each(Dir::READ, request_cycle, runs, count, client, limiter, bus, open_run);
+}
+
+Completion AxiPortTiming::write(uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client,
+                                unsigned limiter, TransactionBus& bus) {
+  return transfer_each(Dir::WRITE, request_cycle, runs, count, client, limiter, bus, false);
+}
+
+// transfer()'s rules without its closed forms: every transaction is booked, asked of the bus and held until the
+// later of the port's time and the bus's answer.
+Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count,
+                                        isa::Access client, unsigned limiter, TransactionBus& bus, bool open_run) {
+  size_t last = count;  // the last run with bytes
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < count; ++i)
+    if (runs[i].bytes) {
+      bytes += runs[i].bytes;
+      last = i;
+    }
+  if (bytes == 0) return {request_cycle, request_cycle, request_cycle, request_cycle};
+  if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
+  const auto d = static_cast<unsigned>(dir);
+  const bool is_read = dir == Dir::READ;
+  const uint64_t t = request_cycle * num_;
+  const uint64_t pre = is_read ? uint64_t{params_.read_latency_cycles} * num_ : 0;
+  const uint64_t post = is_read ? 0 : uint64_t{params_.write_latency_cycles} * num_;
+  uint64_t& free_at = data_free_ticks_[params_.shared_data_bus ? 0 : d];
+  SlotRing& ring = rings_[limiter][d];
+  const uint64_t split = params_.limiters[limiter].burst_split_bytes;
+  const sim::Divisor& split_div = split_div_[limiter];
+
+  bool first = true;
+  uint64_t first_issue = 0, first_data = 0, first_done = 0, issue_last = t, c = 0, response = 0;
+  uint64_t txns = 0, beats = 0, occ_ticks = 0, bus_wait = 0;
+  for (size_t i = 0; i <= last; ++i) {
+    const uint64_t len = runs[i].bytes;
+    if (len == 0) continue;
+    // A run the next one continues is one sequential stream with it for the memory: only the stretch's end is
+    // padded to the burst (runs split by their strobes, or by the order the tile reads them).
+    const bool open = i == last ? open_run : runs[i + 1].address == runs[i].address + len;
+    const uint64_t run_occ = open ? bus_div_.round_up(len) : burst_div_.round_up(len);
+    const uint64_t run_txns = split_div.div(len + split - 1);
+    for (uint64_t k = 0; k < run_txns; ++k) {
+      const uint64_t n = std::min(split, len - k * split);
+      const uint64_t occ = (k + 1 < run_txns ? split : run_occ - (run_txns - 1) * split) * den_;
+      const uint64_t issue = std::max(t, ring.hold_until[ring.head]);
+      const uint64_t start = std::max(issue + pre, free_at);
+      uint64_t done = start + occ;
+      const uint64_t answer = bus.transaction(is_read, runs[i], runs[i].address + k * split, n, to_cycles_ceil(issue)) * num_;
+      uint64_t hold;
+      if (is_read) {
+        bus_wait += answer > done ? answer - done : 0;
+        done = std::max(done, answer);
+        hold = done;
+      } else {
+        hold = std::max(done + post, answer);
+        response = std::max(response, hold);
+      }
+      if (first) {
+        first = false;
+        first_issue = issue;
+        first_data = start;
+        first_done = done;
+      }
+      ring.hold_until[ring.head] = hold;
+      ring.latest_hold = std::max(ring.latest_hold, hold);
+      if (++ring.head == ring.size) ring.head = 0;
+      free_at = c = done;
+      issue_last = issue;
+      ++txns;
+      beats += bus_div_.div(n + params_.bus_bytes - 1);
+      occ_ticks += occ;
+    }
+  }
+
+  TickChannel& ch = counters_.channel[d];
+  ch.transactions += txns;
+  ch.beats += beats;
+  ch.bytes += bytes;
+  ch.busy_ticks += occ_ticks;
+  if (issue_last > t) {
+    const uint64_t from = std::max(t, ch.limit_cursor);
+    if (issue_last > from) ch.limit_stall_ticks += issue_last - from;
+    ch.limit_cursor = std::max(ch.limit_cursor, issue_last);
+  }
+  TickClient& cl = counters_.clients[static_cast<unsigned>(client)];
+  (is_read ? cl.bytes_read : cl.bytes_written) += bytes;
+  cl.beats += beats;
+  cl.transactions += txns;
+  // What the bus added counts as port contention, as other traffic on the data path does.
+  const uint64_t port_wait = first_data - (first_issue + pre) + bus_wait;
+  cl.port_wait_ticks += port_wait;
+  const uint64_t accounted = pre + occ_ticks + port_wait;
+  cl.limit_wait_ticks += c - t > accounted ? c - t - accounted : 0;
+
+  const uint64_t data_done = to_cycles_ceil(c);
+  return {to_cycles_ceil(first_issue), data_done, is_read ? data_done : to_cycles_ceil(response),
+          to_cycles_ceil(first_done)};
 }
 
 ClassBytes AxiPortTiming::class_bytes() const {

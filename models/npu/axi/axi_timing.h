@@ -25,8 +25,8 @@
 //   or write_latency for the transactions of that transfer alone.
 // * AXI has independent read and write data channels, each the port's width, so by default reads
 //   and writes do not contend. shared_data_bus = true makes them share one data path, for a memory
-//   whose bandwidth figure is the total of both directions (Vela divides read+write bytes by one
-//   bandwidth).
+//   whose bandwidth figure is the total of both directions (a DRAM's one data bus; Vela divides
+//   read+write bytes by one bandwidth for every memory).
 // * Outstanding limits are per limiter (2 per port, selected by REGIONCFG); the data channel is per
 //   port. Transactions complete in booking order, so a slot frees when the transaction
 //   max_outstanding places earlier completes.
@@ -73,6 +73,9 @@ struct AxiPortParams {
     f.field("burst_bytes", burst_bytes, "bytes", "memory burst length (Vela burst_length)", {16, 4096, 16});
     f.field("read_latency_cycles", read_latency_cycles, "cycles", "read latency", {0, 1000000});
     f.field("write_latency_cycles", write_latency_cycles, "cycles", "write latency", {0, 1000000});
+    f.field("shared_data_bus", shared_data_bus,
+            "reads and writes share bytes_per_cycle (one DRAM data bus); off: AXI's independent read and write "
+            "channels, each at bytes_per_cycle");
     f.field("max_outstanding_reads", limiters[0].max_outstanding_reads, "transactions", "outstanding read limit",
             {1, kMaxOutstandingReads});
     f.field("max_outstanding_writes", limiters[0].max_outstanding_writes, "transactions", "outstanding write limit",
@@ -111,6 +114,24 @@ struct AxiPortStats {
   std::array<ClientStats, isa::kAccessCount> clients{};  // per traffic class
 };
 
+// Transaction mode: a transfer's bytes at their bus addresses, and the bus its transactions go on. A run with a
+// strobe period writes only [strobe_lo, strobe_hi) of every strobe_period bytes (AXI write strobes); its
+// transactions still move, and count, all of it.
+struct AddressRun {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+  uint32_t strobe_period = 0, strobe_lo = 0, strobe_hi = 0;
+};
+class TransactionBus {
+ public:
+  virtual ~TransactionBus() = default;
+  // One AXI transaction of `bytes` at `address` (a piece of `run`), issued at `issue_cycle`, asked in booking
+  // order. Returns the cycle the bus says it completed (a read's last data in, a write acknowledged); a cycle
+  // before the port's own (0 for a bus that adds nothing) leaves the port's time.
+  virtual uint64_t transaction(bool read, const AddressRun& run, uint64_t address, uint64_t bytes,
+                               uint64_t issue_cycle) = 0;
+};
+
 class AxiPortTiming {
  public:
   // Throws ethosu::InputError on invalid parameters (see validate rules in the .cpp).
@@ -136,6 +157,18 @@ class AxiPortTiming {
   // moves after it; complete_cycle is that burst's response.
   Completion write_behind(const Completion& read, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                           unsigned limiter = 0, uint32_t added_latency_cycles = 0);
+  // When that last burst's response comes, for `bytes` written behind `read`.
+  uint64_t write_behind_done(const Completion& read, uint64_t bytes, unsigned limiter,
+                             uint32_t added_latency_cycles = 0) const;
+
+  // Transaction mode: the same rules, transaction by transaction over the given runs (contiguous runs one stretch
+  // for the burst padding), each transaction asked of `bus` at its issue cycle; a transaction completes no earlier than the bus says, which
+  // holds its outstanding slot (and, for a read, the data channel) that much longer. With a bus that adds nothing
+  // and runs of one length, the times are those of read()/write().
+  Completion read(uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client, unsigned limiter,
+                  TransactionBus& bus, bool open_run = false);
+  Completion write(uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client, unsigned limiter,
+                   TransactionBus& bus);
 
   AxiPortStats stats() const;  // converted to cycles when read
   ClassBytes class_bytes() const;
@@ -164,6 +197,8 @@ class AxiPortTiming {
 
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                       isa::Access client, unsigned limiter, uint32_t added_latency_cycles, bool open_run = false);
+  Completion transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client,
+                           unsigned limiter, TransactionBus& bus, bool open_run);
   uint64_t to_cycles_ceil(uint64_t ticks) const { return num_div_.div(ticks + num_ - 1); }
   void set_divisors();  // from params_ and num_
 

@@ -441,5 +441,77 @@ TEST(AxiTiming, ZeroBytesTakeNoTime) {
   EXPECT_EQ(port.stats().read.transactions, 0u);
 }
 
+// A bus that adds nothing, or holds every transaction until `extra` cycles after its issue; it logs them.
+struct LoggingBus : TransactionBus {
+  uint64_t extra = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> issued;  // address, issue cycle
+  uint64_t transaction(bool, const AddressRun&, uint64_t address, uint64_t, uint64_t issue_cycle) override {
+    issued.emplace_back(address, issue_cycle);
+    return extra ? issue_cycle + extra : 0;
+  }
+};
+
+// Transaction by transaction over the same runs, with a bus that adds nothing, the port books exactly what its
+// closed forms book (transaction mode against the fast path).
+TEST(AxiTiming, TransactionByTransactionBooksAsTheTransfer) {
+  std::mt19937_64 rng(5);
+  const auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+  for (int port_case = 0; port_case < 30; ++port_case) {
+    AxiPortParams p;
+    p.bytes_per_cycle = pick(0, 1) ? 3.75 : 16;
+    p.bus_bytes = 16;
+    p.burst_bytes = 16u << pick(1, 3);
+    p.read_latency_cycles = static_cast<uint32_t>(pick(0, 600));
+    p.write_latency_cycles = static_cast<uint32_t>(pick(0, 300));
+    p.shared_data_bus = pick(0, 1) == 1;
+    for (LimiterParams& l : p.limiters) {
+      l.burst_split_bytes = 64u << pick(0, 2);
+      l.max_outstanding_reads = static_cast<uint32_t>(pick(1, 64));
+      l.max_outstanding_writes = static_cast<uint32_t>(pick(1, 32));
+    }
+    AxiPortTiming closed(p), each(p);
+    LoggingBus bus;
+    uint64_t now = 0;
+    for (int call = 0; call < 200; ++call) {
+      now += pick(0, 500);
+      const bool write = pick(0, 1) == 1;
+      const uint64_t bytes = pick(1, 9000);
+      const auto run = static_cast<uint32_t>(pick(0, 2) == 0 ? 0 : pick(1, 3000));
+      std::vector<AddressRun> runs;
+      for (uint64_t at = 0; at < bytes; at += run ? run : bytes)
+        runs.push_back({0x1000 + 2 * at, std::min<uint64_t>(run ? run : bytes, bytes - at)});
+      const Completion want = write ? closed.write(now, bytes, run, Access::OFM) : closed.read(now, bytes, run, Access::IFM);
+      const Completion got = write ? each.write(now, runs.data(), runs.size(), Access::OFM, 0, bus)
+                                   : each.read(now, runs.data(), runs.size(), Access::IFM, 0, bus);
+      ASSERT_TRUE(got.start_cycle == want.start_cycle && got.data_done_cycle == want.data_done_cycle &&
+                  got.complete_cycle == want.complete_cycle && got.first_data_done_cycle == want.first_data_done_cycle)
+          << "port " << port_case << " call " << call << (write ? " write " : " read ") << bytes << " B, runs of " << run;
+    }
+    expect_same_stats(each.stats(), closed.stats());
+  }
+}
+
+TEST(AxiTiming, TheBusAnswerHoldsATransaction) {
+  AxiPortParams p = sram();
+  p.limiters[0].max_outstanding_reads = 1;
+  AxiPortTiming port(p);
+  LoggingBus bus;
+  bus.extra = 1000;  // a slow memory: each read is in 1000 cycles after it issues
+  const std::vector<AddressRun> runs = {{0x100, 64}, {0x200, 64}};
+  const Completion c = port.read(10, runs.data(), runs.size(), Access::IFM, 0, bus);
+  ASSERT_EQ(bus.issued.size(), 2u);
+  EXPECT_EQ(bus.issued[0], std::make_pair(uint64_t{0x100}, uint64_t{10}));
+  // One outstanding read: the second issues when the first is in.
+  EXPECT_EQ(bus.issued[1], std::make_pair(uint64_t{0x200}, uint64_t{1010}));
+  EXPECT_EQ(c.first_data_done_cycle, 1010u);
+  EXPECT_EQ(c.complete_cycle, 2010u);
+  // A write is acknowledged when the bus says, its data leaves at the port's time.
+  bus.extra = 500;
+  const std::vector<AddressRun> one = {{0x300, 32}};
+  const Completion w = port.write(3000, one.data(), one.size(), Access::OFM, 0, bus);
+  EXPECT_EQ(w.data_done_cycle, 3000u + 2);
+  EXPECT_EQ(w.complete_cycle, 3500u);
+}
+
 }  // namespace
 }  // namespace ethosu::axi

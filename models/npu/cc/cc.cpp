@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "isa/decoder.h"
 #include "isa/registers.h"
 #include "isa/validator.h"
+#include "models/kernels/dma_copy.h"
+#include "models/kernels/op_runner.h"
 #include "sim/text.h"
 
 namespace ethosu::npu {
@@ -82,15 +85,26 @@ uint64_t Cc::cycle_now() const { return static_cast<uint64_t>(sc_core::sc_time_s
 void Cc::thread() {
   for (;;) {
     wait(start_);
+    running_ = true;
+    abort_requested_ = false;
     run_stream();
+    running_ = false;
     b_.pmu.plan_idle_overflow();
     if (irq_changed_) irq_changed_();
   }
 }
 
+void Cc::abort() {
+  start_.cancel();
+  if (!running_) return;
+  abort_requested_ = true;
+  abort_.notify();
+}
+
 void Cc::sync() {
   const sc_core::sc_time target = b_.axi0.clock_period() * static_cast<double>(cc_cycle_);
-  if (target > sc_core::sc_time_stamp()) wait(target - sc_core::sc_time_stamp());
+  if (target > sc_core::sc_time_stamp()) wait(target - sc_core::sc_time_stamp(), abort_);
+  check_abort();
   b_.pmu.account_until(cc_cycle_);
 }
 
@@ -104,13 +118,28 @@ bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
   const sc_core::sc_time offset =
       b_.axi0.clock_period() * static_cast<double>(cc_cycle_) - sc_core::sc_time_stamp();
   const uint64_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
+  struct Stream : axi::AxiPort::TransactionData {
+    uint8_t* bytes;
+    uint64_t base;
+    uint8_t* at(uint64_t address, uint64_t) override { return bytes + (address - base); }
+  } stream;
+  stream.bytes = bytes.data();
+  stream.base = b_.ctrl.qbase();
   for (uint64_t at = 0; at < bytes.size(); at += piece) {
     const uint64_t n = std::min<uint64_t>(piece, bytes.size() - at);
-    // Every request is issued at the start; the port's outstanding limit and bandwidth pace them.
-    sc_core::sc_time request = offset;
-    // The pieces are one sequential read for the memory: only the last closes a burst.
-    const auto a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, isa::Access::CMD, request,
-                                b_.ctrl.qconfig() & 1, at + n < bytes.size());
+    // Every request is issued at the start; the port's outstanding limit and bandwidth pace them. The pieces are
+    // one sequential read for the memory: only the last closes a burst.
+    const bool open = at + n < bytes.size();
+    axi::AxiAccess a;
+    if (transactions_) {
+      addresses_.assign(1, {b_.ctrl.qbase() + at, n});
+      a = port(p).transactions(tlm::TLM_READ_COMMAND, cc_cycle_, addresses_, isa::Access::CMD, b_.ctrl.qconfig() & 1,
+                               stream, open);
+    } else {
+      sc_core::sc_time request = offset;
+      a = port(p).read(b_.ctrl.qbase() + at, bytes.data() + at, n, 0, isa::Access::CMD, request,
+                       b_.ctrl.qconfig() & 1, open);
+    }
     if (!a.ok()) return false;
     fetch_done_.push_back(a.completion.complete_cycle);
   }
@@ -119,6 +148,7 @@ bool Cc::fetch_stream(std::vector<uint8_t>& bytes) {
 }
 
 void Cc::command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) {
+  check_abort();  // a memory target that waited may have let a reset in
   if (cc_cycle_ > b_.pmu.accounted_cycle() + timing_.quantum_cycles) sync();
   // Word by word in order, each fetch request's words once its bytes are in.
   const uint32_t piece = std::max<uint32_t>(timing_.fetch_bytes, 4);
@@ -151,16 +181,16 @@ void Cc::map_regions() {
   AxiMap& axi = pipeline_.axi;
   axi.ports = {&b_.axi0.timing(), &b_.axi1.timing()};
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    const axi::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
-    regions_[r] = {d.data, d.bytes};
-    staged_[r].bytes.clear();
-    staged_[r].needed = d.data == nullptr;
-    axi.region_read_latency[r] = d.read_latency_cycles;
-    axi.region_write_latency[r] = d.write_latency_cycles;
+    regions_[r] = {};
+    bound_[r] = Bound{};
+    axi.region_read_latency[r] = axi.region_write_latency[r] = 0;
     axi.region_port[r] = b_.ctrl.region_port(r);
     axi.region_limiter[r] = b_.ctrl.region_limiter(r) & 1;
     engine_config_.region_port[r] = static_cast<uint8_t>(axi.region_port[r]);
   }
+  any_stale_ = false;
+  bus_fault_.reset();
+  pipeline_.axi.bus = transactions_ ? static_cast<RegionBus*>(this) : nullptr;
   pipeline_.mac_timing = &b_.mac.timing();
   pipeline_.wd_timing = &b_.wd.timing();
   pipeline_.ao_timing = &b_.ao.timing();
@@ -172,52 +202,185 @@ void Cc::map_regions() {
   engine_config_.limits = limits_;
 }
 
-void Cc::stage_regions(const isa::Stream& stream) {
-  if (std::none_of(staged_.begin(), staged_.end(), [](const Staged& s) { return s.needed; })) return;
-  // Walked as this NPU walks it: what its cores reach.
+void Cc::bind_regions(const isa::Stream& stream) {
+  // Walked as this NPU walks it: what its cores reach. Regions the stream never reaches are not asked for.
   isa::ValidatorOptions own;
   own.variant = engine_config_.variant;
   const isa::Report extents = isa::validate(stream, own);
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    Staged& st = staged_[r];
     const isa::Extent used = extents.region_extent(r);
-    if (!st.needed || !used.used || used.end <= 0) continue;
-    const unsigned p = b_.ctrl.region_port(r);
-    const auto lowest = static_cast<uint64_t>(std::max<int64_t>(used.lowest, 0));
-    const auto end = static_cast<uint64_t>(used.end);
-    st.bytes.assign(end, 0);
-    // In pieces, so that a region that runs past the memory keeps the part it has: the stream faults beyond.
-    constexpr uint64_t kPiece = 4096;
-    uint64_t valid = lowest;
+    if (!used.used || used.end <= 0) continue;
+    Bound& b = bound_[r];
+    b.used = true;
+    b.lowest = static_cast<uint64_t>(std::max<int64_t>(used.lowest, 0));
+    b.end = static_cast<uint64_t>(used.end);
+    const isa::Extent writes = extents.writes(r);
+    b.write_from = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.lowest, 0)) : 0;
+    b.write_end = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.end, 0)) : 0;
+    bind_region(r);
+  }
+}
+
+void Cc::bind_region(unsigned r) {
+  Bound& b = bound_[r];
+  b.stale = false;
+  if (transactions_) {
+    // The operations work on a copy the bus keeps current: each loads what it reads before it runs, and its
+    // writes carry what it wrote. No DMI is asked for.
+    b.bytes.assign(b.end, 0);
+    regions_[r] = {b.bytes.data(), b.end};
+    return;
+  }
+  const axi::AxiPort::Direct d = port(b_.ctrl.region_port(r)).direct(b_.ctrl.basep(r));
+  if (d.data) {
+    regions_[r] = {d.data, d.bytes};
+    pipeline_.axi.region_read_latency[r] = d.read_latency_cycles;
+    pipeline_.axi.region_write_latency[r] = d.write_latency_cycles;
+    return;
+  }
+  // No DMI: the bytes the stream reaches are read through b_transport now and its writes written back at the
+  // end. In pieces, so that a region that runs past the memory keeps the part it has: the stream faults beyond.
+  const unsigned p = b_.ctrl.region_port(r);
+  b.staged = true;
+  b.bytes.assign(b.end, 0);
+  constexpr uint64_t kPiece = 4096;
+  uint64_t valid = b.lowest;
+  uint32_t added = 0;
+  uint64_t fault_address = 0;
+  while (valid < b.end) {
+    const uint64_t n = std::min(kPiece, b.end - valid);
+    if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, b_.ctrl.basep(r) + valid, b.bytes.data() + valid, n, added,
+                                  fault_address))
+      break;
+    valid += n;
+  }
+  regions_[r] = {b.bytes.data(), valid};
+  b.write_end = std::min(b.write_end, valid);
+  pipeline_.axi.region_read_latency[r] = pipeline_.axi.region_write_latency[r] = added;
+}
+
+void Cc::invalidated(unsigned p, uint64_t start, uint64_t end) {
+  if (transactions_) return;  // no DMI pointer in use
+  for (unsigned r = 0; r < regions_.size(); ++r) {
+    Bound& b = bound_[r];
+    if (!b.used || b.staged || b_.ctrl.region_port(r) != p) continue;
+    const uint64_t base = b_.ctrl.basep(r);
+    if (base + b.end - 1 >= start && base <= end) b.stale = any_stale_ = true;
+  }
+}
+
+std::optional<cc::Fault> Cc::prepare(uint32_t offset, const isa::Operation& op) {
+  // A DMA's reads brought its bytes in when it was issued.
+  if (transactions_) return op.kind == isa::OpKind::DMA ? std::nullopt : load_inputs(offset, op);
+  if (any_stale_) {
+    // A region whose grant went is asked for again (the memory may have moved): the old pointer is never used.
+    any_stale_ = false;
+    for (unsigned r = 0; r < regions_.size(); ++r)
+      if (bound_[r].stale) bind_region(r);
+  }
+  return std::nullopt;
+}
+
+std::optional<cc::Fault> Cc::load_inputs(uint32_t offset, const isa::Operation& op) {
+  // The operation computes its whole output when it is issued, before its read transactions' times (which come
+  // later, with its tiles): it takes the bytes as memory holds them now, without bus time, as every earlier
+  // operation's writes have gone out already. A memory without debug transport is read through b_transport.
+  for (const kernels::AccessRange& a : kernels::accesses(op)) {
+    if (isa::is_write(a.access) || a.span.empty()) continue;
+    const auto lo = static_cast<uint64_t>(a.span.lo), bytes = static_cast<uint64_t>(a.span.hi - a.span.lo);
+    const unsigned p = b_.ctrl.region_port(a.region);
+    const uint64_t address = b_.ctrl.basep(a.region) + lo;
+    uint8_t* into = regions_[a.region].data + lo;
+    const uint64_t got = port(p).debug_read(address, into, bytes);
+    if (got == bytes) continue;
     uint32_t added = 0;
     uint64_t fault_address = 0;
-    while (valid < end) {
-      const uint64_t n = std::min(kPiece, end - valid);
-      if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, b_.ctrl.basep(r) + valid, st.bytes.data() + valid, n, added,
-                                    fault_address))
-        break;
-      valid += n;
-    }
-    regions_[r] = {st.bytes.data(), valid};
-    const isa::Extent writes = extents.writes(r);
-    st.write_from = writes.used ? static_cast<uint64_t>(std::max<int64_t>(writes.lowest, 0)) : 0;
-    st.write_end = writes.used ? std::min<uint64_t>(static_cast<uint64_t>(std::max<int64_t>(writes.end, 0)), valid) : 0;
-    pipeline_.axi.region_read_latency[r] = pipeline_.axi.region_write_latency[r] = added;
+    if (!port(p).transfer_untimed(tlm::TLM_READ_COMMAND, address + got, into + got, bytes - got, added, fault_address))
+      return cc::Fault{cc::FaultKind::BUS_ERROR, offset,
+                       isa::hex_offset(offset) + ": " + std::string(isa::command_info(op.cmd).name) + ": " +
+                           isa::access_name(a.access) + " read refused by the memory at " + sim::hex(fault_address),
+                       p, cc::channel_of(a.access)};
   }
+  return std::nullopt;
+}
+
+std::optional<cc::Fault> Cc::bus_fault() {
+  std::optional<cc::Fault> f;
+  f.swap(bus_fault_);
+  return f;
+}
+
+axi::Completion Cc::read(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                         isa::Access client) {
+  return transfer(tlm::TLM_READ_COMMAND, region, request_cycle, runs, client);
+}
+
+axi::Completion Cc::write(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                          isa::Access client) {
+  if (client == isa::Access::DMA_DST && dma_op_) {
+    // The DMA's rows in the order it moves them, from its source as its reads left it (or the SHRAM).
+    const isa::Dma& d = *dma_op_;
+    const uint8_t* src = d.src.internal() ? b_.shram.banks().front().data() : regions_[d.src.region].data;
+    dma_rows_.resize(d.total_bytes());
+    uint8_t* out = dma_rows_.data();
+    for (uint64_t p = 0; p < d.planes(); ++p)
+      for (uint64_t r = 0; r < d.rows(); ++r, out += d.length_bytes)
+        std::memcpy(out, src + d.src.address + kernels::dma_row_offset(d, d.src, p, r), d.length_bytes);
+  }
+  return transfer(tlm::TLM_WRITE_COMMAND, region, request_cycle, runs, client);
+}
+
+axi::Completion Cc::transfer(tlm::tlm_command cmd, unsigned region, uint64_t request_cycle,
+                             const std::vector<ByteRun>& runs, isa::Access client) {
+  // Where each transaction's bytes are: a kernel operation's reads arrive where its inputs were loaded, so they
+  // go to a scratch buffer; a DMA's reads land in its source region; writes carry what the operation (or the
+  // DMA's rows) put there.
+  struct Data : axi::AxiPort::TransactionData {
+    Cc& cc;
+    isa::Access client;
+    uint8_t* region;
+    uint64_t base, rows = 0;
+    Data(Cc& c, isa::Access a, uint8_t* r, uint64_t b) : cc(c), client(a), region(r), base(b) {}
+    uint8_t* at(uint64_t address, uint64_t bytes) override {
+      if (client == isa::Access::DMA_DST) {
+        uint8_t* p = cc.dma_rows_.data() + rows;
+        rows += bytes;
+        return p;
+      }
+      if (client == isa::Access::DMA_SRC || isa::is_write(client)) return region + (address - base);
+      if (cc.discard_.size() < bytes) cc.discard_.resize(bytes);
+      return cc.discard_.data();
+    }
+  };
+  const unsigned p = b_.ctrl.region_port(region);
+  const uint64_t base = b_.ctrl.basep(region);
+  addresses_.clear();
+  for (const ByteRun& r : runs)
+    addresses_.push_back({base + r.offset, r.bytes, r.strobe_period, r.strobe_lo, r.strobe_hi});
+  Data data(*this, client, regions_[region].data, base);
+  const axi::AxiAccess a =
+      port(p).transactions(cmd, request_cycle, addresses_, client, b_.ctrl.region_limiter(region) & 1, data);
+  if (!a.ok() && !bus_fault_)
+    bus_fault_ = cc::Fault{cc::FaultKind::BUS_ERROR, op_offset_,
+                           isa::hex_offset(op_offset_) + ": " + isa::access_name(client) + " " +
+                               (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") + " refused by the memory at " +
+                               sim::hex(a.fault_address) + " (region " + std::to_string(region) + ")",
+                           p, cc::channel_of(client)};
+  return a.completion;
 }
 
 void Cc::write_back_staged() {
   for (unsigned r = 0; r < regions_.size(); ++r) {
-    Staged& st = staged_[r];
-    if (st.write_end <= st.write_from) continue;
+    Bound& b = bound_[r];
+    if (!b.staged || b.write_end <= b.write_from) continue;
     uint32_t added = 0;
     uint64_t fault_address = 0;
-    if (!port(b_.ctrl.region_port(r)).transfer_untimed(tlm::TLM_WRITE_COMMAND, b_.ctrl.basep(r) + st.write_from,
-                                                       st.bytes.data() + st.write_from, st.write_end - st.write_from,
-                                                       added, fault_address))
+    if (!port(b_.ctrl.region_port(r)).transfer_untimed(tlm::TLM_WRITE_COMMAND, b_.ctrl.basep(r) + b.write_from,
+                                                       b.bytes.data() + b.write_from, b.write_end - b.write_from, added,
+                                                       fault_address))
       report_.hazards.push_back("region " + std::to_string(r) + ": the memory refused the write-back of its results at " +
                                 sim::hex(fault_address));
-    st.write_from = st.write_end = 0;
+    b.write_from = b.write_end = 0;
   }
 }
 
@@ -259,7 +422,7 @@ void Cc::run_stream() {
   try {
     if (fetch_stream(bytes)) {
       const isa::Stream stream = isa::decode(bytes, isa::architecture(engine_config_.variant));
-      stage_regions(stream);
+      bind_regions(stream);
       const cc::RunResult r = cc::Engine::run(stream, regions_, b_.shram.banks(), engine_config_, *this);
       report_.hazards = r.hazards;
       report_.host = r.stats.host;
@@ -269,6 +432,11 @@ void Cc::run_stream() {
       fault({cc::FaultKind::BUS_ERROR, 0, "command stream fetch at QBASE " + std::to_string(b_.ctrl.qbase()), p,
              cc::Channel::RD_CMD});
     }
+  } catch (const Aborted&) {
+    // What the issued operations wrote stays: staged regions get it back as DMI regions already have it.
+    write_back_staged();
+    report_.status = "aborted by reset at cycle " + std::to_string(cycle_now() - run_start_cycle_) + " of the job";
+    cc_cycle_ = std::max(run_start_cycle_, cycle_now());
   } catch (const std::exception& e) {
     // An exception leaving a SystemC thread would stop the kernel for the rest of the process (a memory
     // bound to AXI that throws, the host out of memory): the job ends as the simulator's own refusal, and
@@ -306,8 +474,13 @@ void Cc::finish_report(uint64_t host_start_ns) {
 }
 
 uint64_t Cc::dma(uint32_t offset, const isa::Operation& op) {
+  // Transaction mode: SystemC's time comes up to the issue, so nothing the DMA writes is in memory before it.
+  if (transactions_) sync();
+  op_offset_ = offset;
+  dma_op_ = &op.dma;
   const auto before = port_bytes();
   const Dma::Times t = b_.dma.issue(offset, op, cc_cycle_, pipeline_.axi);
+  dma_op_ = nullptr;
   npu::OpRecord rec;
   rec.offset = offset;
   rec.kind = "DMA";
@@ -329,6 +502,9 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
   rec.layer = layer_of(offset);
   rec.ofm_shape = {op.ofm.height, op.ofm.width, op.ofm.depth};
   rec.block_config = {op.block.height, op.block.width, op.block.depth};
+  // Transaction mode: SystemC's time comes up to the operation's start, so no OFM byte is in memory before it.
+  if (transactions_) sync();
+  op_offset_ = offset;
   const auto before = port_bytes();
   stages_.clear();
   // Each tile's stages go to the time breakdown, and to the trace when one is open.

@@ -15,10 +15,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <systemc>
+#include <tlm>
 
 #include "isa/state.h"
 #include "models/npu/cc/engine.h"
@@ -54,7 +56,7 @@ struct CcBlocks {
   sim::Stats& stats;
 };
 
-class Cc : public Block, private cc::Timeline {
+class Cc : public Block, private cc::Timeline, private RegionBus {
  public:
   enum Stat : uint8_t {
     KERNEL_OPERATIONS, DMA_OPERATIONS, COMMAND_BYTES, BLOCKDEP_STALL, SHRAM_RECONFIG_STALL, CMD_FETCH_STALL,
@@ -67,14 +69,24 @@ class Cc : public Block, private cc::Timeline {
 
   // `variant`: the configuration the stream runs on (its command set and data path).
   void configure(isa::Variant variant, const CcTiming& t, double clock_hz, const cc::Limits& limits);
+  // Transaction mode (between jobs): every AXI transaction goes through the ports' sockets at its time (see
+  // include/ethosu_sim/npu.h); else the fast path (DMI, or regions staged at the stream's start).
+  void set_transactions(bool on) { transactions_ = on; }
+  bool transactions() const { return transactions_; }
   const CcTiming& timing() const { return timing_; }
   // `irq_changed` is the NPU's hook, called when an interrupt source may have changed.
   void connect(std::function<void()> irq_changed) { irq_changed_ = std::move(irq_changed); }
-  void start() { start_.notify(sc_core::SC_ZERO_TIME); }
+  // The stream starts `delay` from now (the time of the host's CMD write).
+  void start(const sc_core::sc_time& delay) { start_.notify(delay); }
+  // Reset: a job that has not started does not; a running one ends at once, without its remaining work, its
+  // IRQ or its write-back.
+  void abort();
 
   const npu::JobReport& report() const { return report_; }
   // The layer of each operation by its stream offset, for the report and the trace (NpuCore::set_layers).
   void set_layers(const std::map<uint32_t, std::string>* layers) { layers_ = layers; }
+  // The memory behind port `port` withdrew its DMI grants for [start, end] (inclusive).
+  void invalidated(unsigned port, uint64_t start, uint64_t end);
 
  private:
   // cc::Timeline
@@ -83,18 +95,32 @@ class Cc : public Block, private cc::Timeline {
   void command(uint32_t offset, uint32_t end_offset, const isa::StreamState& state) override;
   uint64_t dma(uint32_t offset, const isa::Operation& op) override;
   cc::KernelTimes kernel(uint32_t offset, const isa::Operation& op, const cc::KernelIssue& issue) override;
+  std::optional<cc::Fault> prepare(uint32_t offset, const isa::Operation& op) override;
+  std::optional<cc::Fault> bus_fault() override;
   void pmu_mask(bool enable) override;
   void irq(uint16_t mask) override;
   void stop(uint16_t mask) override;
   void fault(const cc::Fault& f) override;
 
+  // RegionBus (transaction mode): a transfer of an operation or a DMA, transaction by transaction on the region's
+  // port. A refused transaction becomes the operation's bus fault.
+  axi::Completion read(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                       isa::Access client) override;
+  axi::Completion write(unsigned region, uint64_t request_cycle, const std::vector<ByteRun>& runs,
+                        isa::Access client) override;
+  axi::Completion transfer(tlm::tlm_command cmd, unsigned region, uint64_t request_cycle,
+                           const std::vector<ByteRun>& runs, isa::Access client);
+  // Transaction mode: the bytes a kernel operation reads, from memory into its region buffers.
+  std::optional<cc::Fault> load_inputs(uint32_t offset, const isa::Operation& op);
+
   void thread();
   void run_stream();
   bool fetch_stream(std::vector<uint8_t>& bytes);
   void map_regions();
-  // Regions the memory grants no DMI for are staged: the bytes the stream reaches (the validator's extents)
-  // are read through b_transport when it starts, the bytes it may write written back when it ends.
-  void stage_regions(const isa::Stream& stream);
+  // The regions the stream reaches (the validator's extents), each through DMI where the memory grants it, else
+  // staged: those bytes read through b_transport now, the bytes it may write written back when it ends.
+  void bind_regions(const isa::Stream& stream);
+  void bind_region(unsigned region);
   void write_back_staged();
   void finish_report(uint64_t host_start_ns);
   void sync();
@@ -111,22 +137,41 @@ class Cc : public Block, private cc::Timeline {
   axi::AxiPort& port(unsigned index) { return index ? b_.axi1 : b_.axi0; }
   uint64_t cycle_now() const;
 
+  // Thrown out of the engine at the CC's next synchronisation after abort().
+  struct Aborted {};
+  void check_abort() const {
+    if (abort_requested_) throw Aborted{};
+  }
+
   CcBlocks b_;
   CcTiming timing_;
   cc::Limits limits_;
   CycleClock clock_;
   std::function<void()> irq_changed_;
-  sc_core::sc_event start_;
+  sc_core::sc_event start_, abort_;
+  bool running_ = false, abort_requested_ = false;
   const std::map<uint32_t, std::string>* layers_ = nullptr;
 
   // State of the running stream.
   cc::Regions regions_{};
-  struct Staged {
-    bool needed = false;
-    std::vector<uint8_t> bytes;  // the region from offset 0 to the end of its extent
+  struct Bound {
+    bool used = false;    // the stream reaches it
+    bool staged = false;  // held in `bytes` (no DMI)
+    bool stale = false;   // its DMI grant was invalidated: asked for again before the next data effect
+    uint64_t lowest = 0, end = 0;  // the extent the stream reaches
+    std::vector<uint8_t> bytes;    // staged: the region from offset 0 to the end of its extent
     uint64_t write_from = 0, write_end = 0;
   };
-  std::array<Staged, 8> staged_;
+  std::array<Bound, 8> bound_;
+  bool any_stale_ = false;
+  bool transactions_ = false;
+  // Transaction mode: the operation whose transfers go out, the DMA whose rows the writes carry, what reads
+  // deliver where their bytes were already loaded, and the first refused transaction's fault.
+  uint32_t op_offset_ = 0;
+  const isa::Dma* dma_op_ = nullptr;
+  std::vector<uint8_t> dma_rows_, discard_;
+  std::vector<axi::AddressRun> addresses_;
+  std::optional<cc::Fault> bus_fault_;
   cc::EngineConfig engine_config_;
   PipelineBlocks pipeline_;
   uint64_t cc_cycle_ = 0;

@@ -152,12 +152,17 @@ class Run {
     }
     dmas_.push_back({offset, op, done_cycle});
     ++result_.stats.dma_ops;
+    if (const std::optional<Fault> f = timeline_.bus_fault()) {
+      fault(*f);
+      return false;
+    }
     return true;
   }
 
   // Moves the oldest queued DMA's bytes into every destination it names: an internal destination's region
   // field is a core mask; an internal source reads core 0.
   void land_oldest() {
+    timeline_.prepare(dmas_.front().offset, dmas_.front().op);  // a DMA's bus errors came at its issue
     const sim::HostTimer timer(result_.stats.host.dma);
     const auto& d = dmas_.front().op.dma;
     const uint8_t* src = d.src.internal() ? shram_.front().data() : regions_[d.src.region].data;
@@ -222,6 +227,10 @@ class Run {
     land_done_by(timeline_.now());
     note_hazards(offset, name, accesses);
 
+    if (const std::optional<Fault> f = timeline_.prepare(offset, op)) {
+      fault(*f);
+      return false;
+    }
     uint64_t macs = 0;
     try {
       macs = ops_.execute(op);
@@ -244,6 +253,10 @@ class Run {
     writes_acknowledged_ = std::max(writes_acknowledged_, t.writes_acknowledged_cycle);
     previous_ = t;
     layout_ = layout;
+    if (const std::optional<Fault> f = timeline_.bus_fault()) {
+      fault(*f);
+      return false;
+    }
     return true;
   }
 

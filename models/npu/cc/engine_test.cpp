@@ -515,6 +515,8 @@ class Script : public Timeline {
     t.writes_acknowledged_cycle = t.end_cycle + ack_cycles;
     return t;
   }
+  std::optional<Fault> prepare(uint32_t, const isa::Operation&) override { return std::nullopt; }
+  std::optional<Fault> bus_fault() override { return std::nullopt; }
   void pmu_mask(bool) override {}
   void irq(uint16_t) override {}
   void stop(uint16_t mask) override { log.push_back("stop " + std::to_string(mask) + " at " + std::to_string(now_)); }

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "isa/operation.h"
 #include "models/npu/cc/fault.h"
@@ -54,6 +55,12 @@ class Timeline {
   virtual uint64_t dma(uint32_t offset, const isa::Operation& op) = 0;
   // A kernel operation the engine has admitted starts at now() (its gates waited for).
   virtual KernelTimes kernel(uint32_t offset, const isa::Operation& op, const KernelIssue& issue) = 0;
+  // The engine is about to run an operation's data effect (a kernel operation, or landing a DMA) on the region
+  // buffers: they must be current. A kernel operation that cannot get its bytes fails with the fault returned.
+  virtual std::optional<Fault> prepare(uint32_t offset, const isa::Operation& op) = 0;
+  // After dma() or kernel(): the bus error the memory answered one of its transfers with, if any (a timeline
+  // whose transfers go on a bus).
+  virtual std::optional<Fault> bus_fault() = 0;
   virtual void pmu_mask(bool enable) = 0;
   virtual void irq(uint16_t mask) = 0;
   // The stream ends: NPU_OP_STOP after every wait it implies, or a fault after the kernels in flight.
@@ -69,6 +76,8 @@ class NoTime : public Timeline {
   void command(uint32_t, uint32_t, const isa::StreamState&) override {}
   uint64_t dma(uint32_t, const isa::Operation&) override { return kNever; }
   KernelTimes kernel(uint32_t, const isa::Operation&, const KernelIssue&) override { return {}; }
+  std::optional<Fault> prepare(uint32_t, const isa::Operation&) override { return std::nullopt; }
+  std::optional<Fault> bus_fault() override { return std::nullopt; }
   void pmu_mask(bool) override {}
   void irq(uint16_t) override {}
   void stop(uint16_t) override {}

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "isa/operation.h"
 #include "models/npu/block.h"
@@ -34,12 +35,15 @@ class Dma : public Block {
   struct Times {
     uint64_t start_cycle, done_cycle;
   };
-  // Books op, issued at `cycle`, on the ports of `axi`.
+  // Books op, issued at `cycle`, on the ports of `axi` (in transaction mode, its rows on axi.bus).
   Times issue(uint32_t offset, const isa::Operation& op, uint64_t cycle, const AxiMap& axi);
+  // One side's rows as runs of region offsets, in the order the DMA moves them (plane by plane, row by row).
+  static void rows(const isa::Dma& d, const isa::DmaEndpoint& side, std::vector<ByteRun>& runs);
 
  private:
   DmaTiming timing_;
   uint64_t free_at_ = 0;
+  std::vector<ByteRun> runs_;
   std::array<sim::Counter*, kStats> stat_;
 };
 

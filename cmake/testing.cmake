@@ -113,23 +113,20 @@ function(ethosu_corpus_test name)
   add_executable(${name} ${PROJECT_SOURCE_DIR}/tests/corpus/${name}.cpp)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${name} PRIVATE ETHOSU_SIM_SHARED_DIR_DEFAULT="${ETHOSU_SIM_SHARED_DIR}")
-  target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest_main)
+  if(NOT TARGET ethosu_corpus_main)
+    add_library(ethosu_corpus_main STATIC ${PROJECT_SOURCE_DIR}/tests/corpus/corpus_main.cpp)
+    target_link_libraries(ethosu_corpus_main PUBLIC GTest::gtest)
+  endif()
+  target_link_libraries(${name} PRIVATE ${ARGN} ethosu_corpus_main)
   ethosu_test_code(${name})
   set_property(GLOBAL APPEND PROPERTY ethosu_test_programs ${name})
   # The cases are listed when ctest runs (not when the program is built), so that $ETHOSU_SIM_SHARED_DIR may be
-  # set for ctest alone. CTest keeps a list until the program changes: a script that runs before the list is
-  # read drops it when the variable differs from the one it was made with. (${name}[1]_tests.cmake is the list
-  # file of CMake's GoogleTest module.)
-  set(list_file "${CMAKE_CURRENT_BINARY_DIR}/${name}[1]_tests.cmake")
-  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${name}_shared_dir.txt")
-  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/${name}_shared_dir.cmake"
-       "set(dir \"\$ENV{ETHOSU_SIM_SHARED_DIR}\")\n"
-       "set(old \"\")\n"
-       "if(EXISTS \"${stamp}\")\n  file(READ \"${stamp}\" old)\nendif()\n"
-       "if(NOT EXISTS \"${stamp}\" OR NOT old STREQUAL dir)\n"
-       "  file(REMOVE \"${list_file}\")\n  file(WRITE \"${stamp}\" \"\${dir}\")\nendif()\n")
-  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${CMAKE_CURRENT_BINARY_DIR}/${name}_shared_dir.cmake")
-  gtest_discover_tests(${name} PROPERTIES LABELS corpus DISCOVERY_TIMEOUT 120 DISCOVERY_MODE PRE_TEST)
+  # set for ctest alone; one ctest test per source case (cmake/corpus_discovery.cmake).
+  string(CONCAT include "set(program [==[$<TARGET_FILE:${name}>]==])\nset(suite ${name})\n"
+         "set(list_file [==[${CMAKE_CURRENT_BINARY_DIR}/${name}_tests.cmake]==])\nset(timeout 1500)\n"
+         "include([==[${PROJECT_SOURCE_DIR}/cmake/corpus_discovery.cmake]==])\n")
+  file(GENERATE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/${name}_include.cmake" CONTENT "${include}")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${CMAKE_CURRENT_BINARY_DIR}/${name}_include.cmake")
 endfunction()
 
 # ETHOSU_SIM_CLI: the command that test scripts run as ethosu-sim. In a cross build (cmake/aarch64-linux-gnu.cmake)

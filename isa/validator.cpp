@@ -103,31 +103,20 @@ using sim::round_up;
 
 unsigned div_up(uint64_t a, uint64_t b) { return static_cast<unsigned>(sim::ceil_div(a, b)); }
 
-// Where an operation's feature maps are: the U85's PRECISION registers say memory, the chaining buffer or none;
-// on the U55 and U65 they are always in memory.
-struct Storage {
-  enums::activation_storage ifm = enums::activation_storage::TILE2X2, ifm2 = ifm, ofm = ifm;
-  static bool in_memory(enums::activation_storage s) {
-    return s == enums::activation_storage::TILE2X2 || s == enums::activation_storage::TILE3X1;
-  }
-};
-
 class Checker {
  public:
-  Checker(const ValidatorOptions& o, Report& r, IsaVersion version)
-      : opt_(o), arch_(architecture(o.variant)), r_(r), version_(version) {}
+  Checker(const ValidatorOptions& o, Report& r) : opt_(o), arch_(architecture(o.variant)), r_(r) {}
 
   void operation(const Command& c, const Operation& op, const StreamState& st) {
     cmd_ = &c;
     ++r_.operations;
-    const Storage at = storage(st);
-    required(op, st, at);
+    required(op, st);
     if (op.kind == OpKind::DMA) {
       dma(op);
       return;
     }
-    chaining(op, st, at);
-    feature_maps(op, at);
+    chaining(op, st);
+    feature_maps(op);
     streams(op);
     kernel(op);
     if (arch_.shram_banks) shram(op);
@@ -213,25 +202,14 @@ class Checker {
     }
   }
 
-  Storage storage(const StreamState& st) const {
-    Storage s;
-    if (version_ != IsaVersion::V2) return s;
-    const auto of = [&](Field f) { return static_cast<enums::activation_storage>(st.regs().get(f)); };
-    s.ifm = of(Field::NPU_SET_IFM_PRECISION_activation_storage);
-    s.ifm2 = of(Field::NPU_SET_IFM2_PRECISION_activation_storage);
-    s.ofm = of(Field::NPU_SET_OFM_PRECISION_activation_storage);
-    return s;
-  }
-
   // The U85's chaining buffer holds one OFM for the next operation: it must read it (as IFM or IFM2), and an
   // operation that reads a chained input needs the previous one to have left it there. A careful driver's rules;
   // Linux checks neither. Mainline Linux sizes a chained feature map from its memory registers, which Vela leaves
   // unwritten, and rejects the stream; the hardened validator skips chained feature maps.
-  void chaining(const Operation& op, const StreamState& st, const Storage& at) {
-    if (version_ != IsaVersion::V2) return;
-    const bool ifm2 = op.reads_ifm2();
-    const bool reads_chain = at.ifm == enums::activation_storage::CHAINED ||
-                             (ifm2 && at.ifm2 == enums::activation_storage::CHAINED);
+  void chaining(const Operation& op, const StreamState& st) {
+    if (!op.v2()) return;
+    const bool ifm2 = op.uses_ifm2() || op.weights_from_ifm2;
+    const bool reads_chain = op.ifm.chained() || (ifm2 && op.ifm2.chained());
     if (chained_ofm_at_ && !reads_chain)
       add(Severity::ERROR, Category::LINUX,
           "does not read the chained OFM of the operation at " + hex_offset(*chained_ofm_at_) +
@@ -240,17 +218,17 @@ class Checker {
       add(Severity::ERROR, Category::LINUX,
           "reads a chained input that no previous operation left in the chaining buffer (a careful driver's rule)");
     chained_ofm_at_.reset();
-    if (at.ofm == enums::activation_storage::CHAINED) chained_ofm_at_ = cmd_->offset;
-    const auto mainline = [&](const char* name, enums::activation_storage s, Cmd region, Cmd base0) {
-      if (s == enums::activation_storage::CHAINED && (!st.written(region) || !st.written(base0)))
+    if (op.ofm.chained()) chained_ofm_at_ = cmd_->offset;
+    const auto mainline = [&](const char* name, const FeatureMap& fm, Cmd region, Cmd base0) {
+      if (fm.chained() && (!st.written(region) || !st.written(base0)))
         add(Severity::WARNING, Category::LINUX_VERSION,
             std::string("mainline Linux rejects the stream: it sizes the chained ") + name + " from " +
                 std::string(command_info(region).name.substr(8)) + "/" + std::string(command_info(base0).name.substr(8)) +
                 ", never written (the hardened validator skips chained feature maps)");
     };
-    mainline("IFM", at.ifm, Cmd::NPU_SET_IFM_REGION, Cmd::NPU_SET_IFM_BASE0);
-    if (ifm2) mainline("IFM2", at.ifm2, Cmd::NPU_SET_IFM2_REGION, Cmd::NPU_SET_IFM2_BASE0);
-    mainline("OFM", at.ofm, Cmd::NPU_SET_OFM_REGION, Cmd::NPU_SET_OFM_BASE0);
+    mainline("IFM", op.ifm, Cmd::NPU_SET_IFM_REGION, Cmd::NPU_SET_IFM_BASE0);
+    if (ifm2) mainline("IFM2", op.ifm2, Cmd::NPU_SET_IFM2_REGION, Cmd::NPU_SET_IFM2_BASE0);
+    mainline("OFM", op.ofm, Cmd::NPU_SET_OFM_REGION, Cmd::NPU_SET_OFM_BASE0);
   }
 
   void feature_map(Access a, const char* name, const FeatureMap& fm) {
@@ -259,16 +237,16 @@ class Checker {
     fm_alignment(name, fm, fm.width, fm.height);
   }
 
-  void feature_maps(const Operation& op, const Storage& at) {
+  void feature_maps(const Operation& op) {
     if (op.ifm.width == 0 || op.ifm.height == 0)
       add(Severity::ERROR, Category::LINUX,
           "derived IFM size " + std::to_string(op.ifm_upscaled_width) + " x " +
               std::to_string(op.ifm_upscaled_height) +
               " is not positive ((OFM-1)*stride + kernel - pads, spec 03 section 3.1)");
     // A chained feature map or one in no storage (a scalar operand, an OFM not written) touches no memory.
-    if (Storage::in_memory(at.ifm)) feature_map(Access::IFM, "IFM", op.ifm);
-    if (op.reads_ifm2() && Storage::in_memory(at.ifm2)) feature_map(Access::IFM2, "IFM2", op.ifm2);
-    if (Storage::in_memory(at.ofm)) feature_map(Access::OFM, "OFM", op.ofm);
+    if (op.reads_ifm()) feature_map(Access::IFM, "IFM", op.ifm);
+    if (op.reads_ifm2()) feature_map(Access::IFM2, "IFM2", op.ifm2);
+    if (op.writes_ofm()) feature_map(Access::OFM, "OFM", op.ofm);
 
     if (op.ifm.element.precision == enums::activation_precision::B32 && !op.ifm.element.is_signed())
       add(Severity::WARNING, Category::UNSUPPORTED, "IFM precision U32 is encodable but unused (spec 01 section 5)");
@@ -285,6 +263,18 @@ class Checker {
   }
 
   void streams(const Operation& op) {
+    const auto stream = [&](Access a, unsigned region, const StreamRef& r) {
+      access(a, region, {static_cast<int64_t>(r.base), static_cast<int64_t>(r.base + r.length_bytes)});
+    };
+    if (op.v2()) {
+      // The U85 reads one weight stream per weight decoder (WEIGHT, WEIGHT1-3; an unused one has length 0) and one
+      // scale stream, as the engine does.
+      if (op.reads_weights())
+        for (const StreamRef& w : op.weights)
+          if (w.length_bytes) stream(Access::WEIGHTS, op.weight_region, w);
+      if (op.reads_scales()) stream(Access::SCALES, op.scale_region, op.scales[0]);
+      return;
+    }
     if (op.cores() > arch_.cores)
       add(Severity::ERROR, Category::UNSUPPORTED, "PARALLEL_MODE dual-core on a single-core variant");
     const unsigned cores = std::min(op.cores(), arch_.cores);  // a missing core reads nothing
@@ -292,8 +282,7 @@ class Checker {
       const std::string sfx = core ? "1" : "";
       if (op.reads_weights()) {
         const StreamRef& w = op.weights[core];
-        access(Access::WEIGHTS, op.weight_region,
-               {static_cast<int64_t>(w.base), static_cast<int64_t>(w.base + w.length_bytes)});
+        stream(Access::WEIGHTS, op.weight_region, w);
         if (w.base % 16 || w.length_bytes % 16)
           add(Severity::WARNING, Category::ALIGNMENT,
               "WEIGHT" + sfx + "_BASE " + hex(static_cast<int64_t>(w.base)) + " / LENGTH " +
@@ -301,8 +290,7 @@ class Checker {
       }
       if (op.reads_scales()) {
         const StreamRef& sc = op.scales[core];
-        access(Access::SCALES, op.scale_region,
-               {static_cast<int64_t>(sc.base), static_cast<int64_t>(sc.base + sc.length_bytes)});
+        stream(Access::SCALES, op.scale_region, sc);
         if (sc.length_bytes % 16)
           add(Severity::WARNING, Category::ALIGNMENT,
               "SCALE" + sfx + "_LENGTH " + std::to_string(sc.length_bytes) +
@@ -444,7 +432,7 @@ class Checker {
 
   // Registers the operation reads that no command ever wrote: the hardened Linux validator rejects
   // this (spec 06 section 4.4); the NPU would use the reset value 0.
-  void required(const Operation& op, const StreamState& st, const Storage& at) {
+  void required(const Operation& op, const StreamState& st) {
     std::vector<Cmd> need;
     auto fm = [&](Cmd region, Cmd base0, Cmd w0, Cmd h0, Cmd h1, Cmd sx, Cmd sy, Cmd sc, Cmd prec) {
       need.insert(need.end(), {region, base0, w0, h0, h1, sx, sy, sc, prec});
@@ -456,7 +444,7 @@ class Checker {
       const bool dst2 = op.dma.dst.stride_mode != enums::dma_stride_mode::D1;
       const bool src3 = op.dma.src.stride_mode == enums::dma_stride_mode::D3;
       const bool dst3 = op.dma.dst.stride_mode == enums::dma_stride_mode::D3;
-      if (version_ == IsaVersion::V2) {
+      if (op.v2()) {
         // The U85 has source and destination strides (the hardened validator requires each side's).
         if (src2 || dst2) need.push_back(Cmd::NPU_SET_DMA0_SIZE0);
         if (src3 || dst3) need.push_back(Cmd::NPU_SET_DMA0_SIZE1);
@@ -469,17 +457,17 @@ class Checker {
         if (src3 || dst3) need.insert(need.end(), {Cmd::NPU_SET_DMA0_SIZE1, Cmd::NPU_SET_DMA0_SKIP1});
       }
     } else {
-      if (Storage::in_memory(at.ifm))
+      if (op.reads_ifm())
         fm(Cmd::NPU_SET_IFM_REGION, Cmd::NPU_SET_IFM_BASE0, Cmd::NPU_SET_IFM_WIDTH0_M1, Cmd::NPU_SET_IFM_HEIGHT0_M1,
            Cmd::NPU_SET_IFM_HEIGHT1_M1, Cmd::NPU_SET_IFM_STRIDE_X, Cmd::NPU_SET_IFM_STRIDE_Y,
            Cmd::NPU_SET_IFM_STRIDE_C, Cmd::NPU_SET_IFM_PRECISION);
-      if (Storage::in_memory(at.ofm))
+      if (op.writes_ofm())
         fm(Cmd::NPU_SET_OFM_REGION, Cmd::NPU_SET_OFM_BASE0, Cmd::NPU_SET_OFM_WIDTH0_M1, Cmd::NPU_SET_OFM_HEIGHT0_M1,
            Cmd::NPU_SET_OFM_HEIGHT1_M1, Cmd::NPU_SET_OFM_STRIDE_X, Cmd::NPU_SET_OFM_STRIDE_Y,
            Cmd::NPU_SET_OFM_STRIDE_C, Cmd::NPU_SET_OFM_PRECISION);
       need.insert(need.end(), {Cmd::NPU_SET_IFM_DEPTH_M1, Cmd::NPU_SET_OFM_WIDTH_M1, Cmd::NPU_SET_OFM_HEIGHT_M1,
                                Cmd::NPU_SET_OFM_DEPTH_M1});
-      if (op.reads_ifm2() && Storage::in_memory(at.ifm2))
+      if (op.reads_ifm2())
         fm(Cmd::NPU_SET_IFM2_REGION, Cmd::NPU_SET_IFM2_BASE0, Cmd::NPU_SET_IFM2_WIDTH0_M1,
            Cmd::NPU_SET_IFM2_HEIGHT0_M1, Cmd::NPU_SET_IFM2_HEIGHT1_M1, Cmd::NPU_SET_IFM2_STRIDE_X,
            Cmd::NPU_SET_IFM2_STRIDE_Y, Cmd::NPU_SET_IFM2_STRIDE_C, Cmd::NPU_SET_IFM2_PRECISION);
@@ -492,8 +480,8 @@ class Checker {
       if (op.reads_scales())
         need.insert(need.end(), {Cmd::NPU_SET_SCALE_REGION, Cmd::NPU_SET_SCALE_BASE, Cmd::NPU_SET_SCALE_LENGTH});
       // The hardened validator's U85 rules: an elementwise operation's IFM broadcast, and IFM2's when it is read.
-      if (version_ == IsaVersion::V2 && op.kind == OpKind::ELEMENTWISE) need.push_back(Cmd::NPU_SET_IFM_BROADCAST);
-      if (version_ == IsaVersion::V2 && op.reads_ifm2()) need.push_back(Cmd::NPU_SET_IFM2_BROADCAST);
+      if (op.v2() && op.kind == OpKind::ELEMENTWISE) need.push_back(Cmd::NPU_SET_IFM_BROADCAST);
+      if (op.v2() && op.uses_ifm2()) need.push_back(Cmd::NPU_SET_IFM2_BROADCAST);
     }
     std::string missing;
     for (Cmd c : need)
@@ -506,7 +494,6 @@ class Checker {
   const ValidatorOptions& opt_;
   const Architecture& arch_;
   Report& r_;
-  IsaVersion version_;
   const Command* cmd_ = nullptr;
   std::optional<uint32_t> chained_ofm_at_;  // the operation whose OFM waits in the chaining buffer
 };
@@ -589,7 +576,7 @@ Report validate(const Stream& s, const ValidatorOptions& options) {
     r.findings.push_back(std::move(f));
   }
   linux_diagnostic_rules(s, r);
-  Checker ck(options, r, s.version);
+  Checker ck(options, r);
   linux_command_rules(s, ck);
   walk(s, [&](const Event& e, const StreamState& st) {
     if (e.kind == EventKind::OPERATION) ck.operation(e.command, *e.operation, st);

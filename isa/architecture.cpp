@@ -44,6 +44,14 @@ uint32_t config_register(Product product, unsigned macs, unsigned shram_kib) {
   return v;
 }
 
+// The PMU events of a family, in the order of the hardware ids.
+std::vector<const PmuEventInfo*> pmu_events_of(RegisterMap map) {
+  std::vector<const PmuEventInfo*> out;
+  for (const PmuEventInfo& e : kPmuEvents)
+    if (e.in(map)) out.push_back(&e);
+  return out;
+}
+
 // Ethos-U55: Vela 5.1's s_EthosU55Configs (ethos_u55.cpp) for MACs, micro-blocks, SHRAM banks and granules,
 // elementwise units, s_EthosU55PerfInfo for the output unit's rates; ethos_u55.hpp: two output banks, the LUT
 // reserved only above 16 banks, one outstanding DMA, 32-bit addresses. ethosu55_interface.h: AXI_LIMITn's
@@ -79,6 +87,9 @@ Architecture u55(Variant v, std::string_view name, unsigned macs, MicroBlock ofm
   a.default_memory_mode = "Shared_Sram";
   a.id = id_register({1, 1, 0, 4, 2, 0, 1});
   a.config = config_register(Product::U55, macs, banks);
+  a.register_map = RegisterMap::U65;  // ethosu55_interface.h: the U65's offsets (its PMU list too), USER_DEFINED
+  a.pmu_event_counters = 4;
+  a.pmu_events = pmu_events_of(a.register_map);
   a.absent_commands = {Cmd::NPU_SET_PARALLEL_MODE, Cmd::NPU_SET_DMA0_SKIP0,    Cmd::NPU_SET_DMA0_SKIP1,
                        Cmd::NPU_SET_WEIGHT1_BASE,  Cmd::NPU_SET_WEIGHT1_LENGTH, Cmd::NPU_SET_SCALE1_BASE,
                        Cmd::NPU_SET_SCALE1_LENGTH};
@@ -116,6 +127,9 @@ Architecture u65(Variant v, std::string_view name, unsigned cores) {
   a.default_memory_mode = "Dedicated_Sram";
   a.id = id_register({1, 0, 6, 6, 0, 0, 1});
   a.config = config_register(Product::U65, 256 * cores, 48 * cores);
+  a.register_map = RegisterMap::U65;
+  a.pmu_event_counters = 4;
+  a.pmu_events = pmu_events_of(a.register_map);
   a.absent_commands.reserve(8);
   for (unsigned n = 0; n < 8; ++n)
     a.absent_commands.push_back(static_cast<Cmd>(static_cast<uint16_t>(Cmd::NPU_SET_USER_DEFINED0) + n));
@@ -164,11 +178,16 @@ Architecture u85(Variant v, std::string_view name, unsigned macs, unsigned weigh
   uint32_t c = 0;
   c = set(c, RegField::CONFIG_macs_per_cc, log2(macs));
   c = set(c, RegField::CONFIG_cmd_stream_version, 1);
-  c = set(c, RegField::CONFIG_num_axi_sram, log2(sram_ports));
-  c = set(c, RegField::CONFIG_num_axi_ext, log2(ext_ports));
-  c = set(c, RegField::CONFIG_num_wd, log2(weight_decoders));
+  c = set(c, RegField::U85_CONFIG_num_axi_sram, log2(sram_ports));
+  c = set(c, RegField::U85_CONFIG_num_axi_ext, log2(ext_ports));
+  c = set(c, RegField::U85_CONFIG_num_wd, log2(weight_decoders));
   c = set(c, RegField::CONFIG_product, static_cast<uint32_t>(Product::U85));
   a.config = c;
+  // ethosu85_interface.h: the PMU and debug status registers 0x1000 up, 8 event counters (pmu_ethosu.h
+  // ETHOSU_PMU_NCOUNTERS, PMCR.num_event_cnt's reset value).
+  a.register_map = RegisterMap::U85;
+  a.pmu_event_counters = 8;
+  a.pmu_events = pmu_events_of(a.register_map);
   return a;
 }
 
@@ -277,8 +296,8 @@ std::optional<std::string> config_mismatch(const Architecture& arch, uint32_t co
   field(RegField::CONFIG_cmd_stream_version, "cmd_stream_version");
   // The U85's driver also compares its AXI ports (not its weight decoders).
   if (arch.product == Product::U85 && get(config, RegField::CONFIG_product) == static_cast<uint32_t>(Product::U85)) {
-    field(RegField::CONFIG_num_axi_sram, "num_axi_sram");
-    field(RegField::CONFIG_num_axi_ext, "num_axi_ext");
+    field(RegField::U85_CONFIG_num_axi_sram, "num_axi_sram");
+    field(RegField::U85_CONFIG_num_axi_ext, "num_axi_ext");
   }
   if (get(config, RegField::CONFIG_custom_dma) && !get(arch.config, RegField::CONFIG_custom_dma))
     what += std::string(what.empty() ? "" : ", ") + "custom DMA (the NPU has none)";

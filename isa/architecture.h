@@ -19,6 +19,7 @@
 
 #include "ethosu_sim/isa.h"
 #include "isa/isa.h"
+#include "isa/registers.h"
 
 namespace ethosu::isa {
 
@@ -72,6 +73,9 @@ struct Architecture {
   std::string_view default_memory_mode;
   uint32_t id;      // the ID register
   uint32_t config;  // the CONFIG register: product, log2(MACs), SHRAM KiB (all cores)
+  RegisterMap register_map;  // where its registers sit (isa/registers.def)
+  unsigned pmu_event_counters;  // PMEVCNTRn (PMCR.num_event_cnt)
+  std::vector<const PmuEventInfo*> pmu_events;  // the events PMEVTYPERn may select, by hardware id
   std::vector<Cmd> absent_commands;  // commands of its command set this configuration does not have
 
   // The Ethos-U85's buffers instead of a SHRAM (bytes; 0 on the U55 and U65), its weight decoders, AXI ports and the
@@ -93,6 +97,14 @@ struct Architecture {
   }
   uint64_t address_mask() const { return (uint64_t{1} << address_bits) - 1; }
   bool has_command(Cmd c) const;
+  // Its PMU event of hardware id `hw_id` or of a name, or its core driver's index; nullptr if it has none.
+  const PmuEventInfo* pmu_event(uint16_t hw_id) const { return find_pmu_event(hw_id, register_map); }
+  const PmuEventInfo* pmu_event(std::string_view event_name) const { return find_pmu_event(event_name, register_map); }
+  const PmuEventInfo* pmu_event_by_driver_index(uint16_t index) const {
+    return find_pmu_event_by_driver_index(index, register_map);
+  }
+  // The core driver's index of an event of this configuration.
+  uint16_t driver_index(const PmuEventInfo& e) const { return e.driver_index[static_cast<size_t>(register_map)]; }
   // Whether the simulator's operation semantics (functional and timed models) cover this configuration's command
   // set: both do (the U85's modes the model does not know are refused one by one, isa::unknown_behaviour).
   bool operations_modelled() const { return isa == IsaVersion::V1 || isa == IsaVersion::V2; }

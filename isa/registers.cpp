@@ -1,7 +1,7 @@
 #include "isa/registers.h"
 
-#include <array>
 #include <stdexcept>
+#include <vector>
 
 namespace ethosu::isa {
 
@@ -11,43 +11,55 @@ const RegisterInfo& register_info(Reg r) {
   throw std::logic_error("isa: register not in the table");
 }
 
-uint16_t reg_at(Reg first, unsigned i) {
-  const auto& ri = register_info(first);
-  if (i >= ri.count) throw std::out_of_range("isa: register array index out of range");
-  return static_cast<uint16_t>(ri.offset + i * ri.stride());
+uint16_t reg_at(Reg first, unsigned i, RegisterMap map) {
+  const RegisterPlacement& p = register_info(first).in(map);
+  if (!p.present()) throw std::logic_error("isa: register not in this register map");
+  if (i >= p.count) throw std::out_of_range("isa: register array index out of range");
+  return static_cast<uint16_t>(p.offset + i * p.stride());
 }
 
-RegisterWord locate_register(uint16_t offset) {
-  // The 4 KiB register page word by word, made once from the table.
-  static const std::array<RegisterWord, 1024> kWords = [] {
-    std::array<RegisterWord, 1024> words{};
-    for (const auto& ri : kRegisters)
-      for (unsigned i = 0; i < ri.count; ++i)
-        for (unsigned w = 0; w < ri.width_bits / 32u; ++w) {
-          const unsigned at = (ri.offset + i * ri.stride()) / 4 + w;
-          if (at < words.size()) words[at] = {&ri, i, w == 1};
-        }
-    return words;
-  }();
-  if (offset & 3 || offset / 4u >= kWords.size()) return {};
-  return kWords[offset / 4u];
+namespace {
+
+// A map's register page word by word, made once from the table.
+std::vector<RegisterWord> words_of(RegisterMap map) {
+  std::vector<RegisterWord> words(register_page_bytes(map) / 4u);
+  for (const auto& ri : kRegisters) {
+    const RegisterPlacement& p = ri.in(map);
+    if (!p.present()) continue;
+    for (unsigned i = 0; i < p.count; ++i)
+      for (unsigned w = 0; w < p.width_bits / 32u; ++w) {
+        const unsigned at = (p.offset + i * p.stride()) / 4 + w;
+        if (at < words.size()) words[at] = {&ri, &p, i, w == 1};
+      }
+  }
+  return words;
 }
 
-const PmuEventInfo* find_pmu_event(uint16_t hw_id) {
+}  // namespace
+
+RegisterWord locate_register(uint16_t offset, RegisterMap map) {
+  static const std::vector<RegisterWord> kWords[kRegisterMaps] = {words_of(RegisterMap::U65),
+                                                                   words_of(RegisterMap::U85)};
+  const std::vector<RegisterWord>& words = kWords[static_cast<size_t>(map)];
+  if (offset & 3 || offset / 4u >= words.size()) return {};
+  return words[offset / 4u];
+}
+
+const PmuEventInfo* find_pmu_event(uint16_t hw_id, RegisterMap map) {
   for (const auto& e : kPmuEvents)
-    if (e.hw_id == hw_id) return &e;
+    if (e.hw_id == hw_id && e.in(map)) return &e;
   return nullptr;
 }
 
-const PmuEventInfo* find_pmu_event(std::string_view name) {
+const PmuEventInfo* find_pmu_event(std::string_view name, RegisterMap map) {
   for (const auto& e : kPmuEvents)
-    if (e.name == name) return &e;
+    if (e.name == name && e.in(map)) return &e;
   return nullptr;
 }
 
-const PmuEventInfo* find_pmu_event_by_driver_index(uint16_t index) {
+const PmuEventInfo* find_pmu_event_by_driver_index(uint16_t index, RegisterMap map) {
   for (const auto& e : kPmuEvents)
-    if (e.driver_index == index) return &e;
+    if (e.driver_index[static_cast<size_t>(map)] == index && e.in(map)) return &e;
   return nullptr;
 }
 

@@ -18,6 +18,7 @@ const char* category_name(Category c) {
     case Category::GEOMETRY: return "geometry";
     case Category::ALIGNMENT: return "alignment";
     case Category::LINUX: return "linux";
+    case Category::LINUX_VERSION: return "linux-version";
   }
   return "?";
 }
@@ -114,10 +115,11 @@ class Checker {
       dma(op);
       return;
     }
+    chaining(op, st);
     feature_maps(op);
     streams(op);
     kernel(op);
-    shram(op);
+    if (arch_.shram_banks) shram(op);
     if (const auto why = unknown_behaviour(op))
       add(Severity::WARNING, Category::UNSUPPORTED, "not modelled, the simulator refuses to run it: " + *why);
   }
@@ -138,6 +140,16 @@ class Checker {
   }
 
   void set_command(const Command& c) { cmd_ = &c; }
+
+  // At NPU_OP_STOP: a chained OFM nothing consumed is lost.
+  void stop(const Command& c) {
+    cmd_ = &c;
+    if (chained_ofm_at_)
+      add(Severity::ERROR, Category::LINUX,
+          "the stream ends with the chained OFM of the operation at " + hex_offset(*chained_ofm_at_) +
+              " unconsumed (a careful driver's rule)");
+    chained_ofm_at_.reset();
+  }
 
  private:
   // Records an access and reports it when it leaves its region.
@@ -190,6 +202,35 @@ class Checker {
     }
   }
 
+  // The U85's chaining buffer holds one OFM for the next operation: it must read it (as IFM or IFM2), and an
+  // operation that reads a chained input needs the previous one to have left it there. A careful driver's rules;
+  // Linux checks neither. Mainline Linux sizes a chained feature map from its memory registers, which Vela leaves
+  // unwritten, and rejects the stream; the hardened validator skips chained feature maps.
+  void chaining(const Operation& op, const StreamState& st) {
+    if (!op.v2()) return;
+    const bool ifm2 = op.uses_ifm2() || op.weights_from_ifm2;
+    const bool reads_chain = op.ifm.chained() || (ifm2 && op.ifm2.chained());
+    if (chained_ofm_at_ && !reads_chain)
+      add(Severity::ERROR, Category::LINUX,
+          "does not read the chained OFM of the operation at " + hex_offset(*chained_ofm_at_) +
+              " (a careful driver's rule)");
+    if (reads_chain && !chained_ofm_at_)
+      add(Severity::ERROR, Category::LINUX,
+          "reads a chained input that no previous operation left in the chaining buffer (a careful driver's rule)");
+    chained_ofm_at_.reset();
+    if (op.ofm.chained()) chained_ofm_at_ = cmd_->offset;
+    const auto mainline = [&](const char* name, const FeatureMap& fm, Cmd region, Cmd base0) {
+      if (fm.chained() && (!st.written(region) || !st.written(base0)))
+        add(Severity::WARNING, Category::LINUX_VERSION,
+            std::string("mainline Linux rejects the stream: it sizes the chained ") + name + " from " +
+                std::string(command_info(region).name.substr(8)) + "/" + std::string(command_info(base0).name.substr(8)) +
+                ", never written (the hardened validator skips chained feature maps)");
+    };
+    mainline("IFM", op.ifm, Cmd::NPU_SET_IFM_REGION, Cmd::NPU_SET_IFM_BASE0);
+    if (ifm2) mainline("IFM2", op.ifm2, Cmd::NPU_SET_IFM2_REGION, Cmd::NPU_SET_IFM2_BASE0);
+    mainline("OFM", op.ofm, Cmd::NPU_SET_OFM_REGION, Cmd::NPU_SET_OFM_BASE0);
+  }
+
   void feature_map(Access a, const char* name, const FeatureMap& fm) {
     element_type(name, fm.element);
     access(a, fm.region, feature_map_span(fm, fm.width, fm.height, fm.depth));
@@ -202,9 +243,10 @@ class Checker {
           "derived IFM size " + std::to_string(op.ifm_upscaled_width) + " x " +
               std::to_string(op.ifm_upscaled_height) +
               " is not positive ((OFM-1)*stride + kernel - pads, spec 03 section 3.1)");
-    feature_map(Access::IFM, "IFM", op.ifm);
+    // A chained feature map or one in no storage (a scalar operand, an OFM not written) touches no memory.
+    if (op.reads_ifm()) feature_map(Access::IFM, "IFM", op.ifm);
     if (op.reads_ifm2()) feature_map(Access::IFM2, "IFM2", op.ifm2);
-    feature_map(Access::OFM, "OFM", op.ofm);
+    if (op.writes_ofm()) feature_map(Access::OFM, "OFM", op.ofm);
 
     if (op.ifm.element.precision == enums::activation_precision::B32 && !op.ifm.element.is_signed())
       add(Severity::WARNING, Category::UNSUPPORTED, "IFM precision U32 is encodable but unused (spec 01 section 5)");
@@ -221,6 +263,18 @@ class Checker {
   }
 
   void streams(const Operation& op) {
+    const auto stream = [&](Access a, unsigned region, const StreamRef& r) {
+      access(a, region, {static_cast<int64_t>(r.base), static_cast<int64_t>(r.base + r.length_bytes)});
+    };
+    if (op.v2()) {
+      // The U85 reads one weight stream per weight decoder (WEIGHT, WEIGHT1-3; an unused one has length 0) and one
+      // scale stream, as the engine does.
+      if (op.reads_weights())
+        for (const StreamRef& w : op.weights)
+          if (w.length_bytes) stream(Access::WEIGHTS, op.weight_region, w);
+      if (op.reads_scales()) stream(Access::SCALES, op.scale_region, op.scales[0]);
+      return;
+    }
     if (op.cores() > arch_.cores)
       add(Severity::ERROR, Category::UNSUPPORTED, "PARALLEL_MODE dual-core on a single-core variant");
     const unsigned cores = std::min(op.cores(), arch_.cores);  // a missing core reads nothing
@@ -228,8 +282,7 @@ class Checker {
       const std::string sfx = core ? "1" : "";
       if (op.reads_weights()) {
         const StreamRef& w = op.weights[core];
-        access(Access::WEIGHTS, op.weight_region,
-               {static_cast<int64_t>(w.base), static_cast<int64_t>(w.base + w.length_bytes)});
+        stream(Access::WEIGHTS, op.weight_region, w);
         if (w.base % 16 || w.length_bytes % 16)
           add(Severity::WARNING, Category::ALIGNMENT,
               "WEIGHT" + sfx + "_BASE " + hex(static_cast<int64_t>(w.base)) + " / LENGTH " +
@@ -237,8 +290,7 @@ class Checker {
       }
       if (op.reads_scales()) {
         const StreamRef& sc = op.scales[core];
-        access(Access::SCALES, op.scale_region,
-               {static_cast<int64_t>(sc.base), static_cast<int64_t>(sc.base + sc.length_bytes)});
+        stream(Access::SCALES, op.scale_region, sc);
         if (sc.length_bytes % 16)
           add(Severity::WARNING, Category::ALIGNMENT,
               "SCALE" + sfx + "_LENGTH " + std::to_string(sc.length_bytes) +
@@ -351,6 +403,8 @@ class Checker {
         access(a, e.region, s);
         return;
       }
+      // The U85's internal destinations are its LUT RAM, whose addressing is not modelled here.
+      if (!arch_.shram_banks) return;
       r_.shram.add(s);
       if (!s.empty() && (s.lo < 0 || static_cast<uint64_t>(s.hi) > arch_.shram_bytes()))
         add(Severity::ERROR, Category::SHRAM,
@@ -364,7 +418,7 @@ class Checker {
     };
     side(Access::DMA_SRC, d.src);
     side(Access::DMA_DST, d.dst);
-    if (d.dst.internal()) {
+    if (d.dst.internal() && arch_.shram_banks) {
       if (d.length_bytes % 16)
         add(Severity::WARNING, Category::ALIGNMENT,
             "DMA length " + std::to_string(d.length_bytes) +
@@ -386,17 +440,31 @@ class Checker {
     if (op.kind == OpKind::DMA) {
       need = {Cmd::NPU_SET_DMA0_SRC_REGION, Cmd::NPU_SET_DMA0_DST_REGION, Cmd::NPU_SET_DMA0_SRC,
               Cmd::NPU_SET_DMA0_DST, Cmd::NPU_SET_DMA0_LEN};
-      if (op.dma.src.stride_mode != enums::dma_stride_mode::D1 || op.dma.dst.stride_mode != enums::dma_stride_mode::D1)
-        need.insert(need.end(), {Cmd::NPU_SET_DMA0_SIZE0, Cmd::NPU_SET_DMA0_SKIP0});
-      if (op.dma.src.stride_mode == enums::dma_stride_mode::D3 || op.dma.dst.stride_mode == enums::dma_stride_mode::D3)
-        need.insert(need.end(), {Cmd::NPU_SET_DMA0_SIZE1, Cmd::NPU_SET_DMA0_SKIP1});
+      const bool src2 = op.dma.src.stride_mode != enums::dma_stride_mode::D1;
+      const bool dst2 = op.dma.dst.stride_mode != enums::dma_stride_mode::D1;
+      const bool src3 = op.dma.src.stride_mode == enums::dma_stride_mode::D3;
+      const bool dst3 = op.dma.dst.stride_mode == enums::dma_stride_mode::D3;
+      if (op.v2()) {
+        // The U85 has source and destination strides (the hardened validator requires each side's).
+        if (src2 || dst2) need.push_back(Cmd::NPU_SET_DMA0_SIZE0);
+        if (src3 || dst3) need.push_back(Cmd::NPU_SET_DMA0_SIZE1);
+        if (src2) need.push_back(Cmd::NPU_SET_DMA0_SRC_STRIDE0);
+        if (src3) need.push_back(Cmd::NPU_SET_DMA0_SRC_STRIDE1);
+        if (dst2) need.push_back(Cmd::NPU_SET_DMA0_DST_STRIDE0);
+        if (dst3) need.push_back(Cmd::NPU_SET_DMA0_DST_STRIDE1);
+      } else {
+        if (src2 || dst2) need.insert(need.end(), {Cmd::NPU_SET_DMA0_SIZE0, Cmd::NPU_SET_DMA0_SKIP0});
+        if (src3 || dst3) need.insert(need.end(), {Cmd::NPU_SET_DMA0_SIZE1, Cmd::NPU_SET_DMA0_SKIP1});
+      }
     } else {
-      fm(Cmd::NPU_SET_IFM_REGION, Cmd::NPU_SET_IFM_BASE0, Cmd::NPU_SET_IFM_WIDTH0_M1, Cmd::NPU_SET_IFM_HEIGHT0_M1,
-         Cmd::NPU_SET_IFM_HEIGHT1_M1, Cmd::NPU_SET_IFM_STRIDE_X, Cmd::NPU_SET_IFM_STRIDE_Y,
-         Cmd::NPU_SET_IFM_STRIDE_C, Cmd::NPU_SET_IFM_PRECISION);
-      fm(Cmd::NPU_SET_OFM_REGION, Cmd::NPU_SET_OFM_BASE0, Cmd::NPU_SET_OFM_WIDTH0_M1, Cmd::NPU_SET_OFM_HEIGHT0_M1,
-         Cmd::NPU_SET_OFM_HEIGHT1_M1, Cmd::NPU_SET_OFM_STRIDE_X, Cmd::NPU_SET_OFM_STRIDE_Y,
-         Cmd::NPU_SET_OFM_STRIDE_C, Cmd::NPU_SET_OFM_PRECISION);
+      if (op.reads_ifm())
+        fm(Cmd::NPU_SET_IFM_REGION, Cmd::NPU_SET_IFM_BASE0, Cmd::NPU_SET_IFM_WIDTH0_M1, Cmd::NPU_SET_IFM_HEIGHT0_M1,
+           Cmd::NPU_SET_IFM_HEIGHT1_M1, Cmd::NPU_SET_IFM_STRIDE_X, Cmd::NPU_SET_IFM_STRIDE_Y,
+           Cmd::NPU_SET_IFM_STRIDE_C, Cmd::NPU_SET_IFM_PRECISION);
+      if (op.writes_ofm())
+        fm(Cmd::NPU_SET_OFM_REGION, Cmd::NPU_SET_OFM_BASE0, Cmd::NPU_SET_OFM_WIDTH0_M1, Cmd::NPU_SET_OFM_HEIGHT0_M1,
+           Cmd::NPU_SET_OFM_HEIGHT1_M1, Cmd::NPU_SET_OFM_STRIDE_X, Cmd::NPU_SET_OFM_STRIDE_Y,
+           Cmd::NPU_SET_OFM_STRIDE_C, Cmd::NPU_SET_OFM_PRECISION);
       need.insert(need.end(), {Cmd::NPU_SET_IFM_DEPTH_M1, Cmd::NPU_SET_OFM_WIDTH_M1, Cmd::NPU_SET_OFM_HEIGHT_M1,
                                Cmd::NPU_SET_OFM_DEPTH_M1});
       if (op.reads_ifm2())
@@ -411,6 +479,9 @@ class Checker {
         need.insert(need.end(), {Cmd::NPU_SET_WEIGHT_REGION, Cmd::NPU_SET_WEIGHT_BASE, Cmd::NPU_SET_WEIGHT_LENGTH});
       if (op.reads_scales())
         need.insert(need.end(), {Cmd::NPU_SET_SCALE_REGION, Cmd::NPU_SET_SCALE_BASE, Cmd::NPU_SET_SCALE_LENGTH});
+      // The hardened validator's U85 rules: an elementwise operation's IFM broadcast, and IFM2's when it is read.
+      if (op.v2() && op.kind == OpKind::ELEMENTWISE) need.push_back(Cmd::NPU_SET_IFM_BROADCAST);
+      if (op.v2() && op.uses_ifm2()) need.push_back(Cmd::NPU_SET_IFM2_BROADCAST);
     }
     std::string missing;
     for (Cmd c : need)
@@ -424,6 +495,7 @@ class Checker {
   const Architecture& arch_;
   Report& r_;
   const Command* cmd_ = nullptr;
+  std::optional<uint32_t> chained_ofm_at_;  // the operation whose OFM waits in the chaining buffer
 };
 
 // Linux rejections visible on single commands or in the decoder's diagnostics (spec 06 section 4.4).
@@ -434,7 +506,21 @@ void linux_command_rules(const Stream& s, Checker& ck) {
     switch (c.cmd()) {
       case Cmd::NPU_OP_IRQ: ck.add(Severity::ERROR, Category::LINUX, "NPU_OP_IRQ is not allowed"); break;
       case Cmd::NPU_OP_CONV:
-        if (c.param()) ck.add(Severity::ERROR, Category::LINUX, "non-zero param on the U65");
+        // The U85's param bit 0 takes the weights from IFM2 (MatMul), which its validator sizes.
+        if (c.param() && s.version == IsaVersion::V1) ck.add(Severity::ERROR, Category::LINUX, "non-zero param on the U65");
+        break;
+      case Cmd::NPU_OP_BRANCH: {
+        // A careful driver's rule (Linux does not follow branches): the target is a command of this stream.
+        const uint64_t target = c.get(Field::NPU_OP_BRANCH_branch_target);
+        if (std::none_of(s.commands.begin(), s.commands.end(), [&](const Command& t) { return t.offset == target; }))
+          ck.add(Severity::ERROR, Category::LINUX, "branch target " + hex(static_cast<int64_t>(target)) +
+                                                       " is not a command of the stream");
+        break;
+      }
+      case Cmd::NPU_OP_RESIZE:
+        // Mainline sizes none of its accesses (a WARN_ON and a TODO); the hardened validator refuses it.
+        ck.add(Severity::WARNING, Category::LINUX_VERSION,
+               "the hardened Linux validator rejects NPU_OP_RESIZE; mainline accepts it without sizing its accesses");
         break;
       case Cmd::NPU_SET_DMA0_SRC_REGION:
       case Cmd::NPU_SET_DMA0_DST_REGION: {
@@ -494,6 +580,7 @@ Report validate(const Stream& s, const ValidatorOptions& options) {
   linux_command_rules(s, ck);
   walk(s, [&](const Event& e, const StreamState& st) {
     if (e.kind == EventKind::OPERATION) ck.operation(e.command, *e.operation, st);
+    if (e.kind == EventKind::STOP) ck.stop(e.command);
   });
   std::stable_sort(r.findings.begin(), r.findings.end(),
                    [](const Finding& a, const Finding& b) { return a.offset < b.offset; });

@@ -6,8 +6,11 @@
 // region 0..7 and access class it records the lowest byte offset and the end (exclusive) of the bytes
 // touched. With region sizes given, every access outside its region becomes a finding with the command
 // offset, operation, access class, region, byte range and region size. It also checks the SHRAM layout
-// (spec 05 section 3), operations or values the U65 does not support, the alignment rules of spec 01
-// section 6, and the Linux validator's own rejections. Decoder diagnostics are carried over.
+// (spec 05 section 3; not on the U85, which has none), operations or values the U65 does not support, the alignment
+// rules of spec 01 section 6, and the Linux validator's own rejections. On the U85 a feature map in the chaining
+// buffer or in no storage touches no memory; a chained OFM must be consumed by the next operation and a chained
+// input produced by the previous one, and NPU_OP_BRANCH must land on a command of the stream (a careful driver's
+// rules). Decoder diagnostics are carried over.
 // render() formats a report for `ethosu-sim validate`.
 #pragma once
 
@@ -36,7 +39,8 @@ enum class Category : uint8_t {
   UNSUPPORTED,    // values the U65 cannot run or that the spec marks unused/undefined
   GEOMETRY,       // inconsistent extents (depths, kernel registers)
   ALIGNMENT,      // spec 01 section 6 alignment rules
-  LINUX,          // rejected by the Linux accel/ethosu command-stream validator
+  LINUX,          // rejected by the Linux accel/ethosu command-stream validator (or by a careful driver)
+  LINUX_VERSION,  // rejected by one version of the Linux validator and accepted by another (the message says which)
 };
 const char* category_name(Category c);
 

@@ -60,26 +60,35 @@ uint64_t parse_sram_size(const std::string& text) {
 
 }  // namespace
 
-std::string shim_variant_names() {
+namespace {
+
+// NXP's stack drives the i.MX 93's U65; the mainline accel/ethosu driver the U65 and the U85 (ethosu_is_u65() takes
+// architecture major 1 for a U65 and anything else for a U85). No Linux driver drives a U55.
+bool drives(ShimDriver driver, isa::Product p) {
+  return p == isa::Product::U65 || (driver == ShimDriver::LINUX_ACCEL && p == isa::Product::U85);
+}
+
+}  // namespace
+
+std::string shim_variant_names(ShimDriver driver) {
   std::string out;
   for (isa::Variant v : isa::variants())
-    if (isa::architecture(v).product == isa::Product::U65) out += (out.empty() ? "" : ", ") + std::string(isa::variant_name(v));
+    if (drives(driver, isa::architecture(v).product)) out += (out.empty() ? "" : ", ") + std::string(isa::variant_name(v));
   return out;
 }
 
-ShimSettings read_shim_settings(const EnvLookup& getenv) {
+ShimSettings read_shim_settings(const EnvLookup& getenv, ShimDriver driver) {
   ShimSettings s;
   MachineRequest& r = s.request;
   r.variant = value(getenv, "ETHOSU_SIM_VARIANT");
   if (r.variant) {
     const isa::Architecture* arch = isa::find_architecture(*r.variant);
-    if (!arch) throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': expected one of " + shim_variant_names());
-    // The drivers the shims stand in for drive the U65: NXP's stack (i.MX 93) and the mainline accel/ethosu driver,
-    // which takes an NPU of architecture major 1 for a U65 and has no U55 support.
-    if (arch->product != isa::Product::U65)
-      throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': the " + arch->describe() +
-                       " has no Linux driver (accel/ethosu and NXP's stack drive the Ethos-U65); expected one of " +
-                       shim_variant_names());
+    if (!arch)
+      throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': expected one of " + shim_variant_names(driver));
+    if (!drives(driver, arch->product))
+      throw InputError("ETHOSU_SIM_VARIANT='" + *r.variant + "': the " + arch->describe() + " has no " +
+                       (driver == ShimDriver::NXP ? "driver in NXP's stack" : "Linux driver") +
+                       "; expected one of " + shim_variant_names(driver));
   }
   r.system = value(getenv, "ETHOSU_SIM_SYSTEM");
   r.memory_mode = value(getenv, "ETHOSU_SIM_MEMORY_MODE");
@@ -107,8 +116,9 @@ ShimSettings read_shim_settings(const EnvLookup& getenv) {
   return s;
 }
 
-const ShimSettings& shim_settings() {
-  static const ShimSettings settings = read_shim_settings([](const char* name) { return std::getenv(name); });
+const ShimSettings& shim_settings(ShimDriver driver) {
+  static const ShimSettings settings =
+      read_shim_settings([](const char* name) { return std::getenv(name); }, driver);
   return settings;
 }
 

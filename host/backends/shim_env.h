@@ -1,10 +1,12 @@
 // What the preloadable driver shims read from the environment: the machine to simulate and how to run.
 //
 // Contract: shim_settings() reads the variables once per process (first call) and returns the same
-// object afterwards; a bad value (unknown variant, system, parameter, malformed assignment) throws
-// ethosu::InputError naming the variable. The variables (documented in the README):
-//   ETHOSU_SIM_VARIANT      ethos-u65-256 (default) or ethos-u65-512: the drivers drive the Ethos-U65 (a U55 is
-//                           refused: no Linux driver drives one)
+// object afterwards; a bad value (unknown variant, system, parameter, malformed assignment, a configuration the
+// shim's driver does not drive) throws ethosu::InputError naming the variable. The variables (documented in the
+// README):
+//   ETHOSU_SIM_VARIANT      ethos-u65-256 (default) or ethos-u65-512; for the Linux accel/ethosu shim also the
+//                           Ethos-U85's (ethos-u85-128 ... -2048), which that driver drives too (NXP's drives the
+//                           U65 of the i.MX 93 only; no Linux driver drives a U55)
 //   ETHOSU_SIM_SYSTEM       a preset (imx93 default) or a vela.ini system config
 //   ETHOSU_SIM_MEMORY_MODE  a vela.ini memory mode or No_Sram, on any system
 //   ETHOSU_SIM_VELA_INI     extra vela.ini files, ':'-separated
@@ -28,6 +30,9 @@
 
 namespace ethosu::host {
 
+// The driver a shim stands in for: which configurations it drives.
+enum class ShimDriver : uint8_t { NXP, LINUX_ACCEL };
+
 // The most region memory one job may make the simulator copy (region buffers plus the SRAM or fast memory),
 // in both shims: each buffer is copied for the run, so a job of many huge buffers is refused (accel: SUBMIT
 // fails with ENOMEM; NXP: the inference ends in ERROR) instead of exhausting the client's memory.
@@ -40,11 +45,12 @@ struct ShimSettings {
   bool verbose = false;
 };
 
-const ShimSettings& shim_settings();
-// The variants the shims take, for messages.
-std::string shim_variant_names();
+// The process's settings; its one shim's driver decides at the first call.
+const ShimSettings& shim_settings(ShimDriver driver);
+// The variants a driver's shim takes, for messages.
+std::string shim_variant_names(ShimDriver driver);
 
 using EnvLookup = std::function<const char*(const char* name)>;
-ShimSettings read_shim_settings(const EnvLookup& getenv);
+ShimSettings read_shim_settings(const EnvLookup& getenv, ShimDriver driver);
 
 }  // namespace ethosu::host

@@ -73,7 +73,8 @@ bool replay_one(const std::string& dir, const host::ReplayOptions& options, cons
     std::cout << ", PMCCNTR " << p.cycle_counter;
     for (size_t i = 0; i < p.pmu_events.size(); ++i) {
       if (!p.pmu_events[i]) continue;
-      const isa::PmuEventInfo* e = isa::find_pmu_event(p.pmu_events[i]);
+      const isa::PmuEventInfo* e =
+          isa::architecture(isa::parse_variant(p.variant).value_or(isa::kDefaultVariant)).pmu_event(p.pmu_events[i]);
       std::cout << ", " << (e ? std::string(e->name) : std::to_string(p.pmu_events[i])) << " "
                 << p.event_counters[i];
     }

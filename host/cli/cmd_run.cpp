@@ -162,10 +162,13 @@ int run_run(const std::vector<std::string>& argv) {
     return 0;
   }
   if (a.flag("--list-pmu-events")) {
-    for (const auto& e : isa::kPmuEvents) {
-      if (e.event == isa::PmuEvent::NO_EVENT) continue;
-      std::cout << e.name << " = " << e.hw_id << "  # " << (host::pmu_event_modelled(e.hw_id) ? "" : "not modelled (counts 0): ")
-                << e.description << "\n";
+    // The events of the configuration --variant names (the U55's and U65's list by default).
+    const isa::Variant v = a.value("--variant") ? host::variant_named(*a.value("--variant"), "--variant")
+                                                : isa::kDefaultVariant;
+    for (const isa::PmuEventInfo* e : isa::architecture(v).pmu_events) {
+      if (e->event == isa::PmuEvent::NO_EVENT) continue;
+      std::cout << e->name << " = " << e->hw_id << "  # "
+                << (host::pmu_event_modelled(e->hw_id, v) ? "" : "not modelled (counts 0): ") << e->description << "\n";
     }
     return 0;
   }
@@ -241,7 +244,7 @@ int run_run(const std::vector<std::string>& argv) {
     if (!options.timed) throw UsageError("--pmu needs the timed platform (drop --functional)");
     host::PmuSelection sel;
     try {
-      sel = host::parse_pmu_events(split(*pmu, ','));
+      sel = host::parse_pmu_events(split(*pmu, ','), host::variant_named(job.variant, "npu.variant"));
     } catch (const InputError& e) {
       throw UsageError(std::string("--pmu: ") + e.what());
     }

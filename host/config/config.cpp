@@ -30,14 +30,14 @@ uint32_t regioncfg(const sim::Config& c) {
   return v;
 }
 
-namespace {
-
 isa::Variant variant_named(std::string_view name, std::string_view what) {
   const auto v = isa::parse_variant(std::string(name));
   if (!v)
     throw InputError(std::string(what) + ": unknown NPU variant '" + std::string(name) + "'; known: " + isa::variant_names());
   return *v;
 }
+
+namespace {
 
 // The machine system `sys` names with memory mode `mode` (unset: the system's own for a preset, the
 // configuration's default for a vela.ini system config). A vela.ini section of the user's files wins over a
@@ -114,7 +114,8 @@ sim::Config resolve_config(const MachineRequest& request, const std::string& job
   return config;
 }
 
-PmuSelection parse_pmu_events(const std::vector<std::string>& names) {
+PmuSelection parse_pmu_events(const std::vector<std::string>& names, isa::Variant variant) {
+  const isa::Architecture& arch = isa::architecture(variant);
   PmuSelection sel;
   size_t n = 0;
   for (const auto& raw : names) {
@@ -122,17 +123,19 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names) {
     if (n == sel.events.size()) throw InputError("PMU events: at most 4 (the NPU has 4 event counters)");
     std::string_view name = raw;
     if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
-    const isa::PmuEventInfo* e = isa::find_pmu_event(name);
+    const isa::PmuEventInfo* e = arch.pmu_event(name);
     if (!e && std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
         name.size() <= 5)
-      e = isa::find_pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
-    if (!e) throw InputError("unknown PMU event '" + raw + "'");
-    if (!pmu_event_modelled(e->hw_id)) sel.not_modelled.push_back(std::string(e->name));
+      e = arch.pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
+    if (!e) throw InputError("unknown PMU event '" + raw + "' (not one of the " + isa::product_name(arch.product) + "'s)");
+    if (!pmu_event_modelled(e->hw_id, variant)) sel.not_modelled.push_back(std::string(e->name));
     sel.events[n++] = e->hw_id;
   }
   return sel;
 }
 
-bool pmu_event_modelled(uint16_t hw_id) { return npu::counts_pmu_event(hw_id); }
+bool pmu_event_modelled(uint16_t hw_id, isa::Variant variant) {
+  return isa::architecture(variant).pmu_event(hw_id) && npu::counts_pmu_event(hw_id);
+}
 
 }  // namespace ethosu::host

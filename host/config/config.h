@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ethosu_sim/config.h"
+#include "isa/architecture.h"
 #include "sim/config.h"
 
 namespace ethosu::host {
@@ -30,17 +31,19 @@ using ethosu_sim::MachineRequest;
 // The resolved configuration for a job compiled for job_variant; throws InputError for unknown systems,
 // memory modes, parameters and values, naming them.
 sim::Config resolve_config(const MachineRequest& request, const std::string& job_variant);
+// The configuration of a name ("ethos-u85-256"); throws InputError naming `what` and the known ones.
+isa::Variant variant_named(std::string_view name, std::string_view what);
 
-// PMEVTYPER values for up to four PMU events given by name (as in Arm's pmu_ethosu.h, with or without the
-// ETHOSU_PMU_ prefix) or decimal hardware id. Throws InputError naming an unknown event or a fifth one; events the
-// model does not derive are listed in not_modelled (they count 0).
+// PMEVTYPER values for up to four PMU events of `variant` given by name (as in Arm's pmu_ethosu.h, with or without
+// the ETHOSU_PMU_ prefix) or decimal hardware id. Throws InputError naming an unknown event (or one of another
+// family) or a fifth one; events the model does not derive are listed in not_modelled (they count 0).
 struct PmuSelection {
   std::array<uint16_t, 4> events{};
   std::vector<std::string> not_modelled;
 };
-PmuSelection parse_pmu_events(const std::vector<std::string>& names);
-// True for the PMU events the model counts; the others count 0.
-bool pmu_event_modelled(uint16_t hw_id);
+PmuSelection parse_pmu_events(const std::vector<std::string>& names, isa::Variant variant = isa::kDefaultVariant);
+// True for the PMU events of `variant` the model counts; the others count 0.
+bool pmu_event_modelled(uint16_t hw_id, isa::Variant variant = isa::kDefaultVariant);
 
 }  // namespace ethosu::host
 

@@ -30,7 +30,7 @@ struct RegisterField {
   uint32_t width;
 };
 constexpr RegisterField kRegisterFields[] = {
-#define ISA_REGISTER_FIELD(r, f, lsb, width) {#r, #f, (lsb), (width)},
+#define ISA_REGISTER_FIELD(r, f, lsb, width, maps) {#r, #f, (lsb), (width)},
 #include "isa/registers.def"
 };
 

@@ -14,6 +14,7 @@
 #include "host/run/run_job.h"
 #include "host/config/config.h"
 #include "isa/decoder.h"
+#include "isa/architecture.h"
 #include "isa/registers.h"
 #include "isa/validator.h"
 #include "sim/config.h"
@@ -208,8 +209,10 @@ bool completed(uint32_t status) {
   return !error && isa::get(status, RegField::STATUS_cmd_end_reached);
 }
 
-std::string event_name(uint16_t id) {
-  const isa::PmuEventInfo* e = isa::find_pmu_event(id);
+// The event's name in the family of the capture's configuration (the U85 names some ids anew).
+std::string event_name(uint16_t id, const std::string& variant) {
+  const isa::Variant v = isa::parse_variant(variant).value_or(isa::kDefaultVariant);
+  const isa::PmuEventInfo* e = isa::architecture(v).pmu_event(id);
   return e ? std::string(e->name) : "event " + std::to_string(id);
 }
 
@@ -436,7 +439,9 @@ Capture read_capture(const fs::path& dir) {
   for (size_t i = 0; i < 4; ++i) {
     const std::string w = "pmu_events[" + std::to_string(i) + "]";
     c.pmu_events[i] = static_cast<uint16_t>(m.uint(events[i], w, UINT16_MAX));
-    if (!isa::find_pmu_event(c.pmu_events[i])) m.fail(w, std::to_string(c.pmu_events[i]) + " is not a U65 PMU event id");
+    const isa::Architecture& arch = isa::architecture(*isa::parse_variant(c.variant));
+    if (!arch.pmu_event(c.pmu_events[i]))
+      m.fail(w, std::to_string(c.pmu_events[i]) + " is not a PMU event id of the " + isa::product_name(arch.product));
   }
   const json& params = m.member(j, "parameters", "top level");
   if (!params.is_object()) m.fail("parameters", "expected an object of name: value strings");
@@ -562,7 +567,7 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
                               std::to_string(c.cycle_counter) + " recorded");
     for (size_t i = 0; i < 4 && c.event_counters_recorded; ++i)
       if (outcome.event_counters[i] != c.event_counters[i])
-        r.differences.push_back("PMEVCNTR" + std::to_string(i) + " (" + event_name(c.pmu_events[i]) + ") " +
+        r.differences.push_back("PMEVCNTR" + std::to_string(i) + " (" + event_name(c.pmu_events[i], c.variant) + ") " +
                                 std::to_string(outcome.event_counters[i]) + " replayed, " +
                                 std::to_string(c.event_counters[i]) + " recorded");
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/backends/nxp/nxp_inference.h"
+#include "isa/architecture.h"
 #include "isa/registers.h"
 #include "sim/byte_runs.h"
 #include "sim/config.h"
@@ -15,8 +16,10 @@ namespace ethosu::host {
 
 namespace {
 
-std::string event_name(uint16_t id) {
-  const isa::PmuEventInfo* e = isa::find_pmu_event(id);
+// The event's name in the family of the capture's configuration (the U85 names some ids anew).
+std::string event_name(uint16_t id, const std::string& variant) {
+  const isa::Variant v = isa::parse_variant(variant).value_or(isa::kDefaultVariant);
+  const isa::PmuEventInfo* e = isa::architecture(v).pmu_event(id);
   return e ? std::string(e->name) : "event " + std::to_string(id);
 }
 
@@ -147,7 +150,7 @@ JobComparison compare_recording(const Capture& c, const std::string& name, const
     if (c.event_counters_recorded)
       for (size_t i = 0; i < 4; ++i)
         if (c.pmu_events[i])
-          j.counters.push_back({c.pmu_events[i], event_name(c.pmu_events[i]), c.event_counters[i],
+          j.counters.push_back({c.pmu_events[i], event_name(c.pmu_events[i], c.variant), c.event_counters[i],
                                 simulated.pmu_events[i] == c.pmu_events[i] ? simulated.event_counters[i] : 0});
   }
   if (replayed) *replayed = std::move(simulated);

@@ -12,7 +12,18 @@ using isa::Reg;
 using isa::RegField;
 
 namespace {
-uint16_t off(Reg r, unsigned i = 0) { return isa::reg_at(r, i); }
+
+// AXI_LIMITn's limits in the U85's per-port layout (AXI_SRAM, AXI_EXT).
+uint32_t port_limits(uint32_t axi_limit) {
+  uint32_t v = 0;
+  v = isa::set(v, RegField::U85_AXI_SRAM_max_beats, isa::get(axi_limit, RegField::AXI_LIMIT0_max_beats));
+  v = isa::set(v, RegField::U85_AXI_SRAM_max_outstanding_read_m1,
+               isa::get(axi_limit, RegField::AXI_LIMIT0_max_outstanding_read_m1));
+  v = isa::set(v, RegField::U85_AXI_SRAM_max_outstanding_write_m1,
+               isa::get(axi_limit, RegField::AXI_LIMIT0_max_outstanding_write_m1));
+  return v;
+}
+
 }  // namespace
 
 HostCpu::HostCpu(const sc_core::sc_module_name& name) : sc_module(name), apb("apb"), irq("irq") {
@@ -48,13 +59,20 @@ uint32_t HostCpu::read(uint16_t offset) {
 void HostCpu::write(uint16_t offset, uint32_t value) { access(tlm::TLM_WRITE_COMMAND, offset, value); }
 
 void HostCpu::driver_thread() {
+  // Offsets in the map of the NPU found at the last reset.
+  const auto off = [this](Reg r, unsigned i = 0) {
+    return isa::reg_at(r, i, u85_ ? isa::RegisterMap::U85 : isa::RegisterMap::U65);
+  };
   for (;;) {
     // A job submitted before SystemC first ran the thread finds it here without a notification to wait for.
     if (!pending_) wait(submitted_);
     pending_ = false;
+    u85_ = false;  // until ID says otherwise
     // Soft reset into non-secure user mode, as the Linux driver does, and wait for it to finish.
     write(off(Reg::RESET), 2);
     while (isa::get(read(off(Reg::STATUS)), RegField::STATUS_reset_status)) wait(access_time_);
+    // Which map: the Linux driver's test, the architecture's major revision (1: U55, U65; 2: U85).
+    u85_ = isa::get(read(off(Reg::ID)), RegField::ID_arch_major_rev) != 1;
     if (read(off(Reg::PROT)) != 2) {
       result_.error = "PROT does not show the requested security and privilege levels after reset";
       continue;
@@ -62,7 +80,16 @@ void HostCpu::driver_thread() {
     write(off(Reg::CMD), 0xC);  // keep the clock and power Q-channel enables, as the core driver does
     write(off(Reg::QCONFIG), job_.qconfig);
     write(off(Reg::REGIONCFG), job_.regioncfg);
-    for (unsigned i = 0; i < 4; ++i) write(static_cast<uint16_t>(off(Reg::AXI_LIMIT0) + 4 * i), job_.axi_limits[i]);
+    if (!u85_) {
+      for (unsigned i = 0; i < 4; ++i) write(static_cast<uint16_t>(off(Reg::AXI_LIMIT0) + 4 * i), job_.axi_limits[i]);
+    } else {
+      // REGIONCFG's values keep their U65 meaning (0, 1: the SRAM port; 2, 3: the external port) through MEM_ATTR
+      // entries set up so, with the Linux driver's attributes (SRAM: non-shareable device; external: system
+      // domain, write-back read/write-allocate); each port takes the limits of its first AXI_LIMIT.
+      for (unsigned i = 0; i < 4; ++i) write(off(Reg::MEM_ATTR, i), i < 2 ? 0x00 : 0xB7);
+      write(off(Reg::AXI_SRAM), port_limits(job_.axi_limits[0]));
+      write(off(Reg::AXI_EXT), port_limits(job_.axi_limits[2]));
+    }
     for (unsigned r = 0; r < 8; ++r) {
       write(off(Reg::BASEP, r), static_cast<uint32_t>(job_.basep[r]));
       write(static_cast<uint16_t>(off(Reg::BASEP, r) + 4), static_cast<uint32_t>(job_.basep[r] >> 32));
@@ -88,7 +115,8 @@ void HostCpu::driver_thread() {
     result_.status = status;
     const bool error = isa::get(status, RegField::STATUS_bus_status) ||
                        isa::get(status, RegField::STATUS_cmd_parse_error) ||
-                       isa::get(status, RegField::STATUS_wd_fault) || isa::get(status, RegField::STATUS_ecc_fault);
+                       isa::get(status, RegField::STATUS_ecc_fault) ||
+                       isa::get(status, u85_ ? RegField::U85_STATUS_branch_fault : RegField::STATUS_wd_fault);
     result_.completed = !error && isa::get(status, RegField::STATUS_cmd_end_reached);
     if (!result_.completed) result_.error = error ? "the NPU reported an error in STATUS" : "IRQ without cmd_end_reached";
     // Stop counting, then read the counters.

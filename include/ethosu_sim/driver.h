@@ -6,7 +6,9 @@
 // job to the host's thread; it runs when SystemC runs, and when the job is over the thread calls
 // sc_pause(), so sc_start() returns to the caller with result() holding what the driver saw. The register
 // sequence: RESET (non-secure, user) and wait for reset_status to clear; CMD with the clock/power Q-channel
-// enables; QCONFIG, REGIONCFG, AXI_LIMIT0-3; BASEP0-7; the PMU (PMEVTYPERn, PMCCNTR_CFG start = CYCLE,
+// enables; read ID (arch major 1: the U55/U65 map; else the U85's, as the Linux driver decides); QCONFIG,
+// REGIONCFG, AXI_LIMIT0-3 (U85: MEM_ATTR0-3 routing REGIONCFG's values 0/1 to the SRAM port and 2/3 to the external
+// port, AXI_SRAM/AXI_EXT from AXI_LIMIT0/2); BASEP0-7; the PMU (PMEVTYPERn, PMCCNTR_CFG start = CYCLE,
 // PMCNTENSET, PMCR enable + reset); QBASE, QSIZE; CMD run; wait for the IRQ; read STATUS; CMD clear IRQ;
 // stop the PMU and read PMCCNTR and PMEVCNTRn.
 #pragma once
@@ -63,6 +65,7 @@ class HostCpu : public sc_core::sc_module {
   sc_core::sc_event submitted_;
   bool pending_ = false;
   sc_core::sc_time access_time_ = sc_core::sc_time(10, sc_core::SC_NS);
+  bool u85_ = false;  // the NPU's ID says Ethos-U85: its register map
   tlm::tlm_generic_payload gp_;
 };
 

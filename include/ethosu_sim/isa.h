@@ -81,7 +81,8 @@ struct Extent {
 
 struct Finding {
   bool error = true;     // false: a warning
-  std::string category;  // "decode", "out-of-region", "shram", "unsupported", "geometry", "alignment", "linux"
+  std::string category;  // "decode", "out-of-region", "shram", "unsupported", "geometry", "alignment", "linux",
+                         // "linux-version" (one Linux validator version rejects it, another accepts)
   uint32_t offset = 0;   // the command's stream offset
   std::string operation; // "NPU_OP_CONV"
   int region = -1;       // -1 when no region applies

@@ -12,20 +12,42 @@ uint32_t bit(RegField f) { return isa::reg_field_mask(f); }
 }  // namespace
 
 void ControlRegisters::reset() {
-  status_ = isa::register_info(Reg::STATUS).reset & ~bit(RegField::STATUS_reset_status);  // reset completes at once
-  cmd_ = isa::register_info(Reg::CMD).reset;
+  status_ = isa::register_info(Reg::STATUS).in(arch_->register_map).reset &
+            ~bit(RegField::STATUS_reset_status);  // reset completes at once
+  cmd_ = isa::register_info(Reg::CMD).in(arch_->register_map).reset;
   qbase_ = 0;
   qread_ = qconfig_ = qsize_ = regioncfg_ = lock_ = 0;
   axi_limit_.fill(0);
+  mem_attr_.fill(0);
+  axi_sram_ = axi_ext_ = power_ctrl_ = feature_disable_ = 0;
   basep_.fill(0);
   // The requested privilege/security levels become active with the reset.
   prot_ = reset_ & (bit(RegField::PROT_active_CPL) | bit(RegField::PROT_active_CSL));
 }
 
-bool ControlRegisters::read(uint16_t offset, uint32_t& v) const { return read(isa::locate_register(offset), v); }
+bool ControlRegisters::read(uint16_t offset, uint32_t& v) const {
+  return read(isa::locate_register(offset, arch_->register_map), v);
+}
 
 bool ControlRegisters::write(uint16_t offset, uint32_t v, HostAction& action) {
-  return write(isa::locate_register(offset), v, action);
+  return write(isa::locate_register(offset, arch_->register_map), v, action);
+}
+
+unsigned ControlRegisters::limiter_of(unsigned selector) const {
+  if (!u85()) return selector;
+  return isa::get(mem_attr_[selector & 3], RegField::U85_MEM_ATTR_axi_port) ? 2 : 0;
+}
+
+uint32_t ControlRegisters::axi_limit(unsigned n) const {
+  if (!u85()) return axi_limit_.at(n);
+  const uint32_t port = n < 2 ? axi_sram_ : axi_ext_;  // AXI_EXT has AXI_SRAM's layout
+  uint32_t v = 0;
+  v = isa::set(v, RegField::AXI_LIMIT0_max_beats, isa::get(port, RegField::U85_AXI_SRAM_max_beats));
+  v = isa::set(v, RegField::AXI_LIMIT0_max_outstanding_read_m1,
+               isa::get(port, RegField::U85_AXI_SRAM_max_outstanding_read_m1));
+  v = isa::set(v, RegField::AXI_LIMIT0_max_outstanding_write_m1,
+               isa::get(port, RegField::U85_AXI_SRAM_max_outstanding_write_m1));
+  return v;
 }
 
 bool ControlRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
@@ -48,6 +70,11 @@ bool ControlRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
     case Reg::AXI_LIMIT2: v = axi_limit_[2]; return true;
     case Reg::AXI_LIMIT3: v = axi_limit_[3]; return true;
     case Reg::BASEP: v = isa::word_of(basep_[at.index], at.high); return true;
+    case Reg::MEM_ATTR: v = mem_attr_[at.index]; return true;
+    case Reg::AXI_SRAM: v = axi_sram_; return true;
+    case Reg::AXI_EXT: v = axi_ext_; return true;
+    case Reg::POWER_CTRL: v = power_ctrl_; return true;
+    case Reg::FEATURE_DISABLE: v = feature_disable_; return true;
     default: return false;
   }
 }
@@ -85,6 +112,11 @@ bool ControlRegisters::write(const isa::RegisterWord& at, uint32_t v, HostAction
     case Reg::AXI_LIMIT2: axi_limit_[2] = v; return true;
     case Reg::AXI_LIMIT3: axi_limit_[3] = v; return true;
     case Reg::BASEP: basep_[at.index] = address(isa::with_word(basep_[at.index], at.high, v)); return true;
+    case Reg::MEM_ATTR: mem_attr_[at.index] = v; return true;
+    case Reg::AXI_SRAM: axi_sram_ = v; return true;
+    case Reg::AXI_EXT: axi_ext_ = v; return true;
+    case Reg::POWER_CTRL: power_ctrl_ = v; return true;
+    case Reg::FEATURE_DISABLE: feature_disable_ = v; return true;
     // The read-only registers of the control page ignore writes.
     case Reg::ID:
     case Reg::STATUS:

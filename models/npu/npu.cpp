@@ -106,6 +106,7 @@ void NpuCore::configure(const NpuConfig& c) {
   axi1_.configure(c.axi[1], period);
   config_ = c;
   ctrl_.set_variant(c.variant);
+  pmu_.registers().set_variant(c.variant);
   shram_.configure(c.cores, c.shram.bytes_per_core);
   wd_.configure(c.wd);
   mac_.configure(c.mac, c.cores);
@@ -125,6 +126,8 @@ void NpuCore::set_trace(sim::Trace* trace) {
 
 uint64_t NpuCore::cycle_now() const { return cycle_at(sc_core::sc_time_stamp()); }
 
+isa::RegisterMap NpuCore::register_map() const { return isa::architecture(config_.variant).register_map; }
+
 // ---- Registers ----------------------------------------------------------------------------------
 
 // A register access takes effect at its annotated time (sc_time_stamp() + delay): the model does not wait, so
@@ -133,7 +136,7 @@ uint64_t NpuCore::cycle_now() const { return cycle_at(sc_core::sc_time_stamp());
 void NpuCore::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   if (gp.is_read() || gp.is_write()) {
-    if (addr >= 0x1000 || (addr & 3)) {
+    if (addr >= isa::register_page_bytes(register_map()) || (addr & 3)) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
@@ -174,7 +177,8 @@ void NpuCore::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
 // Debuggers read registers as the host would, at the current time and without waiting; they write nothing.
 unsigned int NpuCore::transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
-  if (!gp.is_read() || gp.get_data_length() != 4 || (addr & 3) || addr >= 0x1000) return 0;
+  if (!gp.is_read() || gp.get_data_length() != 4 || (addr & 3) || addr >= isa::register_page_bytes(register_map()))
+    return 0;
   const uint32_t v = read_register(static_cast<uint16_t>(addr), sc_core::sc_time_stamp());
   std::memcpy(gp.get_data_ptr(), &v, 4);
   return 4;
@@ -187,7 +191,7 @@ uint64_t NpuCore::cycle_at(const sc_core::sc_time& t) const {
 uint32_t NpuCore::read_register(uint16_t offset, const sc_core::sc_time& time) {
   // Idle, the counters' future is known: count up to the access. Running, the CC accounts as it goes.
   if (!ctrl_.running()) pmu_.account_until(cycle_at(time));
-  const isa::RegisterWord at = isa::locate_register(offset);
+  const isa::RegisterWord at = isa::locate_register(offset, register_map());
   uint32_t v = 0;
   if (ctrl_.read(at, v) || pmu_.registers().read(at, v)) return v;
   // A state register of a command this configuration does not have is a hole.
@@ -208,12 +212,14 @@ uint32_t NpuCore::read_register(uint16_t offset, const sc_core::sc_time& time) {
     case Reg::DEBUG_MISC: return debug_[1];
     case Reg::DEBUGCORE: return debug_[2];
     case Reg::DEBUG_BLOCK: return debug_[3];
-    default: return mirror_word(at.info->offset, arch.isa).command ? 0 : at.info->reset;  // identification registers: fixed
+    // Identification and capability registers: fixed. The U85's INTERNAL_MEMORY window reads 0 (its RAMs are not
+    // modelled).
+    default: return mirror_word(at.placement->offset, arch.isa).command ? 0 : at.placement->reset;
   }
 }
 
 void NpuCore::write_register(uint16_t offset, uint32_t value, const sc_core::sc_time& time) {
-  const isa::RegisterWord at = isa::locate_register(offset);
+  const isa::RegisterWord at = isa::locate_register(offset, register_map());
   HostAction action = HostAction::NONE;
   if (ctrl_.write(at, value, action)) {
     if (action == HostAction::SOFT_RESET) soft_reset(cycle_at(time));

@@ -63,6 +63,8 @@ class NpuCore {
   // What the last stream did (operations, traffic, stalls, the blocks' statistics); reset when a run starts.
   const npu::JobReport& report() const { return cc_.report(); }
   uint64_t cycle_now() const;
+  // The configured variant's register map, which decodes APB offsets.
+  isa::RegisterMap register_map() const;
   sc_core::sc_time clock_period() const { return axi0_.clock_period(); }
   // Records the next runs into `trace` (one track per block: CC, DMA, WD, MAC, AO, SHRAM, AXI0, AXI1);
   // nullptr stops tracing.

@@ -74,14 +74,15 @@ py::list parameters() {
   return out;
 }
 
-py::list pmu_events() {
+py::list pmu_events(const std::string& variant) {
+  const isa::Variant v = host::variant_named(variant, "variant");
   py::list out;
-  for (const auto& e : isa::kPmuEvents) {
+  for (const isa::PmuEventInfo* e : isa::architecture(v).pmu_events) {
     py::dict d;
-    d["name"] = std::string(e.name);
-    d["hw_id"] = e.hw_id;
-    d["modelled"] = host::pmu_event_modelled(e.hw_id);
-    d["description"] = std::string(e.description);
+    d["name"] = std::string(e->name);
+    d["hw_id"] = e->hw_id;
+    d["modelled"] = host::pmu_event_modelled(e->hw_id, v);
+    d["description"] = std::string(e->description);
     out.append(d);
   }
   return out;
@@ -97,7 +98,7 @@ py::dict run(const NativeJob& native, const host::MachineRequest& request, const
   host::PmuSelection pmu_selection;
   if (!pmu.empty()) {
     if (functional) throw InputError("PMU events need the timed platform (functional=False)");
-    pmu_selection = host::parse_pmu_events(pmu);
+    pmu_selection = host::parse_pmu_events(pmu, host::variant_named(job.variant, "variant"));
     options.pmu_events = pmu_selection.events;
   }
   if (trace_path && functional) throw InputError("a trace needs the timed platform (functional=False)");
@@ -235,7 +236,7 @@ void bind_run(py::module_& m) {
     }
     return out;
   });
-  m.def("pmu_events", &pmu_events);
+  m.def("pmu_events", &pmu_events, py::arg("variant") = std::string(isa::variant_name(isa::kDefaultVariant)));
   m.def("stall_names", [] {
     std::vector<std::string> names;
     for (size_t k = 0; k < npu::kStallKinds; ++k) names.emplace_back(npu::stall_name(static_cast<npu::Stall>(k)));

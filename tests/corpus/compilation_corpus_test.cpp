@@ -1,7 +1,8 @@
 // The ISA tools and the validator over every case the family corpora compiled for a configuration the simulator
 // has (corpus-u55/CASE/<accelerator>): the stream decodes cleanly on its configuration, its Vela-format
-// disassembly equals Vela's listing, assembling the native disassembly gives back the bytes, and the validator
-// finds nothing on its configuration and covers every output tensor with the stream's writes. (Runs and outputs:
+// disassembly equals Vela's listing, assembling the native disassembly gives back the bytes, the validator finds
+// nothing on its configuration and covers every output tensor with the stream's writes, and the Linux driver would
+// take the stream (where its versions disagree, only on the cases where they are known to). (Runs and outputs:
 // run_corpus_test; cycles: golden_corpus_test.)
 #include <gtest/gtest.h>
 
@@ -53,14 +54,17 @@ TEST_P(CompilationCorpus, AssembleOfDisassembleIsIdentity) {
 }
 
 TEST_P(CompilationCorpus, ValidatesOnItsConfigurationAndCoversTheOutputs) {
-  if (const std::string why = test::not_validated_reason(GetParam()); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = test::not_run_reason(GetParam()); !why.empty()) GTEST_SKIP() << why;
   const host::Job job = host::job_from_compilation(GetParam());
   isa::ValidatorOptions o;
   o.variant = arch().variant;
   for (unsigned r = 0; r < isa::kRegionCount; ++r)
     if (!job.regions[r].empty()) o.region_size_bytes[r] = job.regions[r].size();
   const isa::Report report = isa::validate(isa::decode(job.stream, arch()), o);
-  for (const auto& f : report.findings) ADD_FAILURE() << (f.severity == isa::Severity::ERROR ? "" : "warning: ") << f.message;
+  // What Linux versions disagree on is a fact about the drivers (LinuxTakesTheStream), not about the stream.
+  for (const auto& f : report.findings)
+    if (f.category != isa::Category::LINUX_VERSION)
+      ADD_FAILURE() << (f.severity == isa::Severity::ERROR ? "" : "warning: ") << f.message;
   for (const host::OutputSpec& out : job.outputs) {
     const isa::Extent e = report.writes(out.region);
     EXPECT_TRUE(e.used && e.lowest <= static_cast<int64_t>(out.offset) &&
@@ -68,6 +72,28 @@ TEST_P(CompilationCorpus, ValidatesOnItsConfigurationAndCoversTheOutputs) {
         << "output '" << out.name << "' region " << out.region << " [" << out.offset << ", "
         << out.offset + out.size_bytes << ") not inside the writes [" << e.lowest << ", " << e.end << ")";
   }
+}
+
+// The Linux rules alone (they need no operation run): nothing a careful driver refuses, and the validator versions
+// disagree only where it is known (the U85 notes' re-statement of both versions): mainline sizes the chained feature maps of
+// mean_hw_* and ic_resnet8_mlperf from registers Vela never writes; the hardened series refuses NPU_OP_RESIZE.
+TEST_P(CompilationCorpus, LinuxTakesTheStream) {
+  const host::Job job = host::job_from_compilation(GetParam());
+  isa::ValidatorOptions o;
+  o.variant = arch().variant;
+  const isa::Report report = isa::validate(isa::decode(job.stream, arch()), o);
+  bool mainline = false, hardened = false;
+  for (const auto& f : report.findings) {
+    if (f.category == isa::Category::LINUX && f.severity == isa::Severity::ERROR) ADD_FAILURE() << f.message;
+    if (f.category != isa::Category::LINUX_VERSION) continue;
+    mainline |= f.message.find("mainline Linux rejects") != std::string::npos;
+    hardened |= f.message.find("hardened Linux validator rejects") != std::string::npos;
+  }
+  // Only the U85's streams chain feature maps and resize; on the U55 and U65 the versions agree.
+  const bool u85 = arch().product == isa::Product::U85;
+  const std::string name = GetParam().parent_path().filename().string();
+  EXPECT_EQ(mainline, u85 && (name == "mean_hw_i8" || name == "mean_hw_samequant_i16" || name == "ic_resnet8_mlperf"));
+  EXPECT_EQ(hardened, u85 && (name.rfind("resize_", 0) == 0 || name == "yolo_face_detect_int8_nxp"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CompilationCorpus, ::testing::ValuesIn(params()), test::CaseName());

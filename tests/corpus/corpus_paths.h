@@ -88,16 +88,6 @@ inline std::string not_timed_reason(const fs::path& dir) {
   return "the " + arch->describe() + " runs on the U55/U65 timing model; its traffic is not the U85's yet";
 }
 
-// Empty when the stream validator (isa/validator.h) checks the folder's configuration's command set; else why a test
-// that validates it skips: the validator's rules are version 1's (SHRAM banks, U65 scaling), not yet the U85's.
-inline std::string not_validated_reason(const fs::path& dir) {
-  if (std::string why = not_run_reason(dir); !why.empty()) return why;
-  const isa::Architecture* arch = isa::find_architecture(dir.filename().string());
-  if (!arch || arch->isa == isa::IsaVersion::V1) return {};
-  return "the stream validator checks command set 1 only; the " + arch->describe() + "'s operations run but are "
-         "not validated yet";
-}
-
 // The case folders and the compilation folders together: what `ethosu-sim run DIR` runs.
 inline std::vector<fs::path> run_cases() {
   std::vector<fs::path> all = corpus_cases();

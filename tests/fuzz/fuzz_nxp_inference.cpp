@@ -28,7 +28,7 @@ constexpr size_t kArenaBytes = 256 * 1024;
 const ethosu::host::ShimSettings& settings() {
   static const ethosu::host::ShimSettings s = [] {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-    ethosu::host::ShimSettings v = ethosu::host::read_shim_settings(fuzz_limits);
+    ethosu::host::ShimSettings v = ethosu::host::read_shim_settings(fuzz_limits, ethosu::host::ShimDriver::NXP);
     v.functional = true;  // the timed platform is fuzzed through the accel shim (fuzz_submit)
     return v;
   }();

@@ -36,7 +36,7 @@ acc::Device& device() {
   static acc::Device* d = [] {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     // The shim's defaults (timed imx93, its SRAM), whatever the environment says.
-    return new acc::Device(ethosu::host::read_shim_settings(fuzz_limits));
+    return new acc::Device(ethosu::host::read_shim_settings(fuzz_limits, ethosu::host::ShimDriver::LINUX_ACCEL));
   }();
   return *d;
 }

@@ -50,9 +50,9 @@ TEST(Architecture, ConfigAndIdRegistersAsTheDriversReadThem) {
     EXPECT_EQ(get(a.config, RegField::CONFIG_product), static_cast<uint32_t>(a.product));
     EXPECT_EQ(1u << get(a.config, RegField::CONFIG_macs_per_cc), a.macs());
     if (a.product == Product::U85) {
-      EXPECT_EQ(1u << get(a.config, RegField::CONFIG_num_wd), a.weight_decoders);
-      EXPECT_EQ(1u << get(a.config, RegField::CONFIG_num_axi_sram), a.axi_sram_ports);
-      EXPECT_EQ(1u << get(a.config, RegField::CONFIG_num_axi_ext), a.axi_ext_ports);
+      EXPECT_EQ(1u << get(a.config, RegField::U85_CONFIG_num_wd), a.weight_decoders);
+      EXPECT_EQ(1u << get(a.config, RegField::U85_CONFIG_num_axi_sram), a.axi_sram_ports);
+      EXPECT_EQ(1u << get(a.config, RegField::U85_CONFIG_num_axi_ext), a.axi_ext_ports);
     } else {
       EXPECT_EQ(get(a.config, RegField::CONFIG_shram_size), a.shram_banks * a.cores);
     }

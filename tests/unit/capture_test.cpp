@@ -464,7 +464,7 @@ TEST(Capture, EveryCorruptionIsAnInputErrorNamingTheFile) {
          j["pmu_events"][0] = 9999;
          save_manifest(d, j);
        },
-       "capture.json", "not a U65 PMU event"},
+       "capture.json", "not a PMU event id of the Ethos-U65"},
       {"negative counter",
        [](const fs::path& d) {
          json j = load_manifest(d);

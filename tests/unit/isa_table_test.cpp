@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <set>
-
 #include "ethosu_sim/registers.h"
 #include "isa/isa.h"
 #include "isa/registers.h"
@@ -174,26 +172,84 @@ TEST(IsaTable, LookupByName) {
   EXPECT_EQ(find_field(Cmd::NPU_SET_KERNEL_STRIDE, "stride_y_msb", V1)->lsb, 9);
 }
 
-// The installed register map (include/ethosu_sim/registers.h, generated from the same tables) names every register,
-// field and PMU event as the model decodes them.
+// The installed register maps (include/ethosu_sim/registers.h, generated from the same tables) name every register,
+// field and PMU event of each map as the model decodes them.
 TEST(IsaTable, PublicRegisterMapIsTheTables) {
   namespace regs = ethosu_sim::regs;
-#define ISA_REGISTER(n, off_, width_, count_, acc_, reset_, d_)                  \
-  EXPECT_EQ(regs::n.offset, uint32_t{off_}) << #n;                               \
-  EXPECT_EQ(regs::n.width_bits, uint32_t{width_}) << #n;                         \
-  EXPECT_EQ(regs::n.count, uint32_t{count_}) << #n;                              \
-  EXPECT_EQ(regs::n.access, regs::Access::acc_) << #n;                           \
-  EXPECT_EQ(regs::n.reset, uint64_t{reset_}) << #n;                              \
-  EXPECT_EQ(regs::n.at(regs::n.count - 1), reg_at(Reg::n, regs::n.count - 1)) << #n;
-#define ISA_REGISTER_FIELD(r, f, lsb_, width_)                            \
-  EXPECT_EQ(regs::r##_##f.lsb, uint32_t{lsb_}) << #r "." #f;              \
+  // The U65's map (the U55's too) in ethosu_sim::regs, the U85's in ethosu_sim::regs::u85.
+  const auto expect_register = [](const regs::Register& r, Reg reg, RegisterMap map, uint32_t offset, uint32_t width,
+                                  uint32_t count, regs::Access access, uint64_t reset) {
+    EXPECT_EQ(r.offset, offset) << register_info(reg).name;
+    EXPECT_EQ(r.width_bits, width) << register_info(reg).name;
+    EXPECT_EQ(r.count, count) << register_info(reg).name;
+    EXPECT_EQ(r.access, access) << register_info(reg).name;
+    EXPECT_EQ(r.reset, reset) << register_info(reg).name;
+    EXPECT_EQ(r.at(r.count - 1), reg_at(reg, r.count - 1, map)) << register_info(reg).name;
+  };
+  unsigned u65 = 0, u85 = 0;
+  // A map's width is 0 where it has no such register: the check of that map expands to nothing.
+#define IN_U65_0(n, o, w, c, acc, r)
+#define IN_U65_32(n, o, w, c, acc, r) \
+  expect_register(regs::n, Reg::n, RegisterMap::U65, o, w, c, regs::Access::acc, r), ++u65;
+#define IN_U65_64 IN_U65_32
+#define IN_U85_0(n, o, w, c, acc, r)
+#define IN_U85_32(n, o, w, c, acc, r) \
+  expect_register(regs::u85::n, Reg::n, RegisterMap::U85, o, w, c, regs::Access::acc, r), ++u85;
+#define IN_U85_64 IN_U85_32
+#define ISA_REGISTER(n, acc_, o65, w65, c65, r65, o85, w85, c85, r85, d_) \
+  IN_U65_##w65(n, o65, w65, c65, acc_, r65) IN_U85_##w85(n, o85, w85, c85, acc_, r85)
+#define FIELD_U65(r, f, lsb_, width_)                          \
+  EXPECT_EQ(regs::r##_##f.lsb, uint32_t{lsb_}) << #r "." #f;   \
   EXPECT_EQ(regs::r##_##f.width, uint32_t{width_}) << #r "." #f;
+#define FIELD_U85(r, f, lsb_, width_)                               \
+  EXPECT_EQ(regs::u85::r##_##f.lsb, uint32_t{lsb_}) << #r "." #f;   \
+  EXPECT_EQ(regs::u85::r##_##f.width, uint32_t{width_}) << #r "." #f;
+#define FIELD_ALL(r, f, lsb_, width_) FIELD_U65(r, f, lsb_, width_) FIELD_U85(r, f, lsb_, width_)
+#define ISA_REGISTER_FIELD(r, f, lsb_, width_, maps) FIELD_##maps(r, f, lsb_, width_)
 #include "isa/registers.def"
-#undef ISA_REGISTER
-#undef ISA_REGISTER_FIELD
   EXPECT_EQ(regs::QBASE_offset_HI.mask(), uint64_t{0xFF} << 32);
   EXPECT_EQ(regs::STATUS_faulting_channel.set(0, 5), uint64_t{5} << 12);
-#define ISA_PMU_EVENT(n, id_, idx_, d_) EXPECT_EQ(ethosu_sim::pmu_event::n, uint16_t{id_}) << #n;
-#include "isa/pmu_events.def"
-#undef ISA_PMU_EVENT
+  EXPECT_EQ(regs::u85::MEM_ATTR_axi_port.lsb, info(RegField::U85_MEM_ATTR_axi_port).lsb);
+  EXPECT_EQ(regs::u85::DEBUG_ADDRESS_addr.width, 28u);  // the U65's is 32 bits wide
+  EXPECT_EQ(regs::DEBUG_ADDRESS_addr.width, 32u);
+  EXPECT_GT(u65, 150u);
+  EXPECT_GT(u85, 150u);
+  // The U85 reuses ids under new names: each family's namespace has its own.
+  EXPECT_EQ(ethosu_sim::pmu_event::WD_PARSE_ACTIVE, 84);
+  EXPECT_EQ(ethosu_sim::pmu_event::u85::WD_STALLED_BY_WS_FC, 84);
+  EXPECT_EQ(ethosu_sim::pmu_event::u85::SRAM_RD_TRANS_ACCEPTED, 128);
+  EXPECT_EQ(ethosu_sim::pmu_event::u85::EXT1_WR_STALL_LIMIT, 671);
+}
+
+// The event lists of the core driver's headers: 74 for the U55 and U65 (one list), 171 for the U85, numbered by
+// their order there.
+TEST(IsaTable, PmuEventListsPerFamily) {
+  unsigned u65 = 0, u85 = 0;
+  for (const PmuEventInfo& e : kPmuEvents) {
+    if (e.in(RegisterMap::U65)) {
+      EXPECT_EQ(e.driver_index[0], u65++) << e.name;
+    }
+    if (e.in(RegisterMap::U85)) ++u85;
+  }
+  EXPECT_EQ(u65, 74u);
+  EXPECT_EQ(u85, 171u);
+  EXPECT_EQ(find_pmu_event(uint16_t{84}, RegisterMap::U65)->name, "WD_PARSE_ACTIVE");
+  EXPECT_EQ(find_pmu_event(uint16_t{84}, RegisterMap::U85)->name, "WD_STALLED_BY_WS_FC");
+  EXPECT_EQ(find_pmu_event("MAC_ACTIVE_8BIT", RegisterMap::U85), nullptr);
+  EXPECT_EQ(find_pmu_event("SRAM0_ENABLED_CYCLES", RegisterMap::U65), nullptr);
+  EXPECT_EQ(find_pmu_event_by_driver_index(170, RegisterMap::U85)->name, "EXT1_WR_STALL_LIMIT");
+}
+
+// Every state register of the U85's map is where its command's mirror is in the ISA (version 2).
+TEST(IsaTable, U85StateRegistersAreTheCommandMirrors) {
+  unsigned mirrors = 0;
+  for (const CommandInfo& c : kCommands) {
+    if (!has(c.versions, IsaVersion::V2) || is_operation(c.cmd) || c.mirror_register == 0) continue;
+    const RegisterWord at = locate_register(c.mirror_register, RegisterMap::U85);
+    ASSERT_TRUE(at) << c.name;
+    EXPECT_EQ("NPU_SET_" + std::string(at.info->name), c.name);
+    EXPECT_FALSE(at.high) << c.name;
+    ++mirrors;
+  }
+  EXPECT_GT(mirrors, 90u);
 }

@@ -380,18 +380,19 @@ TEST(NpuSockets, ResetInputResetsTheRegisters) {
   user().bus0.set(sc_core::SC_ZERO_TIME, true);
   user().bus1.set(sc_core::SC_ZERO_TIME, true);
   ASSERT_TRUE(run_on_user_platform(Config()).driver.completed);
-  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::QBASE)), static_cast<uint32_t>(kStream));
-  EXPECT_NE(debug_read(static_cast<uint16_t>(Reg::REGIONCFG)), 0u);
-  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::PROT)), 2u);  // the driver's soft reset into non-secure user
+  EXPECT_EQ(debug_read(ethosu::isa::reg_at(Reg::QBASE)), static_cast<uint32_t>(kStream));
+  EXPECT_NE(debug_read(ethosu::isa::reg_at(Reg::REGIONCFG)), 0u);
+  EXPECT_EQ(debug_read(ethosu::isa::reg_at(Reg::PROT)), 2u);  // the driver's soft reset into non-secure user
   user().reset.write(true);
   sc_core::sc_start(sc_time(10, SC_NS));
   user().reset.write(false);
   sc_core::sc_start(sc_time(10, SC_NS));
-  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::QBASE)), 0u);
-  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::REGIONCFG)), 0u);
-  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::PROT)), 0u);
-  EXPECT_EQ(debug_read(static_cast<uint16_t>(Reg::STATUS)),
-            ethosu::isa::register_info(Reg::STATUS).reset & ~ethosu::isa::reg_field_mask(ethosu::isa::RegField::STATUS_reset_status));
+  EXPECT_EQ(debug_read(ethosu::isa::reg_at(Reg::QBASE)), 0u);
+  EXPECT_EQ(debug_read(ethosu::isa::reg_at(Reg::REGIONCFG)), 0u);
+  EXPECT_EQ(debug_read(ethosu::isa::reg_at(Reg::PROT)), 0u);
+  EXPECT_EQ(debug_read(ethosu::isa::reg_at(Reg::STATUS)),
+            ethosu::isa::register_info(Reg::STATUS).in(ethosu::isa::RegisterMap::U65).reset &
+                ~ethosu::isa::reg_field_mask(ethosu::isa::RegField::STATUS_reset_status));
   // And the NPU runs the next job.
   EXPECT_TRUE(run_on_user_platform(Config()).driver.completed);
 }

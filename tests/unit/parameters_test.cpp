@@ -165,7 +165,7 @@ TEST(Parameters, EveryListedParameterActsOrIsReadOnly) {
           static const std::string set = assignment;
           return std::string(name) == "ETHOSU_SIM_SET" ? set.c_str() : nullptr;
         };
-        EXPECT_EQ(read_shim_settings(env).sram_size_bytes, std::stoull(probe.value));
+        EXPECT_EQ(read_shim_settings(env, ShimDriver::NXP).sram_size_bytes, std::stoull(probe.value));
         break;
       }
     }

@@ -11,18 +11,21 @@
 namespace {
 
 using ethosu::host::read_shim_settings;
+using ethosu::host::ShimDriver;
 using ethosu::host::ShimSettings;
 
-ShimSettings read(const std::map<std::string, std::string>& env) {
-  return read_shim_settings([&](const char* name) -> const char* {
-    const auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  });
+ShimSettings read(const std::map<std::string, std::string>& env, ShimDriver driver = ShimDriver::NXP) {
+  return read_shim_settings(
+      [&](const char* name) -> const char* {
+        const auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+      },
+      driver);
 }
 
-std::string error_of(const std::map<std::string, std::string>& env) {
+std::string error_of(const std::map<std::string, std::string>& env, ShimDriver driver = ShimDriver::NXP) {
   try {
-    read(env);
+    read(env, driver);
   } catch (const ethosu::InputError& e) {
     return e.what();
   }
@@ -72,7 +75,19 @@ TEST(ShimEnv, U55IsRefusedWithWhatTheShimsPresent) {
   const std::string u55 = error_of({{"ETHOSU_SIM_VARIANT", "ethos-u55-128"}});
   EXPECT_NE(u55.find("ETHOSU_SIM_VARIANT='ethos-u55-128'"), std::string::npos) << u55;
   EXPECT_NE(u55.find("ethos-u65-256, ethos-u65-512"), std::string::npos) << u55;
+  EXPECT_NE(error_of({{"ETHOSU_SIM_VARIANT", "ethos-u55-128"}}, ShimDriver::LINUX_ACCEL).find("no Linux driver"),
+            std::string::npos);
   EXPECT_EQ(*read({{"ETHOSU_SIM_VARIANT", "ethos-u65-512"}}).request.variant, "ethos-u65-512");
+}
+
+TEST(ShimEnv, U85OnTheLinuxAccelShimOnly) {
+  // Mainline accel/ethosu drives the U85 (anything of architecture major other than 1); NXP's stack does not.
+  EXPECT_EQ(*read({{"ETHOSU_SIM_VARIANT", "ethos-u85-256"}}, ShimDriver::LINUX_ACCEL).request.variant,
+            "ethos-u85-256");
+  const std::string nxp = error_of({{"ETHOSU_SIM_VARIANT", "ethos-u85-256"}});
+  EXPECT_NE(nxp.find("no driver in NXP's stack"), std::string::npos) << nxp;
+  const std::string accel = error_of({{"ETHOSU_SIM_VARIANT", "ethos-u42"}}, ShimDriver::LINUX_ACCEL);
+  EXPECT_NE(accel.find("ethos-u65-512, ethos-u85-128"), std::string::npos) << accel;
 }
 
 TEST(ShimEnv, BadValuesNameTheirVariable) {

@@ -10,7 +10,7 @@ std::optional<ValidatedStream> validate_cmdstream(const uint8_t* data, size_t si
                                                   std::string& reason) {
   ValidatedStream v;
   v.bytes.assign(data, data + size_bytes / 4 * 4);
-  const isa::Stream stream = isa::decode(v.bytes);
+  const isa::Stream stream = isa::decode(v.bytes, isa::architecture(variant).isa);
   isa::ValidatorOptions options;
   options.variant = variant;
   const isa::Report report = isa::validate(stream, options);
@@ -22,8 +22,9 @@ std::optional<ValidatedStream> validate_cmdstream(const uint8_t* data, size_t si
       return std::nullopt;
     }
   }
+  // A U65 stream may run on either core of a U65-512: what both cores reach is copied.
   isa::ValidatorOptions both_cores;
-  both_cores.variant = isa::Variant::U65_512;
+  both_cores.variant = isa::architecture(variant).product == isa::Product::U65 ? isa::Variant::U65_512 : variant;
   const isa::Report reach = variant == both_cores.variant ? report : isa::validate(stream, both_cores);
   const auto end = [](const isa::Extent& e) { return e.used && e.end > 0 ? static_cast<uint64_t>(e.end) : 0; };
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {

@@ -31,9 +31,9 @@ constexpr uint64_t kPage = 4096;
 constexpr uint64_t kMaxBoBytes = uint64_t{512} << 20;
 // The kernel's first fake mmap offset (DRM_FILE_PAGE_OFFSET_START on 64-bit: 4 GiB).
 constexpr uint64_t kFirstMmapOffset = uint64_t{1} << 32;
-// The U65's PMU has four event counters (PMCR.num_event_cnt); the kernel accepts event ids up to 433.
+// Event counters a perfmon may ask for: the U65's four (PMCR.num_event_cnt). A U85 has eight, but a job carries
+// four events through the simulator's run options, so the shim offers four there too.
 constexpr uint32_t kPmuCounters = 4;
-constexpr uint16_t kMaxU65Event = 433;
 // The Linux driver's REGIONCFG: region 2 on AXI0 (SRAM), the others on AXI1 (ethosu_reset()).
 constexpr uint32_t kLinuxRegioncfg = 0xAA8A;
 
@@ -609,8 +609,12 @@ int DeviceFile::submit_job(const ethosu_accel_job& job, const std::shared_ptr<Pe
 int DeviceFile::perfmon_create(void* arg) {
   auto c = load<ethosu_accel_perfmon_create>(arg);
   if (c.ncounters > kPmuCounters) return -EINVAL;
+  // The kernel's event_max: the family's highest event id (433 on the U65, 671 on the U85).
+  uint16_t max_event = 0;
+  for (const isa::PmuEventInfo* e : isa::architecture(device_.variant()).pmu_events)
+    max_event = std::max(max_event, e->hw_id);
   for (uint32_t i = 0; i < c.ncounters; ++i)
-    if (c.counters[i] > kMaxU65Event) return -EINVAL;
+    if (c.counters[i] > max_event) return -EINVAL;
   auto p = std::make_shared<Perfmon>();
   p->events.assign(c.counters, c.counters + c.ncounters);
   p->values.assign(c.ncounters + 1, 0);

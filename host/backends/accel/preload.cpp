@@ -130,7 +130,8 @@ int open_device(int flags) {
     if (!s.device) {
       // SystemC prints its banner on stdout at elaboration; a driver's client owns stdout.
       setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-      s.device = std::make_unique<ethosu::accel::Device>(ethosu::host::shim_settings());
+      s.device = std::make_unique<ethosu::accel::Device>(
+          ethosu::host::shim_settings(ethosu::host::ShimDriver::LINUX_ACCEL));
       pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
     }
   } catch (const std::exception& e) {

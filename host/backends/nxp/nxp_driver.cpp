@@ -211,7 +211,7 @@ bool Driver::owns(int fd) { return owned_fds().contains(fd); }
 
 int Driver::open_device(int flags) {
   try {
-    (void)host::shim_settings();  // a bad environment fails the open, with the reason on stderr
+    (void)host::shim_settings(host::ShimDriver::NXP);  // a bad environment fails the open, with the reason on stderr
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ethosu-sim (/dev/ethosu0): %s\n", e.what());
     return -EINVAL;
@@ -263,7 +263,7 @@ long Driver::State::device_ioctl(unsigned long cmd, void* arg) {
     case IOCTL_CAPABILITIES_REQ: {
       DeviceCapabilities c{};
       try {
-        c = capabilities(host::shim_settings());
+        c = capabilities(host::shim_settings(host::ShimDriver::NXP));
       } catch (const std::exception&) {
         return -EIO;  // the firmware did not answer
       }
@@ -492,7 +492,7 @@ void Driver::State::work() {
     InferenceResult res;
     bool verbose = false;
     try {
-      const host::ShimSettings& settings = host::shim_settings();
+      const host::ShimSettings& settings = host::shim_settings(host::ShimDriver::NXP);
       verbose = settings.verbose;
       res = run_inference(req, settings);
     } catch (const std::exception& e) {

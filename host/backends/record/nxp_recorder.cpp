@@ -349,7 +349,7 @@ long NxpRecorder::ioctl(int fd, unsigned long request, void* arg) {
     passed.pmu_config.cycle_count = 1;
     for (size_t i = 0; i < set.own_pmu_count && i < kPmuEventMax; ++i)
       if (const isa::PmuEventInfo* e = isa::find_pmu_event(set.own_pmu_events[i]))
-        passed.pmu_config.events[i] = e->driver_index;
+        passed.pmu_config.events[i] = e->driver_index[static_cast<size_t>(isa::RegisterMap::U65)];  // NXP: the i.MX 93's U65
   }
   std::optional<Pending> p;
   try {

@@ -465,10 +465,10 @@ void Cc::finish_report(uint64_t host_start_ns) {
   report_.ports = traffic_since(job_start_bytes_);
   for (const Wait& w : kWaits) report_.cc_stall_cycles[static_cast<size_t>(w.stall)] = stat_[w.stat]->value();
   const PmuRegisters& pmu = b_.pmu.registers();
-  for (const auto& e : isa::kPmuEvents) {
-    if (e.event == PmuEvent::NO_EVENT) continue;
-    for (unsigned n = 0; n < PmuRegisters::kCounters; ++n)
-      if (pmu.event_type(n) == e.hw_id) report_.pmu[std::string(e.name)] = pmu.event_counter(n);
+  for (const isa::PmuEventInfo* e : b_.ctrl.architecture().pmu_events) {
+    if (e->event == PmuEvent::NO_EVENT) continue;
+    for (unsigned n = 0; n < pmu.counters(); ++n)
+      if (pmu.event_type(n) == e->hw_id) report_.pmu[std::string(e->name)] = pmu.event_counter(n);
   }
   report_.pmu["PMCCNTR"] = pmu.cycle_counter();
   for (const sim::Counter* c : b_.stats.counters())

@@ -11,14 +11,24 @@ using isa::RegField;
 
 namespace {
 constexpr uint64_t kCycleCounterMask = (uint64_t{1} << 48) - 1;
-constexpr uint32_t kNumEventCounters = PmuRegisters::kCounters << 11;  // PMCR.num_event_cnt, read-only
 }  // namespace
+
+void PmuRegisters::set_variant(isa::Variant v) {
+  const isa::Architecture& arch = isa::architecture(v);
+  if (arch_ == &arch) return;
+  arch_ = &arch;
+  map_ = arch.register_map;
+  counters_ = arch.pmu_event_counters;
+  events_.reset();
+  for (const isa::PmuEventInfo* e : arch.pmu_events) events_.set(e->hw_id);
+  reset();
+}
 
 void PmuRegisters::reset() {
   pmcr_ = 0;
   enable_ = overflow_ = interrupt_enable_ = 0;
   pmccntr_ = 0;
-  pmccntr_cfg_ = pmcaxi_chan_ = 0;
+  pmccntr_cfg_ = pmcaxi_chan_ = pmclut_ = 0;
   cycle_gate_open_ = false;
   mask_enable_ = true;
   pmevcntr_.fill(0);
@@ -38,8 +48,8 @@ void PmuRegisters::add(const EventCounts& ev) {
     if (pmccntr_ < before) overflow_ |= kCycleBit;
   }
   if (stop != 0 && ev[stop]) cycle_gate_open_ = false;
-  for (unsigned n = 0; n < kCounters; ++n) {
-    if (!(enable_ & (1u << n)) || pmevtyper_[n] == 0) continue;
+  for (unsigned n = 0; n < counters_; ++n) {
+    if (!(enable_ & (1u << n)) || !events_[pmevtyper_[n]] || pmevtyper_[n] == 0) continue;
     const uint64_t sum = uint64_t{pmevcntr_[n]} + ev[pmevtyper_[n]];
     if (sum >> 32) overflow_ |= 1u << n;
     pmevcntr_[n] = static_cast<uint32_t>(sum);
@@ -56,7 +66,7 @@ uint64_t PmuRegisters::idle_cycles_to_interrupt() const {
   const bool gate = (cycle_gate_open_ || start == 0 || counts_when_idle(start)) && !(stop != 0 && counts_when_idle(stop));
   if ((enable_ & interrupt_enable_ & kCycleBit) && !(overflow_ & kCycleBit) && gate)
     cycles = (kCycleCounterMask + 1) - pmccntr_;
-  for (unsigned n = 0; n < kCounters; ++n) {
+  for (unsigned n = 0; n < counters_; ++n) {
     const uint32_t bit = 1u << n;
     if ((enable_ & interrupt_enable_ & bit) && !(overflow_ & bit) && counts_when_idle(pmevtyper_[n]))
       cycles = std::min(cycles, (uint64_t{1} << 32) - pmevcntr_[n]);
@@ -64,14 +74,14 @@ uint64_t PmuRegisters::idle_cycles_to_interrupt() const {
   return cycles;
 }
 
-bool PmuRegisters::read(uint16_t offset, uint32_t& v) const { return read(isa::locate_register(offset), v); }
+bool PmuRegisters::read(uint16_t offset, uint32_t& v) const { return read(isa::locate_register(offset, map_), v); }
 
-bool PmuRegisters::write(uint16_t offset, uint32_t v) { return write(isa::locate_register(offset), v); }
+bool PmuRegisters::write(uint16_t offset, uint32_t v) { return write(isa::locate_register(offset, map_), v); }
 
 bool PmuRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
   if (!at) return false;
   switch (at.reg()) {
-    case Reg::PMCR: v = pmcr_ | kNumEventCounters; return true;
+    case Reg::PMCR: v = isa::set(pmcr_, RegField::PMCR_num_event_cnt, counters_); return true;
     case Reg::PMCNTENSET:
     case Reg::PMCNTENCLR: v = enable_; return true;
     case Reg::PMOVSSET:
@@ -81,6 +91,7 @@ bool PmuRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
     case Reg::PMCCNTR: v = isa::word_of(pmccntr_, at.high); return true;
     case Reg::PMCCNTR_CFG: v = pmccntr_cfg_; return true;
     case Reg::PMCAXI_CHAN: v = pmcaxi_chan_; return true;
+    case Reg::PMCLUT: v = pmclut_; return true;
     case Reg::PMEVCNTR: v = pmevcntr_[at.index]; return true;
     case Reg::PMEVTYPER: v = pmevtyper_[at.index]; return true;
     default: return false;
@@ -88,7 +99,7 @@ bool PmuRegisters::read(const isa::RegisterWord& at, uint32_t& v) const {
 }
 
 bool PmuRegisters::write(const isa::RegisterWord& at, uint32_t v) {
-  constexpr uint32_t kCounterBits = kCycleBit | ((1u << kCounters) - 1);
+  const uint32_t counter_mask = counter_bits();
   if (!at) return false;
   switch (at.reg()) {
     case Reg::PMCR:
@@ -97,16 +108,17 @@ bool PmuRegisters::write(const isa::RegisterWord& at, uint32_t v) {
       if (isa::get(v, RegField::PMCR_cycle_cnt_rst)) pmccntr_ = 0;
       pmcr_ = v & (isa::reg_field_mask(RegField::PMCR_cnt_en) | isa::reg_field_mask(RegField::PMCR_mask_en));
       return true;
-    case Reg::PMCNTENSET: enable_ |= v & kCounterBits; return true;
+    case Reg::PMCNTENSET: enable_ |= v & counter_mask; return true;
     case Reg::PMCNTENCLR: enable_ &= ~v; return true;
-    case Reg::PMOVSSET: overflow_ |= v & kCounterBits; return true;
+    case Reg::PMOVSSET: overflow_ |= v & counter_mask; return true;
     case Reg::PMOVSCLR: overflow_ &= ~v; return true;
-    case Reg::PMINTSET: interrupt_enable_ |= v & kCounterBits; return true;
+    case Reg::PMINTSET: interrupt_enable_ |= v & counter_mask; return true;
     case Reg::PMINTCLR: interrupt_enable_ &= ~v; return true;
     // The cycle counter is 48 bits wide: its high word has 16.
     case Reg::PMCCNTR: pmccntr_ = isa::with_word(pmccntr_, at.high, at.high ? v & 0xFFFF : v); return true;
     case Reg::PMCCNTR_CFG: pmccntr_cfg_ = v; return true;
     case Reg::PMCAXI_CHAN: pmcaxi_chan_ = v; return true;
+    case Reg::PMCLUT: pmclut_ = v; return true;
     case Reg::PMEVCNTR: pmevcntr_[at.index] = v; return true;
     case Reg::PMEVTYPER: pmevtyper_[at.index] = static_cast<uint16_t>(isa::get(v, RegField::PMEVTYPER_EV_TYPE)); return true;
     default: return false;

@@ -1,5 +1,5 @@
 // The NPU's performance monitor registers (spec 02 section 6): PMCR, counter enables, overflow flags and interrupt
-// enables, the 48-bit cycle counter with its start/stop events, and four 32-bit event counters.
+// enables, the 48-bit cycle counter with its start/stop events, and the 32-bit event counters (4, 8 on the U85).
 //
 // Contract: plain C++. The model reports what happened over an interval with add(): cycles of each PMU
 // event id, in one call per interval (an operation, an idle gap). The PMU applies its enables, the
@@ -8,8 +8,10 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 
+#include "isa/architecture.h"
 #include "isa/registers.h"
 
 namespace ethosu::npu {
@@ -28,11 +30,14 @@ class EventCounts {
 
 class PmuRegisters {
  public:
-  static constexpr unsigned kCounters = 4;
+  static constexpr unsigned kMaxCounters = 8;
   static constexpr uint32_t kCycleBit = 1u << 31;
 
-  PmuRegisters() { reset(); }
+  explicit PmuRegisters(isa::Variant v = isa::kDefaultVariant) { set_variant(v); }
+  // The configuration's counters, events and register map; another configuration's resets the registers.
+  void set_variant(isa::Variant v);
   void reset();
+  unsigned counters() const { return counters_; }
 
   // Counts one interval's events. The cycle counter counts CYCLE events while its start/stop gate is open.
   void add(const EventCounts& events);
@@ -57,16 +62,22 @@ class PmuRegisters {
 
  private:
   bool counting() const { return (pmcr_ & 1u) && (!(pmcr_ & 8u) || mask_enable_); }
+  uint32_t counter_bits() const { return kCycleBit | ((1u << counters_) - 1); }
 
+  const isa::Architecture* arch_ = nullptr;
+  isa::RegisterMap map_ = isa::RegisterMap::U65;
+  unsigned counters_ = 4;
+  std::bitset<EventCounts::kIds> events_;  // the hardware ids of the configuration's events
   uint32_t pmcr_ = 0;
   uint32_t enable_ = 0, overflow_ = 0, interrupt_enable_ = 0;
   uint64_t pmccntr_ = 0;  // 48 bits
   uint32_t pmccntr_cfg_ = 0;
   uint32_t pmcaxi_chan_ = 0;
+  uint32_t pmclut_ = 0;
   bool cycle_gate_open_ = false;
   bool mask_enable_ = true;
-  std::array<uint32_t, kCounters> pmevcntr_{};
-  std::array<uint16_t, kCounters> pmevtyper_{};
+  std::array<uint32_t, kMaxCounters> pmevcntr_{};
+  std::array<uint16_t, kMaxCounters> pmevtyper_{};
 };
 
 }  // namespace ethosu::npu

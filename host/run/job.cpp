@@ -147,7 +147,10 @@ void name_job_layers(Job& job, const std::optional<std::filesystem::path>& file,
     job.layers_note = "no Vela listing or per-layer CSV beside the job: no layer names";
     return;
   }
-  LayerNames named = name_layers(isa::decode(job.stream), *vela);
+  // The stream in its configuration's command set: decoded as another, an operation's commands are not its own.
+  const auto variant = isa::parse_variant(job.variant);
+  const auto stream = variant ? isa::decode(job.stream, isa::architecture(*variant)) : isa::decode(job.stream);
+  LayerNames named = name_layers(stream, *vela);
   job.layers = std::move(named.names);
   job.layers_note = std::move(named.note);
 }

@@ -4,7 +4,7 @@
 //
 // Input: the bytes are the stream, run with all eight regions 64 KiB on the U65-256, so the corpus
 // streams are seeds as they are. An input that starts with "FZRN" carries a header instead:
-//   byte 4 bit 0   variant (1 = U65-512)
+//   byte 4         the configuration, as an index into isa::variants() (modulo their number: U55, U65, U85)
 //   bytes 5..7     eight 3-bit region-size codes, region r in bits 3r..3r+2: 0 = unmapped, k = 2^(9+k)
 //                  bytes (1 KiB .. 64 KiB)
 // and the stream follows. Regions are filled with a fixed pattern, so every run is reproducible.
@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto variant = ethosu::isa::Variant::U65_256;
   uint32_t size_codes = 07777777;  // every region 64 KiB
   if (size >= 8 && std::memcmp(data, "FZRN", 4) == 0) {
-    variant = (data[4] & 1) ? ethosu::isa::Variant::U65_512 : ethosu::isa::Variant::U65_256;
+    const auto& variants = ethosu::isa::variants();
+    variant = variants[data[4] % variants.size()];
     size_codes = uint32_t{data[5]} | (uint32_t{data[6]} << 8) | (uint32_t{data[7]} << 16);
     data += 8;
     size -= 8;
@@ -55,11 +56,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // A few million element steps per input keep each run in milliseconds, even under ASan.
   cc::EngineConfig config;
+  config.variant = variant;
   config.limits.work = uint64_t{1} << 22;
   config.limits.buffer_elements = uint64_t{1} << 18;
   const auto vi = ethosu::isa::architecture(variant);
-  cc::ShramBanks shram(vi.cores, std::vector<uint8_t>(vi.shram_bytes()));
+  cc::ShramBanks shram(vi.cores, std::vector<uint8_t>(vi.internal_memory_bytes()));
   cc::NoTime no_time;
-  (void)cc::Engine::run(ethosu::isa::decode(data, size), regions, shram, config, no_time);
+  (void)cc::Engine::run(ethosu::isa::decode(data, size, vi), regions, shram, config, no_time);
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/kernels/weights/weight_decoder_u85.h"
 #include "sim/int_math.h"
 
 namespace ethosu::npu {
@@ -16,19 +17,14 @@ MacTimingU85 MacTimingU85::of(const isa::Architecture& a) {
 }
 
 uint32_t MacTimingU85::ifm_block_depth_for(const MacBlockU85& b) const {
-  switch (b.op) {
-    case MacOpU85::DEPTHWISE:
-    case MacOpU85::POOL:
-      return 0;
-    case MacOpU85::CONV_PART_KERNEL_FIRST:
-      return part_kernel_ifm_block_depth;
-    default:
-      break;
-  }
-  if (b.ifm_bits == 32 || (macs <= narrow_array_max_macs && b.ublock.d == 16 && !b.sparse))
-    return narrow_ifm_block_depth;
-  if (b.sparse && b.ifm_bits == 8) return sparse_ifm_block_depth;
-  return ifm_block_depth;
+  if (b.op == MacOpU85::DEPTHWISE || b.op == MacOpU85::POOL) return 0;
+  weights::u85::Layout l;
+  l.part_kernel_first = b.op == MacOpU85::CONV_PART_KERNEL_FIRST;
+  l.ifm_bits = static_cast<int>(b.ifm_bits);
+  l.ofm_ublock_depth = static_cast<int>(b.ublock.d);
+  l.macs = static_cast<int>(macs);
+  l.sparse = b.sparse;
+  return static_cast<uint32_t>(weights::u85::ifm_block_depth(l));
 }
 
 uint64_t MacTimingU85::block_cycles(const MacBlockU85& b) const {

@@ -25,9 +25,9 @@
 //    wait `acc_delay_cycles` (more with 48-bit accumulators on the smallest arrays): per step for a single
 //    micro-block depth, per step after the first and per depth group otherwise; x 8-channel groups for
 //    part-kernel-first.
-//  * IFM block depth (not in the command stream; the rule Vela's block search applies, which the hardware is
-//    assumed to share): 64; part-kernel-first 16; 32 for 32-bit IFM or, on arrays of at most 256 MACs, with a
-//    depth-16 micro-block and dense weights; 128 for 2:4-sparse 8-bit weights.
+//  * IFM block depth: not in the command stream, but the weight stream's order is laid out in it, so the MAC reads
+//    in the depth the weight decoder's order uses (weights::u85::ifm_block_depth, Vela's rule; the decoder
+//    reproduces every weight stream of corpus-u85 with it).
 #pragma once
 
 #include <cstdint>
@@ -71,11 +71,6 @@ struct MacTimingU85 {
   unsigned acc_delay_cycles = 2;
   unsigned acc48_delay_cycles = 3;       // on arrays of at most acc48_delay_max_macs
   unsigned acc48_delay_max_macs = 128;
-  unsigned ifm_block_depth = 64;
-  unsigned part_kernel_ifm_block_depth = 16;
-  unsigned narrow_ifm_block_depth = 32;  // 32-bit IFM; small arrays with a depth-16 micro-block
-  unsigned narrow_array_max_macs = 256;
-  unsigned sparse_ifm_block_depth = 128;
 
   // The MAC array of configuration `a` (its MACs and weight decoders).
   static MacTimingU85 of(const isa::Architecture& a);

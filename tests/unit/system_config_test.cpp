@@ -245,6 +245,20 @@ TEST(SystemConfigTest, U85SystemConfigsAndDefaultMemoryMode) {
   EXPECT_EQ(high.param("mem.axi1.max_outstanding_writes").as_int(), 32);
 }
 
+TEST(SystemConfigTest, U85ReadBuffersBecomeThePortsPerClassLimits) {
+  // The architecture's read buffers per channel (16-byte words) on every AXI port, by traffic class; the U65's
+  // ports have none.
+  const npu::NpuConfig c = npu::npu_config(isa::Variant::U85_128);
+  for (const axi::AxiPortParams& port : c.axi) {
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::IFM)], 104u * 16);
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::IFM2)], 64u * 16);
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::WEIGHTS)], 128u * 16);
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::OFM)], 0u);
+  }
+  for (const axi::AxiPortParams& port : npu::npu_config(isa::Variant::U65_256).axi)
+    for (uint32_t b : port.read_buffer_bytes) EXPECT_EQ(b, 0u);
+}
+
 TEST(SystemConfigTest, IniFromFile) {
   const auto path = std::filesystem::temp_directory_path() / ("ethosu_vela_" + std::to_string(::getpid()) + ".ini");
   std::ofstream(path) << kUserIni;

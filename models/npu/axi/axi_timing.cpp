@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "sim/error.h"
 #include "sim/int_math.h"
@@ -106,6 +107,10 @@ void AxiPortTiming::configure(const AxiPortParams& p) {
       ring.latest_hold = latest;
     }
   }
+  for (SlotRing& ring : read_buffers_) {
+    for (uint32_t i = 0; i < ring.size; ++i) point(ring.hold_until[i]);
+    point(ring.latest_hold);
+  }
   for (TickChannel& c : counters_.channel) {
     count(c.busy_ticks);
     count(c.limit_stall_ticks);
@@ -129,8 +134,32 @@ void AxiPortTiming::reset() {
     rings_[l][1] = SlotRing{};
     rings_[l][1].size = params_.limiters[l].max_outstanding_writes;
   }
+  read_buffers_ = {};
   counters_ = {};
 }
+
+AxiPortTiming::SlotRing* AxiPortTiming::read_buffer(isa::Access client, uint64_t split) {
+  const uint64_t bytes = params_.read_buffer_bytes[static_cast<size_t>(client)];
+  if (bytes == 0) return nullptr;
+  SlotRing& ring = read_buffers_[static_cast<size_t>(client)];
+  const auto slots = static_cast<uint32_t>(std::clamp<uint64_t>(bytes / split, 1, kMaxOutstandingReads));
+  if (ring.size != slots) {
+    // A new split (AXI_LIMITn changed) conservatively holds every slot until the latest booked read.
+    ring.hold_until.fill(ring.latest_hold);
+    ring.size = slots;
+    ring.head = 0;
+  }
+  return &ring;
+}
+
+namespace {
+
+// The port's own times: a bus that adds nothing.
+struct NoBus : TransactionBus {
+  uint64_t transaction(bool, const AddressRun&, uint64_t, uint64_t, uint64_t) override { return 0; }
+};
+
+}  // namespace
 
 Completion AxiPortTiming::read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                                unsigned limiter, uint32_t added_latency_cycles, bool open_run) {
@@ -148,6 +177,16 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
   const auto d = static_cast<unsigned>(dir);
   const bool is_read = dir == Dir::READ;
+  if (is_read && params_.read_buffer_bytes[static_cast<size_t>(client)]) {
+    // Two slot limits at once have no closed form here: the runs one by one, apart so that each is padded.
+    const uint64_t run = (run_bytes == 0 || run_bytes >= bytes) ? bytes : run_bytes;
+    std::vector<AddressRun> runs;
+    runs.reserve((bytes + run - 1) / run);
+    for (uint64_t at = 0; at < bytes; at += run) runs.push_back({2 * at, std::min(run, bytes - at)});
+    NoBus port_alone;
+    return transfer_each(dir, request_cycle, runs.data(), runs.size(), client, limiter, port_alone, open_run,
+                         added_latency_cycles);
+  }
   const uint64_t t = request_cycle * num_;
   const uint64_t pre = is_read ? (uint64_t{params_.read_latency_cycles} + added_latency_cycles) * num_ : 0;
   const uint64_t post = is_read ? 0 : (uint64_t{params_.write_latency_cycles} + added_latency_cycles) * num_;
@@ -329,7 +368,8 @@ Completion AxiPortTiming::write(uint64_t request_cycle, const AddressRun* runs, 
 // transfer()'s rules without its closed forms: every transaction is booked, asked of the bus and held until the
 // later of the port's time and the bus's answer.
 Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count,
-                                        isa::Access client, unsigned limiter, TransactionBus& bus, bool open_run) {
+                                        isa::Access client, unsigned limiter, TransactionBus& bus, bool open_run,
+                                        uint32_t added_latency_cycles) {
   size_t last = count;  // the last run with bytes
   uint64_t bytes = 0;
   for (size_t i = 0; i < count; ++i)
@@ -342,12 +382,13 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
   const auto d = static_cast<unsigned>(dir);
   const bool is_read = dir == Dir::READ;
   const uint64_t t = request_cycle * num_;
-  const uint64_t pre = is_read ? uint64_t{params_.read_latency_cycles} * num_ : 0;
-  const uint64_t post = is_read ? 0 : uint64_t{params_.write_latency_cycles} * num_;
+  const uint64_t pre = is_read ? (uint64_t{params_.read_latency_cycles} + added_latency_cycles) * num_ : 0;
+  const uint64_t post = is_read ? 0 : (uint64_t{params_.write_latency_cycles} + added_latency_cycles) * num_;
   uint64_t& free_at = data_free_ticks_[params_.shared_data_bus ? 0 : d];
   SlotRing& ring = rings_[limiter][d];
   const uint64_t split = params_.limiters[limiter].burst_split_bytes;
   const sim::Divisor& split_div = split_div_[limiter];
+  SlotRing* const buffer = is_read ? read_buffer(client, split) : nullptr;
 
   bool first = true;
   uint64_t first_issue = 0, first_data = 0, first_done = 0, issue_last = t, c = 0, response = 0;
@@ -363,7 +404,8 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
     for (uint64_t k = 0; k < run_txns; ++k) {
       const uint64_t n = std::min(split, len - k * split);
       const uint64_t occ = (k + 1 < run_txns ? split : run_occ - (run_txns - 1) * split) * den_;
-      const uint64_t issue = std::max(t, ring.hold_until[ring.head]);
+      uint64_t issue = std::max(t, ring.hold_until[ring.head]);
+      if (buffer) issue = std::max(issue, buffer->hold_until[buffer->head]);
       const uint64_t start = std::max(issue + pre, free_at);
       uint64_t done = start + occ;
       const uint64_t answer = bus.transaction(is_read, runs[i], runs[i].address + k * split, n, to_cycles_ceil(issue)) * num_;
@@ -382,9 +424,12 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
         first_data = start;
         first_done = done;
       }
-      ring.hold_until[ring.head] = hold;
-      ring.latest_hold = std::max(ring.latest_hold, hold);
-      if (++ring.head == ring.size) ring.head = 0;
+      for (SlotRing* r : {&ring, buffer}) {
+        if (!r) continue;
+        r->hold_until[r->head] = hold;
+        r->latest_hold = std::max(r->latest_hold, hold);
+        if (++r->head == r->size) r->head = 0;
+      }
       free_at = c = done;
       issue_last = issue;
       ++txns;

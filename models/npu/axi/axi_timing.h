@@ -30,6 +30,9 @@
 // * Outstanding limits are per limiter (2 per port, selected by REGIONCFG); the data channel is per
 //   port. Transactions complete in booking order, so a slot frees when the transaction
 //   max_outstanding places earlier completes.
+// * A traffic class with a read buffer (read_buffer_bytes, the U85's per-channel read buffers) issues a read only
+//   when the buffer has room for it: at most read_buffer_bytes / burst split of its reads are in flight, each
+//   holding its room until its last beat is in. Those reads are booked transaction by transaction.
 // * The address channel (one request per cycle) is not modelled: at >= 64 B per transaction it never
 //   limits a 16 B/cycle data channel.
 #pragma once
@@ -63,6 +66,9 @@ struct AxiPortParams {
   // As a configuration (mem.axiN.*), both limiters hold the port's capability; at job start the driver's
   // AXI_LIMITn narrow each within it (AxiPort::apply_limits).
   std::array<LimiterParams, kLimitersPerPort> limiters{};
+  // Read data each traffic class may have in flight (bytes, by isa::Access; 0: only the limiter's outstanding
+  // reads): the NPU's read buffer for that client. Set by the configuration's architecture, not a parameter.
+  std::array<uint32_t, isa::kAccessCount> read_buffer_bytes{};
 
   template <typename Fields>
   void fields(Fields& f) {
@@ -198,7 +204,9 @@ class AxiPortTiming {
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                       isa::Access client, unsigned limiter, uint32_t added_latency_cycles, bool open_run = false);
   Completion transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client,
-                           unsigned limiter, TransactionBus& bus, bool open_run);
+                           unsigned limiter, TransactionBus& bus, bool open_run, uint32_t added_latency_cycles = 0);
+  // The read buffer ring of `client` for transactions of `split` bytes; null when it has none.
+  SlotRing* read_buffer(isa::Access client, uint64_t split);
   uint64_t to_cycles_ceil(uint64_t ticks) const { return num_div_.div(ticks + num_ - 1); }
   void set_divisors();  // from params_ and num_
 
@@ -209,6 +217,7 @@ class AxiPortTiming {
   std::array<sim::Divisor, kLimitersPerPort> split_div_{};
   std::array<uint64_t, 2> data_free_ticks_{};  // [READ], [WRITE]; [READ] only when shared
   std::array<std::array<SlotRing, 2>, kLimitersPerPort> rings_{};
+  std::array<SlotRing, isa::kAccessCount> read_buffers_{};  // by client, in transactions of its last split
   Counters counters_;
 };
 

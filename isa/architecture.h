@@ -91,15 +91,17 @@ struct Architecture {
 
   unsigned macs() const { return macs_per_core * cores; }
   uint64_t shram_bytes() const { return uint64_t{shram_banks} * 1024; }  // per core
+  // What an internal DMA destination addresses and the LUT lives in, per core: the SHRAM, or the U85's LUT RAM.
+  uint64_t internal_memory_bytes() const { return shram_banks ? shram_bytes() : buffers.lut_bytes; }
   // The banks below the LUT an operation may use; an operation that uses a LUT leaves it its banks.
   unsigned usable_banks(bool op_uses_lut) const {
     return lut_banks_reserved || op_uses_lut ? shram_banks - shram_lut_banks : shram_banks;
   }
   uint64_t address_mask() const { return (uint64_t{1} << address_bits) - 1; }
   bool has_command(Cmd c) const;
-  // Whether the simulator's operation semantics (validator, functional and timed models) cover this configuration's
-  // command set: version 2 (the U85) is decoded, disassembled and assembled, its operations not yet run.
-  bool operations_modelled() const { return isa == IsaVersion::V1; }
+  // Whether the simulator's operation semantics (functional and timed models) cover this configuration's command
+  // set: both do (the U85's modes the model does not know are refused one by one, isa::unknown_behaviour).
+  bool operations_modelled() const { return isa == IsaVersion::V1 || isa == IsaVersion::V2; }
   // "ethos-u55-128 (U55, 128 MACs)"
   std::string describe() const;
 };

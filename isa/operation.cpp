@@ -12,6 +12,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::POOL: return "pool";
     case OpKind::ELEMENTWISE: return "elementwise";
     case OpKind::DMA: return "dma";
+    case OpKind::RESIZE: return "resize";
   }
   return "?";
 }
@@ -92,11 +93,12 @@ Span dma_span(const Dma& d, const DmaEndpoint& side) {
 bool Operation::is_unary() const {
   using M = enums::elementwise_mode;
   return kind == OpKind::ELEMENTWISE &&
-         (elementwise_mode == M::LRELU || elementwise_mode == M::ABS || elementwise_mode == M::CLZ);
+         (elementwise_mode == M::LRELU || elementwise_mode == M::ABS || elementwise_mode == M::CLZ ||
+          (v2() && elementwise_mode == M::NOT));
 }
 
 bool Operation::uses_ifm2() const { return kind == OpKind::ELEMENTWISE && !is_unary(); }
-bool Operation::reads_ifm2() const { return uses_ifm2() && !broadcast.scalar; }
+bool Operation::reads_ifm2() const { return uses_ifm2() && !broadcast.scalar && (!v2() || ifm2.in_memory()); }
 
 bool Operation::reads_scales() const {
   // Pooling in per-channel mode reads no scale stream (spec 03 section 4.1 [V]); the mainline Linux
@@ -228,9 +230,101 @@ std::optional<std::string> unknown_activation(const Operation& op) {
   return std::nullopt;
 }
 
+// Version 2 (the Ethos-U85): the modes and combinations the model does not run yet, by name.
+std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
+  using M = enums::elementwise_mode;
+  using P = enums::pooling_mode;
+  using F = enums::activation_function;
+  using S = enums::activation_storage;
+  const auto named = [](EnumId id, auto value) {
+    return std::string(enum_value_name(id, static_cast<uint32_t>(value), IsaVersion::V2));
+  };
+  if (op.kind == OpKind::DMA) {
+    if (op.dma.src.stride_mode != enums::dma_stride_mode::D1)
+      return "an Ethos-U85 DMA in stride mode " + named(EnumId::dma_stride_mode, op.dma.src.stride_mode) +
+             ": 2D/3D transfers (DMA0_SRC/DST_STRIDE0/1) are not modelled yet";
+    if (op.dma_indexed) return std::string("an Ethos-U85 gather/scatter DMA (idx_mode ENABLED) is not modelled yet");
+    if (op.dma.src.internal()) return std::string("an Ethos-U85 DMA from internal memory is not modelled");
+    return std::nullopt;
+  }
+  const std::pair<const char*, const FeatureMap*> maps[] = {{"IFM", &op.ifm}, {"IFM2", &op.ifm2}, {"OFM", &op.ofm}};
+  for (const auto& [name, fm] : maps) {
+    if (fm == &op.ifm2 && !op.uses_ifm2()) continue;
+    if (fm->storage == S::TILE3X1)
+      return std::string(name) + " storage TILE3X1: its tile layout is not documented and no compiler emits it";
+    if (fm == &op.ofm && fm->storage == S::NONE)
+      return std::string("OFM storage NONE (accumulators kept for a later operation) is not modelled yet");
+    if (fm->storage == S::NONE && !(fm == &op.ifm ? op.ifm_broadcast.scalar : op.broadcast.scalar))
+      return std::string(name) + " storage NONE without a SCALAR broadcast: the operand has no data";
+    if (fm->element.precision == enums::activation_precision::B64)
+      return std::string(name) + " precision B64 (int48/int64 feature maps) is not modelled yet";
+    if (fm->element.bits() == 32 && !fm->element.is_signed())
+      return std::string(name) + " of unsigned 32-bit elements: its arithmetic is not known";
+    if (fm->in_memory() && !fm->element.nhcwb16() && fm->depth > 1 && fm->stride_c != static_cast<int64_t>(fm->element.bytes()))
+      return std::string(name) + " in NHWC with STRIDE_C " + std::to_string(fm->stride_c) +
+             ": whether NHWC channels follow STRIDE_C is not known";
+  }
+  if (op.acc_input != enums::acc_input::RESET)
+    return "ACC_FORMAT acc_input " + named(EnumId::acc_input, op.acc_input) +
+           " (accumulators kept or loaded from IFM2) is not modelled yet";
+  if (op.acc_output != enums::acc_output::ENABLE)
+    return std::string("ACC_FORMAT acc_output DISABLE (accumulators kept for a later operation) is not modelled yet");
+  if (op.transpose != enums::activation_transpose::HWC)
+    return "OFM transpose " + named(EnumId::activation_transpose, op.transpose) + " is not modelled yet";
+  if (op.reverse != enums::activation_reverse::NONE)
+    return "OFM reverse " + named(EnumId::activation_reverse, op.reverse) + " is not modelled yet";
+  if (op.kind != OpKind::ELEMENTWISE && op.kind != OpKind::RESIZE && op.upscale != enums::ifm_upscale_mode::NONE)
+    return "IFM_UPSCALE " + named(EnumId::ifm_upscale_mode, op.upscale) +
+           " on the Ethos-U85 is not modelled yet (Vela 5.1 decomposes strides instead)";
+  const F f = op.activation.function;
+  if (f == F::LUT_S16_S32)
+    return std::string("activation LUT_S16_S32: how the 16-bit input indexes a table of 32-bit values is not known");
+  if ((f == F::LUT_TANH || f == F::LUT_SIGMOID) && op.ofm.element.bits() != 16)
+    return "activation " + named(EnumId::activation_function, f) + " with a " +
+           std::to_string(op.ofm.element.bits()) + "-bit OFM: the built-in function is known for int16 only";
+  if (op.kind == OpKind::CONV || op.kind == OpKind::DEPTHWISE) {
+    if (op.weights_from_ifm2)
+      return std::string("NPU_OP_CONV weights_ifm2 (MatMul, weights from IFM2) is not modelled yet");
+    if (op.ofm_scale_mode == enums::ofm_scale_mode::GLOBAL)
+      return std::string("NPU_OP_CONV/DEPTHWISE in global OFM scale mode: whether the bias comes from the scale "
+                         "stream is not known (Vela programs per-channel mode)");
+    if (op.kernel.stride_x > 3 || op.kernel.stride_y > 3)
+      return "stride " + std::to_string(op.kernel.stride_x) + "x" + std::to_string(op.kernel.stride_y) +
+             ": 4 is encodable but beyond the supported 1..3";
+  }
+  if (op.kind == OpKind::POOL) {
+    const P p = op.pooling_mode;
+    if (p == P::NONE || p == P::ARGMAX_X || p == P::ARGMAX_Y)
+      return "pooling mode " + named(EnumId::pooling_mode, p) + " is not modelled yet";
+    if (op.ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL)
+      return std::string("NPU_OP_POOL in per-channel OFM scale mode: the scale it would apply is not known");
+  }
+  if (op.kind == OpKind::ELEMENTWISE) {
+    const M m = op.elementwise_mode;
+    if (static_cast<unsigned>(m) > static_cast<unsigned>(M::SHL))
+      return "elementwise mode " + named(EnumId::elementwise_mode, m) +
+             " is not modelled yet (its rounding, true value or zero handling is not documented)";
+    if (op.ifm_broadcast.scalar && op.broadcast.scalar && op.uses_ifm2())
+      return std::string("both IFM and IFM2 broadcast SCALAR: one OP_SCALAR cannot be both operands");
+    if (op.uses_ifm2() && op.ifm.element.bits() != op.ifm2.element.bits())
+      return "an IFM of " + std::to_string(op.ifm.element.bits()) + " bits with an IFM2 of " +
+             std::to_string(op.ifm2.element.bits()) + " bits: compilers never mix operand widths";
+    if (op.ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL)
+      return std::string("NPU_OP_ELEMENTWISE in per-channel OFM scale mode: the scale it would apply is not known");
+  }
+  if (op.kind == OpKind::RESIZE) {
+    if (op.resize.mode == enums::resize_mode::REPLICATE)
+      return std::string("resize mode REPLICATE: Vela 5.1 never emits it and its sampling is not documented");
+    if (op.resize.x_d == 0 || op.resize.y_d == 0)
+      return std::string("NPU_OP_RESIZE with a zero step (RESIZE_X/Y one_step_int and one_step_mod 0)");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> unknown_behaviour(const Operation& op) {
+  if (op.v2()) return unknown_behaviour_v2(op);
   if (!op.is_kernel()) return std::nullopt;
   if (op.acc_format == enums::acc_format::F16)
     return std::string("ACC_FORMAT F16: the FP16 accumulator arithmetic is not described publicly and no compiler "
@@ -259,7 +353,7 @@ std::optional<std::string> unknown_behaviour(const Operation& op) {
 
 bool starts_operation(Cmd c) {
   return c == Cmd::NPU_OP_CONV || c == Cmd::NPU_OP_DEPTHWISE || c == Cmd::NPU_OP_POOL ||
-         c == Cmd::NPU_OP_ELEMENTWISE || c == Cmd::NPU_OP_DMA_START;
+         c == Cmd::NPU_OP_ELEMENTWISE || c == Cmd::NPU_OP_DMA_START || c == Cmd::NPU_OP_RESIZE;
 }
 
 namespace {
@@ -343,7 +437,9 @@ uint32_t stored_extent(int64_t upscaled, bool upscale) {
 
 }  // namespace
 
-Operation describe(const Command& c, const RegisterState& s) {
+namespace {
+
+Operation describe_v1(const Command& c, const RegisterState& s) {
   Operation op;
   op.cmd = c.cmd();
   switch (op.cmd) {
@@ -470,6 +566,193 @@ Operation describe(const Command& c, const RegisterState& s) {
   return op;
 }
 
+// The Ethos-U85's broadcast modes: a bit per axis (H 1, W 2, C 4), or SCALAR.
+Broadcast broadcast_of(int64_t mode) {
+  Broadcast b;
+  b.scalar = mode == static_cast<int64_t>(enums::broadcast_mode::SCALAR);
+  if (!b.scalar) {
+    b.h = (mode & static_cast<int64_t>(enums::broadcast_mode::H)) != 0;
+    b.w = (mode & static_cast<int64_t>(enums::broadcast_mode::W)) != 0;
+    b.c = (mode & static_cast<int64_t>(enums::broadcast_mode::C)) != 0;
+  }
+  return b;
+}
+
+// One of the U85's three scale commands (IFM_SCALE and IFM2_SCALE share the layout; their two rounding modes carry
+// the OFM enum's values).
+Scale scale_v2(const RegisterState& s, Field scale, Field shift, Field dbl_rnd, Field round_mode) {
+  Scale r;
+  r.scale = static_cast<uint32_t>(s.get(scale));
+  r.shift = static_cast<uint32_t>(s.get(shift));
+  r.dbl_rnd = static_cast<uint32_t>(s.get(dbl_rnd));
+  r.rounding = as<enums::round_mode_ofm>(s.get(round_mode));
+  return r;
+}
+
+// Version 2 (the Ethos-U85): the same feature-map, kernel and padding registers as version 1, its own scaling,
+// broadcast, accumulator, activation, weight, resize and DMA registers.
+Operation describe_v2(const Command& c, const RegisterState& s) {
+  Operation op;
+  op.version = IsaVersion::V2;
+  op.cmd = c.cmd();
+  switch (op.cmd) {
+    case Cmd::NPU_OP_DEPTHWISE: op.kind = OpKind::DEPTHWISE; break;
+    case Cmd::NPU_OP_POOL:
+      op.kind = OpKind::POOL;
+      op.pooling_mode = as<enums::pooling_mode>(c.get(Field::NPU_OP_POOL_pooling_mode));
+      break;
+    case Cmd::NPU_OP_ELEMENTWISE:
+      op.kind = OpKind::ELEMENTWISE;
+      op.elementwise_mode = as<enums::elementwise_mode>(c.get(Field::NPU_OP_ELEMENTWISE_elementwise_mode));
+      break;
+    case Cmd::NPU_OP_RESIZE:
+      op.kind = OpKind::RESIZE;
+      op.resize.mode = as<enums::resize_mode>(c.get(Field::NPU_OP_RESIZE_resize_mode));
+      break;
+    case Cmd::NPU_OP_DMA_START: op.kind = OpKind::DMA; break;
+    default:
+      op.kind = OpKind::CONV;
+      op.weights_from_ifm2 = c.get(Field::NPU_OP_CONV_weights_ifm2) != 0;
+      break;
+  }
+
+  op.ifm = read_fm(s, kIfm);
+  op.ifm2 = read_fm(s, kIfm2);
+  op.ofm = read_fm(s, kOfm);
+  op.ifm.storage = as<enums::activation_storage>(s.get(Field::NPU_SET_IFM_PRECISION_activation_storage));
+  op.ifm2.storage = as<enums::activation_storage>(s.get(Field::NPU_SET_IFM2_PRECISION_activation_storage));
+  op.ofm.storage = as<enums::activation_storage>(s.get(Field::NPU_SET_OFM_PRECISION_activation_storage));
+  op.ofm_scale_mode = as<enums::ofm_scale_mode>(s.get(Field::NPU_SET_OFM_PRECISION_scale_mode));
+  op.transpose = as<enums::activation_transpose>(s.get(Field::NPU_SET_OFM_PRECISION_activation_transpose));
+  op.reverse = as<enums::activation_reverse>(s.get(Field::NPU_SET_OFM_PRECISION_activation_reverse));
+
+  op.ofm.width = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_WIDTH_M1_width_m1)) + 1;
+  op.ofm.height = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_HEIGHT_M1_height_m1)) + 1;
+  op.ofm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_DEPTH_M1_depth_m1)) + 1;
+  op.ifm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_DEPTH_M1_depth_m1)) + 1;
+
+  Kernel& k = op.kernel;
+  k.dilation_x = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_x));
+  k.dilation_y = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_y));
+  k.dilated_width = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_WIDTH_M1_width_m1)) + 1;
+  k.dilated_height = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_HEIGHT_M1_height_m1)) + 1;
+  k.width = (k.dilated_width - 1) / k.dilation_x + 1;
+  k.height = (k.dilated_height - 1) / k.dilation_y + 1;
+  k.stride_x = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_msb)) << 1) |
+                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_lsb))) + 1;
+  k.stride_y = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_msb)) << 1) |
+                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_lsb))) + 1;
+  k.weight_order = as<enums::weight_order>(s.get(Field::NPU_SET_KERNEL_STRIDE_weight_order));
+  k.decomposition = as<enums::kernel_decomposition>(s.get(Field::NPU_SET_KERNEL_STRIDE_decomposition));
+
+  op.padding.top = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_TOP_pad));
+  op.padding.left = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_LEFT_pad));
+  op.padding.bottom = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_BOTTOM_pad));
+  op.padding.right = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_RIGHT_pad));
+  op.upscale = as<enums::ifm_upscale_mode>(s.get(Field::NPU_SET_IFM_UPSCALE_mode));
+
+  op.ifm_broadcast = broadcast_of(s.get(Field::NPU_SET_IFM_BROADCAST_broadcast_mode));
+  const Broadcast b2 = broadcast_of(s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_mode));
+  op.broadcast.h = b2.h;
+  op.broadcast.w = b2.w;
+  op.broadcast.c = b2.c;
+  op.broadcast.scalar = b2.scalar;
+  op.op_scalar = static_cast<int32_t>(s.get(Field::NPU_SET_OP_SCALAR_scalar));
+
+  if (op.kind == OpKind::ELEMENTWISE) {
+    // Elementwise ignores the kernel registers; each operand follows the OFM extent except on its broadcast axes.
+    op.upscale = enums::ifm_upscale_mode::NONE;
+    op.ifm.width = op.ifm_broadcast.w ? 1 : op.ofm.width;
+    op.ifm.height = op.ifm_broadcast.h ? 1 : op.ofm.height;
+    op.ifm.depth = op.ifm_broadcast.c ? 1 : op.ofm.depth;
+    op.ifm_upscaled_width = op.ofm.width;
+    op.ifm_upscaled_height = op.ofm.height;
+    op.ifm2.width = op.broadcast.w ? 1 : op.ofm.width;
+    op.ifm2.height = op.broadcast.h ? 1 : op.ofm.height;
+    op.ifm2.depth = op.broadcast.c ? 1 : op.ofm.depth;
+  } else if (op.kind == OpKind::RESIZE) {
+    // Vela programs the IFM extent the resize reads in the kernel size (GenerateResizeOp, rcs @478f864f).
+    op.ifm.width = k.dilated_width;
+    op.ifm.height = k.dilated_height;
+    op.ifm_upscaled_width = op.ifm.width;
+    op.ifm_upscaled_height = op.ifm.height;
+  } else if (op.kind != OpKind::DMA) {
+    const bool up = op.upscale != enums::ifm_upscale_mode::NONE;
+    op.ifm_upscaled_width = int64_t{op.ofm.width - 1} * k.stride_x + k.dilated_width - op.padding.left -
+                            op.padding.right;
+    op.ifm_upscaled_height = int64_t{op.ofm.height - 1} * k.stride_y + k.dilated_height - op.padding.top -
+                             op.padding.bottom;
+    op.ifm.width = stored_extent(op.ifm_upscaled_width, up);
+    op.ifm.height = stored_extent(op.ifm_upscaled_height, up);
+  }
+
+  op.weight_region = static_cast<uint8_t>(s.get(Field::NPU_SET_WEIGHT_REGION_region));
+  const Field bases[] = {Field::NPU_SET_WEIGHT_BASE_addr, Field::NPU_SET_WEIGHT1_BASE_addr,
+                         Field::NPU_SET_WEIGHT2_BASE_addr, Field::NPU_SET_WEIGHT3_BASE_addr};
+  const Field lengths[] = {Field::NPU_SET_WEIGHT_LENGTH_length, Field::NPU_SET_WEIGHT1_LENGTH_length,
+                           Field::NPU_SET_WEIGHT2_LENGTH_length, Field::NPU_SET_WEIGHT3_LENGTH_length};
+  for (size_t i = 0; i < op.weights.size(); ++i)
+    op.weights[i] = {static_cast<uint64_t>(s.get(bases[i])), static_cast<uint64_t>(s.get(lengths[i]))};
+  op.scale_region = static_cast<uint8_t>(s.get(Field::NPU_SET_SCALE_REGION_region));
+  op.scales[0] = {static_cast<uint64_t>(s.get(Field::NPU_SET_SCALE_BASE_addr)),
+                  static_cast<uint64_t>(s.get(Field::NPU_SET_SCALE_LENGTH_length))};
+  op.weight_format = as<enums::weight_format>(s.get(Field::NPU_SET_WEIGHT_FORMAT_weight_format));
+  op.weight_sparsity = as<enums::weight_sparsity>(s.get(Field::NPU_SET_WEIGHT_FORMAT_weight_sparsity));
+
+  op.activation.function = as<enums::activation_function>(s.get(Field::NPU_SET_ACTIVATION_activation_function));
+  op.activation.clip_range =
+      as<enums::activation_clip_range>(s.get(Field::NPU_SET_ACTIVATION_activation_clip_range_v2));
+  op.activation.table = static_cast<uint32_t>(s.get(Field::NPU_SET_ACTIVATION_table));
+  op.activation.min = static_cast<int32_t>(s.get(Field::NPU_SET_ACTIVATION_MIN_clip_boundary));
+  op.activation.max = static_cast<int32_t>(s.get(Field::NPU_SET_ACTIVATION_MAX_clip_boundary));
+
+  op.block.width = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_WIDTH_M1_width_m1_v2)) + 1;
+  op.block.height = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_HEIGHT_M1_height_m1_v2)) + 1;
+  op.block.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_DEPTH_M1_depth_m1_v2)) + 1;
+  op.acc_format = as<enums::acc_format>(s.get(Field::NPU_SET_ACC_FORMAT_acc_format));
+  op.acc_input = as<enums::acc_input>(s.get(Field::NPU_SET_ACC_FORMAT_acc_input));
+  op.acc_output = as<enums::acc_output>(s.get(Field::NPU_SET_ACC_FORMAT_acc_output));
+  op.microblock = as<enums::microblock>(s.get(Field::NPU_SET_ACC_FORMAT_microblock));
+  op.blockdep = static_cast<uint32_t>(s.get(Field::NPU_SET_BLOCKDEP_blockdep_v2));
+
+  op.ofm_scale = scale_v2(s, Field::NPU_SET_OFM_SCALE_scale_v2, Field::NPU_SET_OFM_SCALE_shift,
+                          Field::NPU_SET_OFM_SCALE_dbl_rnd, Field::NPU_SET_OFM_SCALE_round_mode);
+  op.ifm_scale = scale_v2(s, Field::NPU_SET_IFM_SCALE_scale, Field::NPU_SET_IFM_SCALE_shift,
+                          Field::NPU_SET_IFM_SCALE_dbl_rnd, Field::NPU_SET_IFM_SCALE_round_mode);
+  op.ifm2_scale = scale_v2(s, Field::NPU_SET_IFM2_SCALE_scale, Field::NPU_SET_IFM2_SCALE_shift,
+                           Field::NPU_SET_IFM2_SCALE_dbl_rnd, Field::NPU_SET_IFM2_SCALE_round_mode);
+
+  Resize& r = op.resize;
+  r.x_n = static_cast<uint32_t>(s.get(Field::NPU_SET_RESIZE_X_SCALE_N_M1_resize_x_scale_n_m1)) + 1;
+  r.y_n = static_cast<uint32_t>(s.get(Field::NPU_SET_RESIZE_Y_SCALE_N_M1_resize_y_scale_n_m1)) + 1;
+  r.x_offset = static_cast<int32_t>(s.get(Field::NPU_SET_RESIZE_X_OFFSET_resize_x_offset));
+  r.y_offset = static_cast<int32_t>(s.get(Field::NPU_SET_RESIZE_Y_OFFSET_resize_y_offset));
+  r.x_d = static_cast<uint32_t>(s.get(Field::NPU_SET_RESIZE_X_STEP_one_step_int)) * r.x_n +
+          static_cast<uint32_t>(s.get(Field::NPU_SET_RESIZE_X_STEP_one_step_mod));
+  r.y_d = static_cast<uint32_t>(s.get(Field::NPU_SET_RESIZE_Y_STEP_one_step_int)) * r.y_n +
+          static_cast<uint32_t>(s.get(Field::NPU_SET_RESIZE_Y_STEP_one_step_mod));
+
+  Dma& d = op.dma;
+  d.src.mode = as<enums::dma_region_mode>(s.get(Field::NPU_SET_DMA0_SRC_REGION_region_mode));
+  d.src.region = static_cast<uint8_t>(s.get(Field::NPU_SET_DMA0_SRC_REGION_region));
+  d.src.stride_mode = as<enums::dma_stride_mode>(s.get(Field::NPU_SET_DMA0_SRC_REGION_stride_mode));
+  d.src.address = static_cast<uint64_t>(s.get(Field::NPU_SET_DMA0_SRC_addr));
+  d.dst.mode = as<enums::dma_region_mode>(s.get(Field::NPU_SET_DMA0_DST_REGION_region_mode));
+  d.dst.region = static_cast<uint8_t>(s.get(Field::NPU_SET_DMA0_DST_REGION_region));
+  d.dst.address = static_cast<uint64_t>(s.get(Field::NPU_SET_DMA0_DST_addr));
+  d.length_bytes = static_cast<uint64_t>(s.get(Field::NPU_SET_DMA0_LEN_length));
+  d.size0 = static_cast<uint32_t>(s.get(Field::NPU_SET_DMA0_SIZE0_size));
+  d.size1 = static_cast<uint32_t>(s.get(Field::NPU_SET_DMA0_SIZE1_size));
+  op.dma_indexed = s.get(Field::NPU_SET_DMA0_SRC_REGION_idx_mode) != 0 || s.get(Field::NPU_SET_DMA0_DST_REGION_idx_mode) != 0;
+  return op;
+}
+
+}  // namespace
+
+Operation describe(const Command& c, const RegisterState& s, IsaVersion version) {
+  return version == IsaVersion::V2 ? describe_v2(c, s) : describe_v1(c, s);
+}
+
 bool StreamState::apply(const Command& c) {
   if (!regs_.apply(c)) return false;
   written_.set(slot(c.cmd()));
@@ -478,21 +761,25 @@ bool StreamState::apply(const Command& c) {
 
 StreamState walk(const Stream& s, const Visitor& visit) {
   StreamState st;
+  const bool v2 = s.version == IsaVersion::V2;
   for (const Command& c : s.commands) {
     if (!c.info) continue;
     if (st.apply(c)) continue;
     const Cmd cmd = c.cmd();
     if (starts_operation(cmd)) {
-      const Operation op = describe(c, st.regs());
+      const Operation op = describe(c, st.regs(), s.version);
       visit(Event{EventKind::OPERATION, c, &op, 0}, st);
       continue;
     }
     switch (cmd) {
       case Cmd::NPU_OP_DMA_WAIT:
-        visit(Event{EventKind::DMA_WAIT, c, nullptr, static_cast<uint32_t>(c.get(Field::NPU_OP_DMA_WAIT_k))}, st);
+        visit(Event{EventKind::DMA_WAIT, c, nullptr,
+                    static_cast<uint32_t>(c.get(v2 ? Field::NPU_OP_DMA_WAIT_k_v2 : Field::NPU_OP_DMA_WAIT_k))},
+              st);
         break;
       case Cmd::NPU_OP_KERNEL_WAIT:
-        visit(Event{EventKind::KERNEL_WAIT, c, nullptr, static_cast<uint32_t>(c.get(Field::NPU_OP_KERNEL_WAIT_n))},
+        visit(Event{EventKind::KERNEL_WAIT, c, nullptr,
+                    static_cast<uint32_t>(c.get(v2 ? Field::NPU_OP_KERNEL_WAIT_n_v2 : Field::NPU_OP_KERNEL_WAIT_n))},
               st);
         break;
       case Cmd::NPU_OP_PMU_MASK:

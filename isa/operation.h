@@ -24,7 +24,7 @@
 
 namespace ethosu::isa {
 
-enum class OpKind : uint8_t { CONV, DEPTHWISE, POOL, ELEMENTWISE, DMA };
+enum class OpKind : uint8_t { CONV, DEPTHWISE, POOL, ELEMENTWISE, DMA, RESIZE };  // RESIZE: Ethos-U85 only
 
 const char* op_kind_name(OpKind k);
 
@@ -57,6 +57,14 @@ struct FeatureMap {
   ElementType element;
   int32_t zero_point = 0;
   enums::round_mode round_mode = enums::round_mode::DBL;  // IFM: operand scaling; OFM: output stage; IFM2: unused
+  // Ethos-U85: where the feature map lives. TILE2X2 is the memory addressing above; CHAINED is the chaining
+  // buffer between consecutive operations (`region` then numbers the buffer, no address register applies);
+  // NONE is no feature map (an OP_SCALAR operand, or no OFM written). Version-1 maps are always TILE2X2.
+  enums::activation_storage storage = enums::activation_storage::TILE2X2;
+  bool chained() const { return storage == enums::activation_storage::CHAINED; }
+  bool in_memory() const {
+    return storage == enums::activation_storage::TILE2X2 || storage == enums::activation_storage::TILE3X1;
+  }
 };
 
 // Tile (0..3) holding logical element (x, y), and the coordinates inside that tile (spec 03 section 2.1).
@@ -101,6 +109,7 @@ struct StreamRef {
 struct Activation {
   enums::activation_function function = enums::activation_function::RELU;
   enums::activation_clip_range clip_range = enums::activation_clip_range::OFM_PRECISION;
+  uint32_t table = 0;  // Ethos-U85: the LUT in LUT RAM, in units of the LUT type's size
   int32_t min = 0;  // 16-bit two's complement, OFM quantized units
   int32_t max = 0;
 };
@@ -108,6 +117,24 @@ struct Activation {
 struct Scale {
   uint32_t scale = 0;
   uint32_t shift = 0;
+  // Ethos-U85 (IFM_SCALE, IFM2_SCALE, OFM_SCALE): the double-rounding point and the rounding mode (the IFM
+  // commands' two modes have the OFM enum's values 0 and 1).
+  uint32_t dbl_rnd = 0;
+  enums::round_mode_ofm rounding = enums::round_mode_ofm::DOUBLE_SYMMETRIC;
+};
+
+// Ethos-U85 IFM_BROADCAST / IFM2_BROADCAST: the axes held at 0, or the operand is OP_SCALAR.
+struct Broadcast {
+  bool h = false, w = false, c = false;
+  bool scalar = false;
+};
+
+// Ethos-U85 NPU_OP_RESIZE: output position o maps to o * d + offset in units of 1/n input elements, per axis.
+struct Resize {
+  enums::resize_mode mode = enums::resize_mode::BILINEAR;
+  uint32_t x_n = 1, y_n = 1;  // RESIZE_*_SCALE_N_M1 + 1
+  uint32_t x_d = 1, y_d = 1;  // one_step_int * n + one_step_mod of RESIZE_X/Y (the register holds d only so)
+  int32_t x_offset = 0, y_offset = 0;
 };
 
 struct Ifm2Broadcast {
@@ -116,6 +143,7 @@ struct Ifm2Broadcast {
   enums::ifm2_operand_order operand_order = enums::ifm2_operand_order::ORDER_B;
   int32_t scalar_value = 0;  // 16-bit, sign-extended; zero-extend per IFM2 signedness when using it
 };
+// On the Ethos-U85 `broadcast` is IFM2_BROADCAST (h, w, c, scalar) and the scalar is Operation::op_scalar.
 
 struct DmaEndpoint {
   enums::dma_region_mode mode = enums::dma_region_mode::EXTERNAL;
@@ -178,7 +206,8 @@ struct Operation {
   int64_t ifm_upscaled_height = 0;
 
   uint8_t weight_region = 0;
-  std::array<StreamRef, 2> weights{};  // [core]: WEIGHT_*, WEIGHT1_*
+  // [core] on the U65: WEIGHT_*, WEIGHT1_*; [weight decoder] on the U85: WEIGHT_*, WEIGHT1_* .. WEIGHT3_*.
+  std::array<StreamRef, 4> weights{};
   uint8_t scale_region = 0;
   std::array<StreamRef, 2> scales{};   // [core]: SCALE_*, SCALE1_*
 
@@ -192,16 +221,36 @@ struct Operation {
   enums::parallel_mode parallel_mode = enums::parallel_mode::SINGLE_CORE;
   Dma dma;
 
+  // Ethos-U85 (version 2) state; the defaults on version 1.
+  Scale ifm_scale, ifm2_scale;  // elementwise operand scaling
+  Broadcast ifm_broadcast;      // IFM2's is `broadcast`
+  int32_t op_scalar = 0;        // OP_SCALAR: the value of the operand whose broadcast is SCALAR
+  enums::acc_input acc_input = enums::acc_input::RESET;
+  enums::acc_output acc_output = enums::acc_output::ENABLE;
+  enums::microblock microblock = enums::microblock::U1X1;
+  enums::weight_format weight_format = enums::weight_format::SWD;
+  enums::weight_sparsity weight_sparsity = enums::weight_sparsity::NONE;
+  bool weights_from_ifm2 = false;  // NPU_OP_CONV weights_ifm2 (MatMul)
+  enums::activation_transpose transpose = enums::activation_transpose::HWC;
+  enums::activation_reverse reverse = enums::activation_reverse::NONE;
+  Resize resize;
+  bool dma_indexed = false;  // gather or scatter (DMA0 idx_mode on either side)
+
   bool is_kernel() const { return kind != OpKind::DMA; }
+  bool v2() const { return version == IsaVersion::V2; }
   bool is_unary() const;           // ELEMENTWISE LRELU/ABS/CLZ
-  bool reads_ifm() const { return is_kernel(); }
+  bool reads_ifm() const { return is_kernel() && (!v2() || ifm.in_memory()); }
   bool reads_ifm2() const;         // binary elementwise with a feature-map IFM2
   bool uses_ifm2() const;          // binary elementwise (feature map or scalar)
-  bool reads_weights() const { return kind == OpKind::CONV || kind == OpKind::DEPTHWISE; }
+  bool reads_weights() const { return (kind == OpKind::CONV && !weights_from_ifm2) || kind == OpKind::DEPTHWISE; }
   bool reads_scales() const;       // CONV/DEPTHWISE with per-channel scaling
   bool uses_kernel() const { return kind == OpKind::CONV || kind == OpKind::DEPTHWISE || kind == OpKind::POOL; }
+  bool writes_ofm() const { return is_kernel() && (!v2() || ofm.in_memory()); }
   // Its activation looks its results up in a LUT in SHRAM (ACTIVATION TABLE_0..7).
-  bool uses_lut() const { return activation.function >= enums::activation_function::TABLE_0; }
+  bool uses_lut() const {
+    return v2() ? activation.function != enums::activation_function::LUT_NONE
+                : activation.function >= enums::activation_function::TABLE_0;
+  }
   unsigned cores() const { return parallel_mode == enums::parallel_mode::DUAL_CORE_DEPTH ? 2 : 1; }
 };
 
@@ -211,8 +260,9 @@ struct Operation {
 // operation (a fault naming it) and `validate` warns, so no run gives a guessed answer.
 std::optional<std::string> unknown_behaviour(const Operation& op);
 
-// Describes the operation `op` (an NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE/DMA_START command) under state s.
-Operation describe(const Command& op, const RegisterState& s);
+// Describes the operation `op` (an NPU_OP_CONV/DEPTHWISE/POOL/ELEMENTWISE/DMA_START command, or NPU_OP_RESIZE in
+// version 2) under state s, read with the fields of command set `version`.
+Operation describe(const Command& op, const RegisterState& s, IsaVersion version = IsaVersion::V1);
 
 // True for the commands describe() accepts.
 bool starts_operation(Cmd c);

@@ -40,9 +40,21 @@ std::vector<AccessRange> accesses(const Operation& op) {
   auto fm = [&](Access a, const isa::FeatureMap& f, uint32_t depth) {
     out.push_back({a, f.region, isa::feature_map_span(f, f.width, f.height, depth)});
   };
-  fm(Access::IFM, op.ifm, std::max(op.ifm.depth, ifm_depth_read(op)));
+  if (op.reads_ifm()) fm(Access::IFM, op.ifm, std::max(op.ifm.depth, ifm_depth_read(op)));
   if (op.reads_ifm2()) fm(Access::IFM2, op.ifm2, op.ifm2.depth);
-  fm(Access::OFM, op.ofm, op.ofm.depth);
+  if (op.writes_ofm()) fm(Access::OFM, op.ofm, op.ofm.depth);
+  if (op.v2()) {
+    // One stream per weight decoder (the unused ones have length 0) and one scale stream.
+    for (const isa::StreamRef& w : op.weights)
+      if (op.reads_weights() && w.length_bytes)
+        out.push_back({Access::WEIGHTS, op.weight_region,
+                       {static_cast<int64_t>(w.base), static_cast<int64_t>(w.base + w.length_bytes)}});
+    if (op.reads_scales())
+      out.push_back({Access::SCALES, op.scale_region,
+                     {static_cast<int64_t>(op.scales[0].base),
+                      static_cast<int64_t>(op.scales[0].base + op.scales[0].length_bytes)}});
+    return out;
+  }
   for (unsigned core = 0; core < op.cores(); ++core) {
     auto stream = [&](Access a, unsigned region, const isa::StreamRef& s) {
       out.push_back({a, region, {static_cast<int64_t>(s.base), static_cast<int64_t>(s.base + s.length_bytes)}});
@@ -77,7 +89,7 @@ OpCost cost(const Operation& op) {
     return c;
   }
   const uint64_t pixels = uint64_t{op.ofm.width} * op.ofm.height, od = op.ofm.depth, id = op.ifm.depth;
-  if (op.kind == OpKind::ELEMENTWISE) {
+  if (op.kind == OpKind::ELEMENTWISE || op.kind == OpKind::RESIZE) {
     c.work = mul(pixels, od);
     return c;
   }
@@ -384,7 +396,8 @@ uint64_t OpRunner::execute(const Operation& op) {
     case OpKind::DEPTHWISE: return conv(op);
     case OpKind::POOL: return pool(op);
     case OpKind::ELEMENTWISE: return elementwise(op);
-    case OpKind::DMA: break;
+    case OpKind::DMA:
+    case OpKind::RESIZE: break;  // RESIZE is the U85's (U85Runner)
   }
   return 0;
 }

@@ -9,7 +9,7 @@ namespace ethosu_sim {
 
 FunctionalNpu::FunctionalNpu(Variant variant) : variant_(variant) {
   const ethosu::isa::Architecture& arch = ethosu::isa::architecture(variant);
-  shram_.assign(arch.cores, std::vector<uint8_t>(arch.shram_bytes()));
+  shram_.assign(arch.cores, std::vector<uint8_t>(arch.internal_memory_bytes()));
 }
 
 FunctionalResult FunctionalNpu::run(const std::vector<uint8_t>& stream,

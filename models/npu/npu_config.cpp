@@ -41,7 +41,7 @@ NpuConfig npu_config(isa::Variant v) {
   c.variant = v;
   c.cores = a.cores;
   c.mac = c.mac.with_macs_per_core(a.macs_per_core);
-  if (a.shram_banks) c.shram.bytes_per_core = a.shram_bytes();  // the U85 has buffers of its own instead
+  c.shram.bytes_per_core = a.internal_memory_bytes();
   c.dma.queue_depth = a.dma_queue_depth;
   apply_fixed(c);
   return c;

@@ -103,6 +103,7 @@ TEST_P(RunCorpus, TimedPlatformMatchesTheReference) { check(true); }
 constexpr double kTransactionCycleBound = 0.01;
 
 TEST_P(RunCorpus, TransactionModeMatchesTheFastPath) {
+  if (const std::string why = test::not_timed_reason(GetParam()); !why.empty()) GTEST_SKIP() << why;
   const host::Job job = host::job_from_folder(GetParam());
   host::Job fast = job, bus = job;
   // The default system (imx93, or the U55's corstone-300), as `ethosu-sim run` configures it.

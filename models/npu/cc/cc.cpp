@@ -34,6 +34,9 @@ std::string op_kind(const isa::Operation& op) {
       return "ELEMENTWISE." + std::string(isa::enum_value_name(isa::EnumId::elementwise_mode,
                                                                 static_cast<uint32_t>(op.elementwise_mode), op.version));
     case isa::OpKind::DMA: return "DMA";
+    case isa::OpKind::RESIZE:
+      return "RESIZE." + std::string(isa::enum_value_name(isa::EnumId::resize_mode,
+                                                           static_cast<uint32_t>(op.resize.mode), op.version));
   }
   return "?";
 }

@@ -5,6 +5,7 @@
 
 #include "models/kernels/dma_copy.h"
 #include "models/kernels/op_runner.h"
+#include "models/kernels/u85_runner.h"
 #include "models/npu/tiles.h"
 #include "sim/text.h"
 
@@ -36,7 +37,8 @@ class Run {
   Run(const Regions& regions, ShramBanks& shram, const EngineConfig& config, Timeline& timeline, RunResult& result)
       : regions_(regions), shram_(shram), config_(config), timeline_(timeline), result_(result),
         work_left_(config.limits.work),
-        ops_(regions, shram, config.limits.host_threads, isa::architecture(config.variant).ofm_ublock.d) {}
+        ops_(regions, shram, config.limits.host_threads, isa::architecture(config.variant).ofm_ublock.d),
+        u85_ops_(regions, shram.empty() ? no_lut_ram_ : shram.front(), isa::architecture(config.variant)) {}
 
   // Handles one event; false when the stream ends (stop or fault).
   bool event(const isa::Event& e, const isa::StreamState& st) {
@@ -135,6 +137,10 @@ class Run {
 
   bool start_dma(uint32_t offset, const Operation& op) {
     const char* name = "NPU_OP_DMA_START";
+    if (const auto why = isa::unknown_behaviour(op)) {
+      refuse(offset, isa::hex_offset(offset) + ": " + name + ": not modelled: " + *why);
+      return false;
+    }
     const auto& d = op.dma;
     const Span src = isa::dma_span(d, d.src), dst = isa::dma_span(d, d.dst);
     if (d.src.internal() ? !check_shram(offset, name, "source", src, Channel::RD_MEM2MEM)
@@ -168,6 +174,8 @@ class Run {
     const uint8_t* src = d.src.internal() ? shram_.front().data() : regions_[d.src.region].data;
     if (!d.dst.internal()) {
       kernels::copy_dma(d, src, regions_[d.dst.region].data);
+    } else if (dmas_.front().op.v2()) {
+      kernels::copy_dma(d, src, shram_.front().data());  // the U85's internal destination is its LUT RAM
     } else {
       for (unsigned c = 0; c < shram_.size(); ++c)
         if (d.dst.region & (1u << c)) kernels::copy_dma(d, src, shram_[c].data());
@@ -208,7 +216,8 @@ class Run {
     for (const auto& a : accesses)
       if (!check_region(offset, name, isa::access_name(a.access), a.access, a.region, a.span)) return false;
     const uint64_t shram_bytes = shram_.empty() ? 0 : shram_.front().size();
-    if (!check_shram(offset, name, "LUT", kernels::lut_span(op, shram_bytes), Channel::RD_CMD)) return false;
+    const Span lut = op.v2() ? kernels::lut_ram_span(op) : kernels::lut_span(op, shram_bytes);
+    if (!check_shram(offset, name, "LUT", lut, Channel::RD_CMD)) return false;
     if (!admit(offset, name, op)) return false;
 
     // The TSU holds a limited number of operations: the CC waits for the oldest when all banks are busy.
@@ -233,7 +242,7 @@ class Run {
     }
     uint64_t macs = 0;
     try {
-      macs = ops_.execute(op);
+      macs = op.v2() ? u85_ops_.execute(op) : ops_.execute(op);
     } catch (const kernels::WeightFault& e) {
       fault({FaultKind::WD_FAULT, offset, isa::hex_offset(offset) + ": " + name + ": " + e.what()});
       return false;
@@ -287,6 +296,8 @@ class Run {
   RunResult& result_;
   uint64_t work_left_;
   kernels::OpRunner ops_;
+  const std::vector<uint8_t> no_lut_ram_;
+  kernels::U85Runner u85_ops_;
   std::deque<QueuedDma> dmas_;
   std::deque<InFlight> kernels_;
   KernelTimes previous_;

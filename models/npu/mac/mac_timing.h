@@ -32,7 +32,7 @@ namespace ethosu::npu {
 inline constexpr unsigned kMaxCores = 2;
 
 struct MacTiming {
-  unsigned macs_per_core = 256;                      // 32, 64, 128 or 256: sets the micro-block (ublock())
+  unsigned macs_per_core = 256;                      // 32 .. 2048: sets the micro-block (ublock())
   unsigned ifm_ublock_d = 8;                         // IFM channels per MAC dot-product lane group
   unsigned depth_first_ibd = 32;                     // IFM depth job, depth-first 8-bit (16-bit: half)
   unsigned part_kernel_ibd = 16;                     // IFM depth job, part-kernel-first
@@ -57,8 +57,9 @@ struct MacTiming {
   void fields(Fields& f) {
     f.choice("per_core", macs_per_core, "MACs/cycle",
              "8x8-bit MACs per cycle per core: the MAC array's OFM micro-block (256: 2x2x8, 128: 2x1x8, 64: 1x1x8, "
-             "32: 1x1x4 elements); the NPU still identifies as its variant",
-             {32, 64, 128, 256});
+             "32: 1x1x4 elements; the Ethos-U85's 512, 1024, 2048: its first micro-block); the NPU still identifies "
+             "as its variant",
+             {32, 64, 128, 256, 512, 1024, 2048});
     f.field("weight_buffer_refill_cycles", weight_buffer_refill_cycles, "cycles",
             "minimum cycles per weight-buffer load of 8 OFM channels", {1, 4096});
   }

@@ -1,0 +1,298 @@
+#include "models/kernels/u85_kernels.h"
+
+#include <algorithm>
+
+#include "models/kernels/output_stage.h"
+
+namespace ethosu::kernels::u85 {
+
+namespace {
+
+int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v, lo), hi); }
+
+int32_t read_le(const uint8_t* p, int bytes) {
+  uint32_t u = 0;
+  for (int i = 0; i < bytes; ++i) u |= uint32_t{p[i]} << (8 * i);
+  if (bytes == 2) return static_cast<int16_t>(static_cast<uint16_t>(u));
+  if (bytes == 1) return static_cast<int8_t>(static_cast<uint8_t>(u));
+  return static_cast<int32_t>(u);
+}
+
+// The interpolated 16-bit table: 512 entries of (base int16 | slope int16 << 16) over the int16 input range.
+int32_t lut16(const uint8_t* table, int64_t v) {
+  const auto u = static_cast<int32_t>(clamp64(v, -32768, 32767) + 32768);
+  const uint8_t* e = table + 4 * (u >> 7);
+  const int32_t base = read_le(e, 2), slope = read_le(e + 2, 2);
+  return base + ((slope * (u & 0x7F) + 64) >> 7);
+}
+
+}  // namespace
+
+int64_t apply(const Scaling& s, int64_t v) {
+  const int128_t p = static_cast<int128_t>(v) * s.multiplier;
+  if (s.shift == 0) return saturate_int64(p);
+  const int128_t half = int128_t{1} << (s.shift - 1);
+  const int128_t d = s.shift > 31 - s.double_round ? int128_t{1} << (30 - s.double_round) : 0;
+  int128_t r = 0;
+  switch (s.rounding) {
+    case Rounding::DoubleSymmetric: r = half + (v >= 0 ? d : -d); break;
+    case Rounding::Natural: r = half; break;
+    case Rounding::DoubleAsymmetric: r = half + d; break;
+    case Rounding::Symmetric: r = half - (v < 0 ? 1 : 0); break;
+    case Rounding::TruncateToZero: r = v >= 0 ? 0 : (int128_t{1} << s.shift) - 1; break;
+    case Rounding::TruncateToLower: r = 0; break;
+  }
+  return saturate_int64((p + r) >> s.shift);
+}
+
+unsigned lut_bytes(Lut lut) {
+  switch (lut) {
+    case Lut::None: return 0;
+    case Lut::U8U8:
+    case Lut::S8S8: return 256;
+    case Lut::S8S16: return 512;
+    case Lut::S8S32: return 1024;
+    case Lut::S16S16:
+    case Lut::Tanh:
+    case Lut::Sigmoid: return 2048;
+  }
+  return 0;
+}
+
+int32_t finish(const Output& o, int64_t scaled) {
+  int64_t y = add_saturating(scaled, o.zero_point);
+  // The built-in int16 functions take the scaled input unclamped (Vela programs ACTIVATION_MIN/MAX as the int16
+  // range and an input scale that reaches beyond it) and clamp their result.
+  if (o.lut == Lut::Tanh || o.lut == Lut::Sigmoid) {
+    y = o.lut == Lut::Tanh ? int16_tanh(y) : int16_sigmoid(y);
+    if (o.clip) y = clamp64(y, o.min, o.max);
+    return static_cast<int32_t>(clamp64(y, type_min(o.type), type_max(o.type)));
+  }
+  if (o.clip) y = clamp64(y, o.min, o.max);
+  switch (o.lut) {
+    case Lut::None: break;
+    case Lut::U8U8: y = o.table[clamp64(y, 0, 255)]; break;
+    case Lut::S8S8: y = static_cast<int8_t>(o.table[clamp64(y, -128, 127) + 128]); break;
+    case Lut::S8S16: y = read_le(o.table + 2 * (clamp64(y, -128, 127) + 128), 2); break;
+    case Lut::S8S32: y = read_le(o.table + 4 * (clamp64(y, -128, 127) + 128), 4); break;
+    case Lut::S16S16: y = lut16(o.table, y); break;
+    case Lut::Tanh:
+    case Lut::Sigmoid: break;
+  }
+  return static_cast<int32_t>(clamp64(y, type_min(o.type), type_max(o.type)));
+}
+
+FeatureMap dense_map(uint8_t* bytes, int width, int depth, DataType type) {
+  FeatureMap m;
+  m.region = bytes;
+  FeatureMapLayout& l = m.layout;
+  l.width0 = INT32_MAX;
+  l.height0 = INT32_MAX;
+  l.height1 = INT32_MAX;
+  l.type = type;
+  l.layout = Layout::NHWC;
+  l.stride_x = int64_t{depth} * element_size_bytes(type);
+  l.stride_y = l.stride_x * width;
+  l.stride_c = element_size_bytes(type);
+  return m;
+}
+
+namespace {
+
+void store(const Destination& d, int x, int y, int c, int32_t v) {
+  store_element(d.map.region + d.map.layout.byte_offset(x, y, c), d.map.layout.type, v);
+}
+
+// The IFM minus its zero point, with `pad` zeros around it where windows reach outside: [row][col][channel].
+struct Padded {
+  int rows = 0, cols = 0, depth = 0, top = 0, left = 0;
+  std::vector<int32_t> v;
+  const int32_t* at(int y, int x) const {
+    return v.data() + (static_cast<size_t>(y + top) * cols + static_cast<size_t>(x + left)) * depth;
+  }
+};
+
+Padded gather(const Tensor& t, int top, int left, int bottom, int right) {
+  Padded p;
+  p.top = top;
+  p.left = left;
+  p.depth = t.depth;
+  p.rows = t.height + top + bottom;
+  p.cols = t.width + left + right;
+  p.v.assign(static_cast<size_t>(p.rows) * p.cols * p.depth, 0);
+  for (int y = 0; y < t.height; ++y)
+    for (int x = 0; x < t.width; ++x) {
+      int32_t* dst = p.v.data() + (static_cast<size_t>(y + top) * p.cols + static_cast<size_t>(x + left)) * p.depth;
+      const uint8_t* pix = t.map.region + t.map.layout.pixel_offset(x, y);
+      for (int c = 0; c < t.depth; ++c)
+        dst[c] = load_element(pix + t.map.layout.channel_offset(c), t.map.layout.type) - t.zero_point;
+    }
+  return p;
+}
+
+// Padding wide enough that every tap of every output lands in the padded IFM.
+Padded gather_for(const Tensor& ifm, const Window& w, const Destination& ofm) {
+  const int reach_y = (ofm.height - 1) * w.stride_y + (w.kernel_height - 1) * w.dilation_y + 1;
+  const int reach_x = (ofm.width - 1) * w.stride_x + (w.kernel_width - 1) * w.dilation_x + 1;
+  return gather(ifm, w.pad_top, w.pad_left, std::max(0, reach_y - w.pad_top - ifm.height),
+                std::max(0, reach_x - w.pad_left - ifm.width));
+}
+
+bool inside(int v, int extent) { return v >= 0 && v < extent; }
+
+}  // namespace
+
+void convolution(const Tensor& ifm, const Window& w, const int16_t* weights, bool depthwise,
+                 const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm) {
+  const Padded in = gather_for(ifm, w, ofm);
+  const int wdepth = depthwise ? 1 : ifm.depth;
+  const size_t taps = static_cast<size_t>(w.kernel_height) * w.kernel_width;
+  for (int oy = 0; oy < ofm.height; ++oy)
+    for (int ox = 0; ox < ofm.width; ++ox)
+      for (int oc = 0; oc < ofm.depth; ++oc) {
+        int64_t acc = channels[oc].bias;
+        const int16_t* wo = weights + static_cast<size_t>(oc) * taps * wdepth;
+        for (int ky = 0; ky < w.kernel_height; ++ky)
+          for (int kx = 0; kx < w.kernel_width; ++kx) {
+            const int32_t* px = in.at(oy * w.stride_y - w.pad_top + ky * w.dilation_y,
+                                      ox * w.stride_x - w.pad_left + kx * w.dilation_x);
+            const int16_t* wk = wo + (static_cast<size_t>(ky) * w.kernel_width + kx) * wdepth;
+            if (depthwise) {
+              acc += int64_t{px[oc]} * wk[0];
+            } else {
+              int64_t dot = 0;
+              for (int i = 0; i < wdepth; ++i) dot += int64_t{px[i]} * wk[i];
+              acc += dot;
+            }
+          }
+        store(ofm, ox, oy, oc, finish(out, apply(channels[oc].scaling, acc)));
+      }
+}
+
+void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scaling, const Output& out,
+          const Destination& ofm) {
+  const Padded in = gather_for(ifm, w, ofm);
+  const int depth = mode == PoolMode::ReduceSum ? 1 : ofm.depth;
+  for (int oy = 0; oy < ofm.height; ++oy)
+    for (int ox = 0; ox < ofm.width; ++ox)
+      for (int oc = 0; oc < depth; ++oc) {
+        int64_t acc = mode == PoolMode::Max ? INT64_MIN : mode == PoolMode::Min ? INT64_MAX : 0;
+        int64_t count = 0;
+        for (int ky = 0; ky < w.kernel_height; ++ky)
+          for (int kx = 0; kx < w.kernel_width; ++kx) {
+            const int iy = oy * w.stride_y - w.pad_top + ky * w.dilation_y;
+            const int ix = ox * w.stride_x - w.pad_left + kx * w.dilation_x;
+            const bool valid = inside(iy, ifm.height) && inside(ix, ifm.width);
+            const int32_t* px = in.at(iy, ix);
+            switch (mode) {
+              case PoolMode::Max:
+                if (valid) acc = std::max<int64_t>(acc, px[oc]);
+                break;
+              case PoolMode::Min:
+                if (valid) acc = std::min<int64_t>(acc, px[oc]);
+                break;
+              case PoolMode::Average:
+                if (valid) acc += px[oc], ++count;
+                break;
+              case PoolMode::Sum: acc += px[oc]; break;
+              case PoolMode::ReduceSum:
+                for (int c = 0; c < ifm.depth; ++c) acc += px[c];
+                break;
+            }
+          }
+        if (mode == PoolMode::Average && count > 0)
+          acc = acc >= 0 ? (acc + count / 2) / count : -((-acc + count / 2) / count);
+        store(ofm, ox, oy, oc, finish(out, apply(scaling, acc)));
+      }
+}
+
+namespace {
+
+int64_t operand_value(const Operand& o, int x, int y, int c) {
+  if (!o.tensor) return int64_t{o.scalar} - o.scalar_zero_point;
+  const Tensor& t = *o.tensor;
+  return int64_t{t.at(o.bw ? 0 : x, o.bh ? 0 : y, o.bc ? 0 : c)} - t.zero_point;
+}
+
+}  // namespace
+
+void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const Scaling& ofm_scaling,
+                 bool ifm_is_32bit, const Output& out, const Destination& ofm) {
+  Scaling os = ofm_scaling;
+  if (ifm_is_32bit) os.multiplier = 1;
+  const bool unary = mode == ElementwiseMode::LeakyRelu || mode == ElementwiseMode::Abs || mode == ElementwiseMode::Clz;
+  for (int y = 0; y < ofm.height; ++y)
+    for (int x = 0; x < ofm.width; ++x)
+      for (int c = 0; c < ofm.depth; ++c) {
+        const int64_t va = operand_value(a, x, y, c);
+        int64_t v = 0;
+        if (mode == ElementwiseMode::LeakyRelu) {
+          v = va >= 0 ? apply(a.scaling, va) : apply(b.scaling, va);
+        } else {
+          const int64_t sa = apply(a.scaling, va);
+          const int64_t sb = unary ? 0 : apply(b.scaling, operand_value(b, x, y, c));
+          switch (mode) {
+            case ElementwiseMode::Mul: v = saturate_int64(static_cast<int128_t>(sa) * sb); break;
+            case ElementwiseMode::Add: v = sa + sb; break;
+            case ElementwiseMode::Sub: v = sa - sb; break;
+            case ElementwiseMode::Min: v = std::min(sa, sb); break;
+            case ElementwiseMode::Max: v = std::max(sa, sb); break;
+            case ElementwiseMode::Abs: v = sa < 0 ? -sa : sa; break;
+            case ElementwiseMode::Clz: {
+              const auto u = static_cast<uint32_t>(sa);
+              v = u == 0 ? 32 : __builtin_clz(u);
+              break;
+            }
+            case ElementwiseMode::Shr: {
+              Scaling shr;
+              shr.shift = static_cast<int>(clamp64(sb, 0, 63));
+              shr.rounding = os.rounding;
+              v = apply(shr, sa);
+              break;
+            }
+            case ElementwiseMode::Shl:
+              // A multiply, not <<: shifting a negative value left is undefined in C++17.
+              v = saturate_int64(static_cast<int128_t>(sa) * (int128_t{1} << clamp64(sb, 0, 31)));
+              break;
+            case ElementwiseMode::LeakyRelu: break;
+          }
+        }
+        store(ofm, x, y, c, finish(out, apply(os, v)));
+      }
+}
+
+namespace {
+
+// Floor division for a positive divisor.
+int floor_div(int64_t a, int64_t b) { return static_cast<int>(a >= 0 ? a / b : -((-a + b - 1) / b)); }
+
+}  // namespace
+
+void resize(const Tensor& ifm, ResizeMode mode, const ResizeAxis& x, const ResizeAxis& y, const Scaling& scaling,
+            const Output& out, const Destination& ofm) {
+  const auto clamp_x = [&](int v) { return std::clamp(v, 0, ifm.width - 1); };
+  const auto clamp_y = [&](int v) { return std::clamp(v, 0, ifm.height - 1); };
+  for (int oy = 0; oy < ofm.height; ++oy) {
+    const int64_t sy = int64_t{oy} * y.d + y.offset;
+    const int iy = floor_div(sy, y.n);
+    const int64_t fy = sy - int64_t{iy} * y.n;
+    for (int ox = 0; ox < ofm.width; ++ox) {
+      const int64_t sx = int64_t{ox} * x.d + x.offset;
+      const int ix = floor_div(sx, x.n);
+      const int64_t fx = sx - int64_t{ix} * x.n;
+      for (int c = 0; c < ofm.depth; ++c) {
+        const auto v = [&](int yy, int xx) { return int64_t{ifm.at(clamp_x(xx), clamp_y(yy), c)} - ifm.zero_point; };
+        int64_t acc;
+        if (mode == ResizeMode::Nearest) {
+          acc = v(iy + (2 * fy >= y.n), ix + (2 * fx >= x.n));
+        } else {
+          acc = v(iy, ix) * (y.n - fy) * (x.n - fx) + v(iy, ix + 1) * (y.n - fy) * fx +
+                v(iy + 1, ix) * fy * (x.n - fx) + v(iy + 1, ix + 1) * fy * fx;
+        }
+        store(ofm, ox, oy, c, finish(out, apply(scaling, acc * 65536)));
+      }
+    }
+  }
+}
+
+}  // namespace ethosu::kernels::u85

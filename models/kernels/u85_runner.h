@@ -1,0 +1,46 @@
+// Runs one Ethos-U85 kernel operation (conv, depthwise, pool, elementwise, resize) on region memory: turns the
+// typed isa::Operation (version 2) into the parameters of the U85 kernels (u85_kernels.h), decodes its weight and
+// scale streams (weights/weight_decoder_u85.h, scale_stream_u85.h), finds its LUT in the LUT RAM, and keeps the
+// chaining buffers that carry a CHAINED OFM to the next operations' CHAINED IFM or IFM2. The command controller's
+// engine runs every version-2 kernel operation through it, in the functional and the timed model alike.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "isa/architecture.h"
+#include "isa/operation.h"
+#include "models/kernels/op_runner.h"
+#include "models/kernels/u85_kernels.h"
+
+namespace ethosu::kernels {
+
+// The LUT RAM bytes (of the buffer the engine keeps as SHRAM) an operation's activation reads; empty without one.
+isa::Span lut_ram_span(const isa::Operation& op);
+
+class U85Runner {
+ public:
+  // lut_ram: the LUT RAM (DMA destination of INTERNAL region mode), at least the architecture's lut_bytes.
+  U85Runner(const Regions& regions, const std::vector<uint8_t>& lut_ram, const isa::Architecture& arch);
+  // Executes op (bounds already checked); returns the multiply-accumulates performed. Throws WeightFault for a
+  // stream the weight decoders reject, UnknownBehaviour for an operation the model cannot run.
+  uint64_t execute(const isa::Operation& op);
+
+ private:
+  struct Chain {
+    std::vector<uint8_t> bytes;  // dense NHWC
+    uint32_t width = 0, height = 0, depth = 0;
+    DataType type = DataType::Int8;
+  };
+  template <typename TensorOf>
+  uint64_t convolution(const isa::Operation& op, const TensorOf& tensor, const u85::Output& out,
+                       const u85::Destination& ofm);
+
+  const Regions& regions_;
+  const std::vector<uint8_t>& lut_ram_;
+  const isa::Architecture& arch_;
+  std::map<uint8_t, Chain> chains_;  // chaining buffer contents by id (the CHAINED map's region)
+};
+
+}  // namespace ethosu::kernels

@@ -1,0 +1,277 @@
+// The Ethos-U85 kernels (models/kernels/u85_kernels.h) and their runner: the scaling primitive's rounding modes and
+// double-rounding point, the output stage's clip and LUT types, pooling, elementwise, resize, and an OFM carried to
+// the next operation through the chaining buffer.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "isa/architecture.h"
+#include "models/kernels/regions.h"
+#include "models/kernels/u85_kernels.h"
+#include "models/kernels/u85_runner.h"
+
+namespace ethosu::kernels::u85 {
+namespace {
+
+Scaling scaling(uint32_t m, int shift, Rounding r, int dbl_rnd = 0) { return {m, shift, dbl_rnd, r}; }
+
+TEST(U85Scaling, EachRoundingModeRoundsHalvesItsOwnWay) {
+  // 3/2 and -3/2.
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::Natural), 3), 2);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::Natural), -3), -1);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::Symmetric), 3), 2);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::Symmetric), -3), -2);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::TruncateToZero), 3), 1);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::TruncateToZero), -3), -1);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::TruncateToLower), 3), 1);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::TruncateToLower), -3), -2);
+  EXPECT_EQ(apply(scaling(1, 1, Rounding::DoubleSymmetric), -3), -1);  // no double rounding below shift 32
+}
+
+TEST(U85Scaling, DoubleRoundingAddsItsTermPastThePoint) {
+  // Shift 32 > 31: DOUBLE_SYMMETRIC adds 2^30 with the value's sign (TFLite's SRDHM nudge), the asymmetric one +2^30.
+  const int64_t v = 3;  // 3 * 2^30 / 2^32 = 0.75
+  EXPECT_EQ(apply(scaling(1u << 30, 32, Rounding::DoubleSymmetric), v), 1);
+  EXPECT_EQ(apply(scaling(1u << 30, 32, Rounding::DoubleSymmetric), -v), -1);
+  EXPECT_EQ(apply(scaling(1u << 30, 32, Rounding::DoubleAsymmetric), -v), 0);
+  // dbl_rnd 20 moves the point to shift 12: at shift 20 the term 2^10 tips (2^19 - 2^10) over the half.
+  const int64_t below_half = (1 << 19) - (1 << 10);
+  EXPECT_EQ(apply(scaling(1, 20, Rounding::DoubleSymmetric, 20), below_half), 1);
+  EXPECT_EQ(apply(scaling(1, 20, Rounding::Natural, 20), below_half), 0);
+  EXPECT_EQ(apply(scaling(1, 20, Rounding::DoubleSymmetric, 0), below_half), 0);
+}
+
+TEST(U85Scaling, ShiftZeroIsAnExactProduct) {
+  EXPECT_EQ(apply(scaling(3, 0, Rounding::DoubleSymmetric), -7), -21);
+}
+
+TEST(U85Output, ClipRangeNoneLeavesTheValueToTheTypeSaturation) {
+  Output o;
+  o.type = DataType::Int16;
+  o.min = -10, o.max = 10;
+  EXPECT_EQ(finish(o, 100), 10);
+  o.clip = false;
+  EXPECT_EQ(finish(o, 100), 100);
+  EXPECT_EQ(finish(o, 100000), 32767);
+}
+
+TEST(U85Output, EightBitTablesIndexByTheClampedValue) {
+  std::vector<uint8_t> table(1024);
+  for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<uint8_t>(i * 7 + 1);
+  Output o;
+  o.table = table.data();
+  o.zero_point = 3;
+  o.lut = Lut::S8S8;
+  EXPECT_EQ(finish(o, -131), static_cast<int8_t>(table[0]));   // -128 after the zero point
+  EXPECT_EQ(finish(o, 0), static_cast<int8_t>(table[131]));
+  o.lut = Lut::U8U8;
+  o.type = DataType::UInt8;
+  o.min = 0, o.max = 255;
+  EXPECT_EQ(finish(o, 7), table[10]);
+  o.lut = Lut::S8S32;
+  o.type = DataType::Int32;
+  o.min = -128, o.max = 127;
+  const uint8_t* e = table.data() + 4 * (5 + 128);
+  EXPECT_EQ(finish(o, 2), static_cast<int32_t>(e[0] | e[1] << 8 | e[2] << 16 | uint32_t{e[3]} << 24));
+}
+
+// A dense NHWC feature map for the kernels.
+struct Map {
+  int w, h, c;
+  DataType type;
+  std::vector<uint8_t> bytes;
+  Map(int w_, int h_, int c_, DataType t) : w(w_), h(h_), c(c_), type(t), bytes(size_t(w_) * h_ * c_ * element_size_bytes(t)) {}
+  Tensor tensor(int32_t zp = 0) {
+    Tensor t;
+    t.map = dense_map(bytes.data(), w, c, type);
+    t.width = w, t.height = h, t.depth = c, t.zero_point = zp;
+    return t;
+  }
+  Destination destination() { return {dense_map(bytes.data(), w, c, type), w, h, c}; }
+  void set(int x, int y, int ch, int32_t v) {
+    store_element(bytes.data() + ((size_t(y) * w + x) * c + ch) * element_size_bytes(type), type, v);
+  }
+  int32_t get(int x, int y, int ch) const {
+    return load_element(bytes.data() + ((size_t(y) * w + x) * c + ch) * element_size_bytes(type), type);
+  }
+};
+
+Output wide_output(DataType t) {
+  Output o;
+  o.type = t;
+  o.min = -32768, o.max = 32767;
+  return o;
+}
+
+TEST(U85Pool, AverageCountsOnlyTapsInsideAndRoundsHalvesAwayFromZero) {
+  Map in(2, 1, 1, DataType::Int8), out(2, 1, 1, DataType::Int8);
+  in.set(0, 0, 0, -3), in.set(1, 0, 0, 0);
+  Window w;
+  w.kernel_width = 2, w.pad_left = 1;  // output 0 sees padding and -3, output 1 sees -3 and 0
+  pool(in.tensor(), w, PoolMode::Average, scaling(1, 0, Rounding::DoubleSymmetric), wide_output(DataType::Int8),
+       out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), -3);
+  EXPECT_EQ(out.get(1, 0, 0), -2);  // -1.5
+  pool(in.tensor(), w, PoolMode::Sum, scaling(1, 0, Rounding::DoubleSymmetric), wide_output(DataType::Int8),
+       out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), -3);
+  EXPECT_EQ(out.get(1, 0, 0), -3);
+}
+
+TEST(U85Pool, ReduceSumAddsEveryChannelOfTheWindow) {
+  Map in(1, 1, 3, DataType::Int8), out(1, 1, 1, DataType::Int32);
+  in.set(0, 0, 0, 5), in.set(0, 0, 1, -2), in.set(0, 0, 2, 10);
+  Output o = wide_output(DataType::Int32);
+  o.clip = false;
+  pool(in.tensor(1), Window{}, PoolMode::ReduceSum, scaling(1, 0, Rounding::DoubleSymmetric), o, out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 10);  // (5-1) + (-2-1) + (10-1)
+}
+
+TEST(U85Elementwise, OperandScalesApplyBeforeTheOperationAndBroadcastHoldsAxes) {
+  Map a(2, 1, 2, DataType::Int8), b(1, 1, 2, DataType::Int8), out(2, 1, 2, DataType::Int16);
+  a.set(0, 0, 0, 10), a.set(0, 0, 1, 20), a.set(1, 0, 0, 30), a.set(1, 0, 1, 40);
+  b.set(0, 0, 0, 1), b.set(0, 0, 1, 2);
+  const Tensor ta = a.tensor(), tb = b.tensor();
+  Operand oa, ob;
+  oa.tensor = &ta;
+  oa.scaling = scaling(3, 0, Rounding::DoubleSymmetric);
+  ob.tensor = &tb;
+  ob.bw = true;
+  elementwise(ElementwiseMode::Sub, oa, ob, scaling(1, 0, Rounding::DoubleSymmetric), false,
+              wide_output(DataType::Int16), out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 29);
+  EXPECT_EQ(out.get(1, 0, 1), 118);
+}
+
+TEST(U85Elementwise, ScalarShiftRightRoundsByTheOfmMode) {
+  Map a(1, 1, 2, DataType::Int32), out(1, 1, 2, DataType::Int32);
+  a.set(0, 0, 0, 6), a.set(0, 0, 1, -6);
+  const Tensor ta = a.tensor();
+  Operand oa, ob;
+  oa.tensor = &ta;
+  ob.scalar = 2;  // 6 / 4 = 1.5
+  Output o = wide_output(DataType::Int32);
+  o.clip = false;
+  elementwise(ElementwiseMode::Shr, oa, ob, scaling(1, 0, Rounding::Natural), true, o, out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 2);
+  EXPECT_EQ(out.get(0, 0, 1), -1);
+  elementwise(ElementwiseMode::Shr, oa, ob, scaling(1, 0, Rounding::TruncateToZero), true, o, out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 1);
+  EXPECT_EQ(out.get(0, 0, 1), -1);
+}
+
+TEST(U85Elementwise, LeakyReluScalesNegativesByTheSecondOperandScale) {
+  Map a(2, 1, 1, DataType::Int16), out(2, 1, 1, DataType::Int16);
+  a.set(0, 0, 0, 100), a.set(1, 0, 0, -100);
+  const Tensor ta = a.tensor();
+  Operand oa, ob;
+  oa.tensor = &ta;
+  oa.scaling = scaling(1, 0, Rounding::Natural);
+  ob.scaling = scaling(1, 2, Rounding::Natural);  // alpha 1/4
+  elementwise(ElementwiseMode::LeakyRelu, oa, ob, scaling(1, 0, Rounding::Natural), false,
+              wide_output(DataType::Int16), out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 100);
+  EXPECT_EQ(out.get(1, 0, 0), -25);
+}
+
+TEST(U85Resize, BilinearTwiceWithHalfPixelCentres) {
+  // n/d = 2/1 halved by the half-pixel offset: o samples (o * 2 - 1) / 4; the +16 fractional bits and log2(4*4).
+  Map in(2, 1, 1, DataType::Int8), out(4, 1, 1, DataType::Int8);
+  in.set(0, 0, 0, 0), in.set(1, 0, 0, 40);
+  const ResizeAxis x{4, 2, -1}, y{4, 2, -1};
+  resize(in.tensor(), ResizeMode::Bilinear, x, y, scaling(1, 16 + 4, Rounding::Symmetric),
+         wide_output(DataType::Int8), out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 0);   // clamped to the first column
+  EXPECT_EQ(out.get(1, 0, 0), 10);  // 1/4 of the way
+  EXPECT_EQ(out.get(2, 0, 0), 30);
+  EXPECT_EQ(out.get(3, 0, 0), 40);
+  resize(in.tensor(), ResizeMode::Nearest, x, y, scaling(1, 16, Rounding::Symmetric), wide_output(DataType::Int8),
+         out.destination());
+  EXPECT_EQ(out.get(1, 0, 0), 0);
+  EXPECT_EQ(out.get(2, 0, 0), 40);
+}
+
+TEST(U85Convolution, BiasPlusTapsInsideTheIfm) {
+  Map in(2, 2, 2, DataType::Int8), out(2, 2, 1, DataType::Int16);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 2; ++x) in.set(x, y, 0, 1 + x + 2 * y), in.set(x, y, 1, 10);
+  const std::vector<int16_t> w = {1, 0, 2, 0, 3, 0, 4, 1};  // 2x2 taps x 2 channels
+  Window win;
+  win.kernel_width = win.kernel_height = 2;
+  win.pad_top = win.pad_left = 1;
+  std::vector<ChannelScale> ch(1);
+  ch[0].bias = 100;
+  convolution(in.tensor(), win, w.data(), false, ch, wide_output(DataType::Int16), out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 100 + 4 * 1 + 10);                        // only the last tap reaches the IFM
+  EXPECT_EQ(out.get(1, 1, 0), 100 + 1 * 1 + 2 * 2 + 3 * 3 + 4 * 4 + 10);  // every tap
+}
+
+// A two-operation chain through the runner: an ADD whose OFM is CHAINED, then a MUL reading it as its IFM.
+TEST(U85Runner, ChainedOfmFeedsTheNextOperation) {
+  std::vector<uint8_t> memory(64, 0);
+  for (int i = 0; i < 4; ++i) memory[i] = static_cast<uint8_t>(i + 1);
+  Regions regions{};
+  regions[1] = {memory.data(), memory.size()};
+  const std::vector<uint8_t> lut_ram(2048);
+  U85Runner runner(regions, lut_ram, isa::architecture(isa::Variant::U85_256));
+
+  namespace en = isa::enums;
+  isa::Operation add;
+  add.version = isa::IsaVersion::V2;
+  add.kind = isa::OpKind::ELEMENTWISE;
+  add.elementwise_mode = en::elementwise_mode::ADD;
+  add.ofm_scale_mode = en::ofm_scale_mode::GLOBAL;
+  add.ifm.region = 1;
+  add.ifm.element.type = en::activation_type::SIGNED;
+  add.ifm.stride_x = 1, add.ifm.stride_y = 4, add.ifm.stride_c = 1;
+  add.ifm.width0 = add.ifm.height0 = add.ifm.height1 = 100;
+  add.ifm.width = 4, add.ifm.height = 1, add.ifm.depth = 1;
+  add.ofm = add.ifm;
+  add.ofm.width = 4;
+  add.ofm.storage = en::activation_storage::CHAINED;
+  add.ofm.region = 0;
+  add.ofm.element.precision = en::activation_precision::B16;
+  add.ifm2.storage = en::activation_storage::NONE;
+  add.broadcast.scalar = true;
+  add.op_scalar = 100;
+  add.ifm_scale = add.ifm2_scale = add.ofm_scale = {1, 0};
+  add.activation.function = en::activation_function::LUT_NONE;
+  add.activation.clip_range = en::activation_clip_range::NONE;
+  runner.execute(add);
+  EXPECT_EQ(memory[0], 1) << "a CHAINED OFM does not reach memory";
+
+  isa::Operation mul = add;
+  mul.elementwise_mode = en::elementwise_mode::MUL;
+  mul.ifm = add.ofm;
+  mul.ifm.region = 0;
+  mul.ofm = add.ifm;
+  mul.ofm.base[0] = 16;
+  mul.ofm.element.precision = en::activation_precision::B16;
+  mul.ofm.stride_x = 2, mul.ofm.stride_y = 8, mul.ofm.stride_c = 2;
+  mul.ifm2.element.precision = en::activation_precision::B16;  // Vela gives a scalar operand the IFM's width
+  mul.op_scalar = 3;
+  runner.execute(mul);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(memory[16 + 2 * i] | memory[17 + 2 * i] << 8, (i + 1 + 100) * 3) << i;
+}
+
+TEST(U85Runner, RefusesAModeItDoesNotModelByName) {
+  std::vector<uint8_t> memory(64, 0);
+  Regions regions{};
+  regions[1] = {memory.data(), memory.size()};
+  const std::vector<uint8_t> lut_ram(2048);
+  U85Runner runner(regions, lut_ram, isa::architecture(isa::Variant::U85_128));
+  isa::Operation op;
+  op.version = isa::IsaVersion::V2;
+  op.kind = isa::OpKind::ELEMENTWISE;
+  op.elementwise_mode = isa::enums::elementwise_mode::CMP_EQ;
+  op.ofm_scale_mode = isa::enums::ofm_scale_mode::GLOBAL;
+  try {
+    runner.execute(op);
+    ADD_FAILURE() << "CMP_EQ ran";
+  } catch (const UnknownBehaviour& e) {
+    EXPECT_NE(std::string(e.what()).find("CMP_EQ"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ethosu::kernels::u85

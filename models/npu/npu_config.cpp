@@ -31,6 +31,11 @@ void apply_fixed(NpuConfig& c) {
   }
   c.ao.output_cycles_per_element = a.output_cycles_per_element;
   c.ao.activation_cycles_per_element = a.activation_cycles_per_element;
+  if (a.product == isa::Product::U85) {
+    c.mac.u85 = MacTimingU85::of(a);
+    c.ao.u85 = AoTimingU85::of(a);
+    c.wd.u85 = WdTimingU85::of(a);
+  }
 }
 
 }  // namespace

@@ -13,6 +13,8 @@ MacTimingU85 MacTimingU85::of(const isa::Architecture& a) {
   MacTimingU85 t;
   t.macs = a.macs();
   t.weight_decoders = a.weight_decoders;
+  t.microblocks.fill(a.microblocks.empty() ? a.ofm_ublock : a.microblocks.front().second);
+  for (const auto& [value, ublock] : a.microblocks) t.microblocks[static_cast<size_t>(value) % 6] = ublock;
   return t;
 }
 

@@ -30,6 +30,7 @@
 //    reproduces every weight stream of corpus-u85 with it).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "isa/architecture.h"
@@ -61,6 +62,9 @@ struct MacBlockU85 {
 struct MacTimingU85 {
   unsigned macs = 256;
   unsigned weight_decoders = 1;
+  // The array's micro-block for each ACC_FORMAT.microblock value; a value the configuration does not offer has its
+  // first one's.
+  std::array<isa::MicroBlock, 6> microblocks{};
   unsigned dot_product_depth = 8;        // IFM channels per micro-block position per cycle
   unsigned subkernel = 8;                // sub-kernel side, taps
   unsigned step_taps = 4;                // part-kernel-first (8-bit) and depthwise taps per step
@@ -80,6 +84,7 @@ struct MacTimingU85 {
   uint32_t ifm_block_depth_for(const MacBlockU85& b) const;
   // MAC array cycles for the block.
   uint64_t block_cycles(const MacBlockU85& b) const;
+  isa::MicroBlock ublock(isa::enums::microblock m) const { return microblocks[static_cast<size_t>(m) % 6]; }
 };
 
 }  // namespace ethosu::npu

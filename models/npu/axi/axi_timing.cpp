@@ -107,10 +107,8 @@ void AxiPortTiming::configure(const AxiPortParams& p) {
       ring.latest_hold = latest;
     }
   }
-  for (SlotRing& ring : read_buffers_) {
-    for (uint32_t i = 0; i < ring.size; ++i) point(ring.hold_until[i]);
-    point(ring.latest_hold);
-  }
+  for (ReadBuffer& b : read_buffers_)
+    for (auto& [until, bytes] : b.held) point(until);
   for (TickChannel& c : counters_.channel) {
     count(c.busy_ticks);
     count(c.limit_stall_ticks);
@@ -138,18 +136,13 @@ void AxiPortTiming::reset() {
   counters_ = {};
 }
 
-AxiPortTiming::SlotRing* AxiPortTiming::read_buffer(isa::Access client, uint64_t split) {
-  const uint64_t bytes = params_.read_buffer_bytes[static_cast<size_t>(client)];
-  if (bytes == 0) return nullptr;
-  SlotRing& ring = read_buffers_[static_cast<size_t>(client)];
-  const auto slots = static_cast<uint32_t>(std::clamp<uint64_t>(bytes / split, 1, kMaxOutstandingReads));
-  if (ring.size != slots) {
-    // A new split (AXI_LIMITn changed) conservatively holds every slot until the latest booked read.
-    ring.hold_until.fill(ring.latest_hold);
-    ring.size = slots;
-    ring.head = 0;
+uint64_t AxiPortTiming::make_room(ReadBuffer& b, uint64_t issue, uint64_t bytes, uint64_t capacity) {
+  while (!b.held.empty() && (b.bytes + bytes > capacity || b.held.front().first <= issue)) {
+    issue = std::max(issue, b.held.front().first);
+    b.bytes -= b.held.front().second;
+    b.held.pop_front();
   }
-  return &ring;
+  return issue;
 }
 
 namespace {
@@ -388,7 +381,8 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
   SlotRing& ring = rings_[limiter][d];
   const uint64_t split = params_.limiters[limiter].burst_split_bytes;
   const sim::Divisor& split_div = split_div_[limiter];
-  SlotRing* const buffer = is_read ? read_buffer(client, split) : nullptr;
+  const uint64_t buffer_bytes = is_read ? params_.read_buffer_bytes[static_cast<size_t>(client)] : 0;
+  ReadBuffer& buffer = read_buffers_[static_cast<size_t>(client)];
 
   bool first = true;
   uint64_t first_issue = 0, first_data = 0, first_done = 0, issue_last = t, c = 0, response = 0;
@@ -405,7 +399,8 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
       const uint64_t n = std::min(split, len - k * split);
       const uint64_t occ = (k + 1 < run_txns ? split : run_occ - (run_txns - 1) * split) * den_;
       uint64_t issue = std::max(t, ring.hold_until[ring.head]);
-      if (buffer) issue = std::max(issue, buffer->hold_until[buffer->head]);
+      const uint64_t room = bus_div_.round_up(n);
+      if (buffer_bytes) issue = make_room(buffer, issue, room, buffer_bytes);
       const uint64_t start = std::max(issue + pre, free_at);
       uint64_t done = start + occ;
       const uint64_t answer = bus.transaction(is_read, runs[i], runs[i].address + k * split, n, to_cycles_ceil(issue)) * num_;
@@ -424,11 +419,12 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
         first_data = start;
         first_done = done;
       }
-      for (SlotRing* r : {&ring, buffer}) {
-        if (!r) continue;
-        r->hold_until[r->head] = hold;
-        r->latest_hold = std::max(r->latest_hold, hold);
-        if (++r->head == r->size) r->head = 0;
+      ring.hold_until[ring.head] = hold;
+      ring.latest_hold = std::max(ring.latest_hold, hold);
+      if (++ring.head == ring.size) ring.head = 0;
+      if (buffer_bytes) {
+        buffer.held.emplace_back(hold, room);
+        buffer.bytes += room;
       }
       free_at = c = done;
       issue_last = issue;

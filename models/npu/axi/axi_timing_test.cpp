@@ -96,6 +96,18 @@ TEST(AxiTiming, ReadBufferLimitsOneClientsReadsInFlight) {
   EXPECT_EQ(again.read(0, 128, 0, Access::IFM).start_cycle, 2171u);
 }
 
+TEST(AxiTiming, ReadBufferHoldsTheDataNotTheBurst) {
+  // 64 rows of 16 bytes (each costing a 128-B burst of the channel, 10 2/3 cycles) through a 256-byte buffer: 16 rows
+  // in flight, not 2 bursts' worth. Rounds of 16 every 510 2/3 cycles: 500 + 3 x 510 2/3 + 16 x 10 2/3 = 2202 2/3.
+  AxiPortParams p;
+  p.bytes_per_cycle = 12;
+  p.read_latency_cycles = 500;
+  p.burst_bytes = 128;
+  EXPECT_EQ(AxiPortTiming(p).read(0, 1024, 16, Access::IFM).complete_cycle, 1183u);
+  p.read_buffer_bytes[static_cast<size_t>(Access::IFM)] = 256;
+  EXPECT_EQ(AxiPortTiming(p).read(0, 1024, 16, Access::IFM).complete_cycle, 2203u);
+}
+
 TEST(AxiTiming, DramReadRoundsToBurstsAtFractionalBandwidth) {
   AxiPortTiming port(dram());
   // 1000 B = 256+256+256+232 B transactions, 63 beats; the run occupies 1024 B (8 bursts of 128 B):

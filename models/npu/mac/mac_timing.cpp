@@ -98,7 +98,8 @@ uint64_t MacWork::slice_weights(unsigned core, uint32_t z) const {
   if (op_.v2()) {
     // Each decoder's stream holds its share of every slice; this is the slice's weights, all streams.
     if (core != 0 || uint64_t{z} * op_.block.depth >= op_.ofm.depth) return 0;
-    const uint64_t ofm = round_up(std::min<uint64_t>(op_.block.depth, op_.ofm.depth - uint64_t{z} * op_.block.depth), ub_d_);
+    const uint64_t left = op_.ofm.depth - uint64_t{z} * op_.block.depth;
+    const uint64_t ofm = round_up(std::min<uint64_t>(op_.block.depth, left), ub_d_);
     const uint64_t taps = uint64_t{op_.kernel.width} * op_.kernel.height;
     return ofm * taps * (op_.kind == OpKind::DEPTHWISE ? 1 : op_.ifm.depth);
   }

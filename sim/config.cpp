@@ -39,7 +39,7 @@ std::string where(std::string_view origin) { return origin.empty() ? std::string
 
 std::string describe_type(const Param& p) {
   switch (p.type()) {
-    case ParamType::INT: return "an integer";
+    case ParamType::INT: return p.int_word().empty() ? "an integer" : "an integer or " + p.int_word();
     case ParamType::DOUBLE: return "a number";
     case ParamType::BOOL: return "true or false";
     case ParamType::STRING: return "a string";
@@ -174,7 +174,8 @@ const std::string& Param::as_string() const {
 
 std::string Param::value_text() const {
   switch (type_) {
-    case ParamType::INT: return std::to_string(as_int());
+    case ParamType::INT:
+      return !int_word_.empty() && as_int() == int_word_value_ ? int_word_ : std::to_string(as_int());
     case ParamType::DOUBLE: return format_double(as_double());
     case ParamType::BOOL: return as_bool() ? "true" : "false";
     case ParamType::STRING: return as_string();
@@ -218,6 +219,18 @@ const Param& Config::declare_int(std::string name, int64_t default_value, std::s
   return p;
 }
 
+const Param& Config::declare_int_word(std::string name, int64_t default_value, std::string unit,
+                                      std::string description, int64_t min, int64_t max, std::string word,
+                                      int64_t word_value) {
+  if (word.empty() || (word_value >= min && word_value <= max))
+    throw std::logic_error("parameter '" + name + "': a named value must lie outside the range");
+  const Param& p = declare_int(std::move(name), default_value, std::move(unit), std::move(description), min, max);
+  Param& q = *by_name_.at(p.name());
+  q.int_word_ = std::move(word);
+  q.int_word_value_ = word_value;
+  return p;
+}
+
 const Param& Config::declare_int_choice(std::string name, int64_t default_value, std::string unit,
                                         std::string description, std::vector<int64_t> choices) {
   if (choices.empty() || !std::is_sorted(choices.begin(), choices.end()) ||
@@ -243,6 +256,7 @@ std::string Param::range_text() const {
     case ParamType::INT:
       out = "[" + std::to_string(int_min_) + ", " + std::to_string(int_max_) + "]";
       if (int_step_ > 1) out += " in steps of " + std::to_string(int_step_);
+      if (!int_word_.empty()) out += " or " + int_word_;
       return out;
     case ParamType::DOUBLE: return "[" + format_double(double_min_) + ", " + format_double(double_max_) + "]";
     case ParamType::BOOL: return "true or false";
@@ -318,9 +332,10 @@ std::vector<const Param*> Config::params() const {
 void Config::check_range(const Param& p, const Value& v, std::string_view origin) {
   if (p.type_ == ParamType::INT) {
     const int64_t x = std::get<int64_t>(v);
-    const bool allowed = p.choices_.empty()
+    const bool named = !p.int_word_.empty() && x == p.int_word_value_;
+    const bool allowed = named || (p.choices_.empty()
                              ? x >= p.int_min_ && x <= p.int_max_ && (x - p.int_min_) % p.int_step_ == 0
-                             : std::find(p.choices_.begin(), p.choices_.end(), std::to_string(x)) != p.choices_.end();
+                             : std::find(p.choices_.begin(), p.choices_.end(), std::to_string(x)) != p.choices_.end());
     if (!allowed)
       throw InputError(where(origin) + "parameter '" + p.name_ + "' = " + std::to_string(x) +
                        (p.choices_.empty() ? " is out of range " : " is not ") + p.range_text());
@@ -358,8 +373,12 @@ void Config::set(std::string_view name, std::string_view text, Source source, st
   Value v;
   switch (p.type_) {
     case ParamType::INT: {
+      if (!p.int_word_.empty() && text == p.int_word_) {
+        v = p.int_word_value_;
+        break;
+      }
       const auto x = parse_int(text);
-      if (!x) bad_value(p, text, origin);
+      if (!x || (!p.int_word_.empty() && *x == p.int_word_value_)) bad_value(p, text, origin);  // only the word says it
       v = *x;
       break;
     }

@@ -62,6 +62,9 @@ class Param {
   double double_min() const { return double_min_; }
   double double_max() const { return double_max_; }
   std::string range_text() const;
+  // An INT may name one value outside its range by a word (mem.sram.size_bytes's `unbounded`): the text form
+  // takes the word, value_text() gives it back.
+  const std::string& int_word() const { return int_word_; }
   // A read-only parameter records where other values came from (a preset, a vela.ini section): presets set
   // it, files and the command line cannot.
   bool read_only() const { return read_only_; }
@@ -92,6 +95,8 @@ class Param {
   int64_t int_min_ = 0, int_max_ = 0, int_step_ = 1;
   double double_min_ = 0, double_max_ = 0;
   std::vector<std::string> choices_;  // STRING or INT: the allowed values; empty = any in range
+  std::string int_word_;              // INT: the word for int_word_value_, if any
+  int64_t int_word_value_ = 0;
   std::array<Layer, 4> layers_;       // by Source; DEFAULT always holds a value
   Source source_ = Source::DEFAULT;
   bool read_only_ = false;
@@ -109,6 +114,9 @@ class Config {
   const Param& declare_int(std::string name, int64_t default_value, std::string unit, std::string description,
                            int64_t min = std::numeric_limits<int64_t>::min(),
                            int64_t max = std::numeric_limits<int64_t>::max(), int64_t step = 1);
+  // An INT that also takes `word` for `word_value`, a value outside [min, max].
+  const Param& declare_int_word(std::string name, int64_t default_value, std::string unit, std::string description,
+                                int64_t min, int64_t max, std::string word, int64_t word_value);
   // An INT that takes only the listed values (sorted ascending).
   const Param& declare_int_choice(std::string name, int64_t default_value, std::string unit, std::string description,
                                   std::vector<int64_t> choices);

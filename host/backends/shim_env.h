@@ -6,7 +6,7 @@
 //   ETHOSU_SIM_VARIANT      ethos-u65-256 (default) or ethos-u65-512: the drivers drive the Ethos-U65 (a U55 is
 //                           refused: no Linux driver drives one)
 //   ETHOSU_SIM_SYSTEM       a preset (imx93 default) or a vela.ini system config
-//   ETHOSU_SIM_MEMORY_MODE  vela.ini memory mode (with a vela.ini system)
+//   ETHOSU_SIM_MEMORY_MODE  a vela.ini memory mode or No_Sram, on any system
 //   ETHOSU_SIM_VELA_INI     extra vela.ini files, ':'-separated
 //   ETHOSU_SIM_CONFIG       a parameter file ('name = value' lines)
 //   ETHOSU_SIM_SET          parameter assignments, ';'-separated ('mem.axi1.read_latency_cycles=300;...')

@@ -234,7 +234,7 @@ int run_run(const std::vector<std::string>& argv) {
       std::cerr << "ethosu-sim run: warning: " << w << "\n";
   }
   job.variant = config.param("npu.variant").as_string();
-  if (const auto warning = host::check_variant(job, config))
+  if (const auto warning = host::check_variant(job, config, request.allow_variant_mismatch))
     std::cerr << "ethosu-sim run: warning: " << *warning << "\n";
   options = host::run_options(config, options.timed);
   if (auto pmu = a.value("--pmu")) {

@@ -39,33 +39,57 @@ isa::Variant variant_named(std::string_view name, std::string_view what) {
   return *v;
 }
 
+// The machine system `sys` names with memory mode `mode` (unset: the system's own for a preset, the
+// configuration's default for a vela.ini system config). A vela.ini section of the user's files wins over a
+// preset of the same name, so their `internal-default` is theirs.
+Machine machine_named(const std::string& sys, const std::optional<std::string>& mode, const VelaIni& ini,
+                      const isa::Architecture& arch) {
+  const auto sections = ini.system_config_names();
+  if (std::find(sections.begin(), sections.end(), sys) != sections.end())
+    return ini.machine(sys, mode.value_or(std::string(arch.default_memory_mode)));
+  const auto presets = preset_names();
+  if (std::find(presets.begin(), presets.end(), sys) == presets.end()) {
+    if (sys == "internal-default") preset(sys);  // refuses, naming both of Vela's
+    std::vector<std::string> known = presets;
+    known.insert(known.end(), sections.begin(), sections.end());
+    std::string msg = "unknown system '" + sys + "'";
+    const auto close = sim::close_names(sys, known);
+    if (!close.empty()) msg += "; did you mean " + close.front() + "?";
+    msg += " Presets:";
+    for (const auto& n : presets) msg += " " + n;
+    msg += "; vela.ini system configs:";
+    for (const auto& n : sections) msg += " " + n;
+    throw InputError(msg);
+  }
+  Machine m = preset(sys);
+  if (mode) m = vela_machine(m.system, ini.memory_mode(*mode));
+  return m;
+}
+
 // The machine a request names, on a configuration whose AXI width is `axi_bytes_per_beat`: its system or the
 // configuration's default one.
 sim::Config resolve_with(const MachineRequest& request, isa::Variant job, const isa::Architecture& arch) {
   sim::Config config = make_config();
   npu::apply_variant(config, job, sim::Source::PRESET, "the job");
   const unsigned width = arch.axi_bytes_per_beat;
+  VelaIni ini;
+  for (const auto& f : request.vela_ini) ini.add_file(f);
   if (request.system) {
     const std::string& sys = *request.system;
-    const auto presets = preset_names();
-    if (std::find(presets.begin(), presets.end(), sys) != presets.end() && !request.memory_mode) {
-      apply_machine(config, preset(sys), width, sim::Source::PRESET, "system " + sys);
-    } else {
-      VelaIni ini;
-      for (const auto& f : request.vela_ini) ini.add_file(f);
-      const std::string mode = request.memory_mode.value_or(std::string(arch.default_memory_mode));
-      apply_machine(config, ini.machine(sys, mode), width, sim::Source::PRESET, "system " + sys);
-    }
-  } else if (request.memory_mode || !request.vela_ini.empty()) {
-    throw InputError("a memory mode or vela.ini needs a system config to go with it");
+    apply_machine(config, machine_named(sys, request.memory_mode, ini, arch), width, sim::Source::PRESET,
+                  "system " + sys);
+  } else if (request.memory_mode) {
+    // A memory mode alone applies to the configuration's default system.
+    const std::string sys(arch.default_system);
+    apply_machine(config, machine_named(sys, request.memory_mode, ini, arch), width, sim::Source::PRESET,
+                  "system " + sys + " (the " + std::string(arch.name) + "'s)");
+  } else if (!request.vela_ini.empty()) {
+    throw InputError("a vela.ini needs a system config or a memory mode to take from it");
   } else if (arch.default_system != config.param("system.config").as_string()) {
     // A preset, or a built-in vela.ini system config with the family's memory mode (the U85's, as Vela's defaults).
     const std::string sys(arch.default_system);
-    const auto presets = preset_names();
-    const Machine m = std::find(presets.begin(), presets.end(), sys) != presets.end()
-                          ? preset(sys)
-                          : VelaIni().machine(sys, arch.default_memory_mode);
-    apply_machine(config, m, width, sim::Source::PRESET, "system " + sys + " (the " + std::string(arch.name) + "'s)");
+    apply_machine(config, machine_named(sys, std::nullopt, ini, arch), width, sim::Source::PRESET,
+                  "system " + sys + " (the " + std::string(arch.name) + "'s)");
   }
   if (request.config_file) config.load_file(*request.config_file);
   for (const auto& s : request.assignments) config.set_assignment(s, sim::Source::CLI, request.origin);

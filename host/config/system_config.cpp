@@ -105,8 +105,6 @@ const std::vector<BuiltinSection>& builtin_sections() {
         {"sram_read_latency", "32"}, {"sram_write_latency", "32"}, {"sram_max_reads", "8"}, {"sram_max_writes", "8"},
         {"dram_clock_scale", "0.75"}, {"dram_ports_used", "2"}, {"dram_burst_length", "128"},
         {"dram_read_latency", "500"}, {"dram_write_latency", "250"}, {"dram_max_reads", "64"}, {"dram_max_writes", "32"}}},
-      // Vela's built-in U65 system config: the Client_Server figures.
-      {"System_Config.internal-default", {{"inherit", "System_Config.Ethos_U65_Client_Server"}}},
       // NXP's i.MX 93 default: the High_End figures (LPDDR4X at 3.75 GB/s = scale 0.234375 at 1 GHz).
       {"System_Config.Imx93", {{"inherit", "System_Config.Ethos_U65_High_End"}}},
       {"Memory_Mode.Sram_Only", {{"const_mem_area", "Axi0"}, {"arena_mem_area", "Axi0"}, {"cache_mem_area", "Axi0"}}},
@@ -305,7 +303,11 @@ std::vector<std::string> VelaIni::names_with_prefix(std::string_view prefix) con
 }
 
 std::vector<std::string> VelaIni::system_config_names() const { return names_with_prefix(kSystemPrefix); }
-std::vector<std::string> VelaIni::memory_mode_names() const { return names_with_prefix(kModePrefix); }
+std::vector<std::string> VelaIni::memory_mode_names() const {
+  std::vector<std::string> names = names_with_prefix(kModePrefix);
+  if (std::find(names.begin(), names.end(), kNoSramMode) == names.end()) names.emplace_back(kNoSramMode);
+  return names;
+}
 
 SystemConfig VelaIni::system_config(std::string_view name) const {
   const std::string section = std::string(kSystemPrefix) + std::string(name);
@@ -373,6 +375,13 @@ SystemConfig VelaIni::system_config(std::string_view name) const {
 
 MemoryMode VelaIni::memory_mode(std::string_view name) const {
   const std::string section = std::string(kModePrefix) + std::string(name);
+  if (name == kNoSramMode && !sections_.count(section)) {
+    MemoryMode none;
+    none.name = std::string(name);
+    none.const_port = none.arena_port = none.cache_port = 1;
+    none.sram = false;
+    return none;
+  }
   if (!sections_.count(section)) {
     std::string msg = "unknown Vela memory mode '" + std::string(name) + "'; known:";
     for (const std::string& n : memory_mode_names()) msg += " " + n;
@@ -393,9 +402,10 @@ MemoryMode VelaIni::memory_mode(std::string_view name) const {
 }
 
 Machine VelaIni::machine(std::string_view system_config_name, std::string_view memory_mode_name) const {
-  Machine m{system_config(system_config_name), memory_mode(memory_mode_name)};
-  SystemConfig& sc = m.system;
-  MemoryMode& mm = m.memory_mode;
+  return vela_machine(system_config(system_config_name), memory_mode(memory_mode_name));
+}
+
+Machine vela_machine(SystemConfig sc, MemoryMode mm) {
   const auto port_area = [&](unsigned port) { return sc.axi_port[port]; };
   if (port_area(mm.const_port) == MemArea::SRAM && mm.const_port == mm.arena_port && mm.const_port == mm.cache_port) {
     mm.const_port = 1 - mm.const_port;
@@ -409,17 +419,30 @@ Machine VelaIni::machine(std::string_view system_config_name, std::string_view m
   if (port_area(mm.arena_port) != MemArea::SRAM && port_area(mm.arena_port) != MemArea::DRAM) {
     throw InputError(combo + "the arena (region 1) must be on SRAM or DRAM, not " + to_string(port_area(mm.arena_port)));
   }
-  if (port_area(mm.cache_port) != MemArea::SRAM) {
+  if (mm.sram && port_area(mm.cache_port) != MemArea::SRAM) {
     throw InputError(combo + "the cache (region 2) must be on SRAM, not " + to_string(port_area(mm.cache_port)));
   }
-  return m;
+  return {std::move(sc), std::move(mm)};
 }
 
-std::vector<std::string> preset_names() { return {"imx93", "imx93-800mhz", "internal-default", "corstone-300"}; }
+std::vector<std::string> preset_names() {
+  return {"imx93", "imx93-800mhz", "corstone-300", "arm-internal-default", "nxp-internal-default"};
+}
 
 Machine preset(std::string_view name) {
   const VelaIni builtin;
-  if (name == "internal-default") return builtin.machine("internal-default", "internal-default");
+  // Both of Vela's `internal-default`s for the U65: Dedicated_Sram with a 384 KiB cache, on Arm's 12 GB/s DRAM
+  // (Vela's architecture_features.py) or NXP's 3.75 GB/s (NXP's Vela 3.10, the i.MX 93's figures).
+  if (name == "arm-internal-default" || name == "nxp-internal-default") {
+    Machine m = builtin.machine(name[0] == 'a' ? "Ethos_U65_Client_Server" : "Imx93", "internal-default");
+    m.system.name = std::string(name);
+    return m;
+  }
+  if (name == "internal-default")
+    throw InputError("system 'internal-default' is two machines: Arm's Vela calls its built-in U65 system (DRAM at "
+                     "12 GB/s, Ethos_U65_Client_Server) internal-default, NXP's Vela (the i.MX 93's, as in the "
+                     "corpus's Vela printouts) its 3.75 GB/s one; did you mean arm-internal-default or "
+                     "nxp-internal-default? (A vela.ini you give that defines it is used as it is.)");
   if (name == "imx93") {
     // NXP's Vela default system (1 GHz, SRAM 16 B/cycle 32/32 cycles burst 32, LPDDR4X 3.75 GB/s
     // 500/250 cycles burst 128) with Dedicated_Sram and the 384 KiB arena cache NXP's Vela uses.
@@ -483,6 +506,11 @@ mem::DramParams dram_params(const Machine& m, unsigned axi_bytes_per_beat) {
   return p;
 }
 
+int64_t sram_size_param(const MemoryMode& mode) {
+  if (!mode.sram) return 0;
+  return mode.arena_cache_size_bytes ? static_cast<int64_t>(mode.arena_cache_size_bytes) : kSramUnbounded;
+}
+
 void declare_parameters(sim::Config& c) {
   const Machine d = preset("imx93");
   sim::declare_fields(c, "mem.dram", dram_params(d, 16));
@@ -492,8 +520,10 @@ void declare_parameters(sim::Config& c) {
   for (unsigned p = 0; p < kAxiPorts; ++p)
     c.declare_label("mem.axi" + std::to_string(p) + ".memory", to_string(d.system.axi_port[p]),
                     "memory this AXI port reaches", areas);
-  c.declare_int("mem.sram.size_bytes", static_cast<int64_t>(d.memory_mode.arena_cache_size_bytes), "bytes",
-                "on-chip SRAM for the NPU (Vela arena_cache_size); 0 = unbounded", 0, int64_t{1} << 40);
+  c.declare_int_word("mem.sram.size_bytes", sram_size_param(d.memory_mode), "bytes",
+                     "on-chip SRAM for the NPU (Vela arena_cache_size): the regions on its AXI port must fit; "
+                     "0 = no SRAM, unbounded = no limit (Vela's arena_cache_size unset)",
+                     0, int64_t{1} << 40, "unbounded", kSramUnbounded);
   const std::array<unsigned, isa::kRegionCount> ports = region_ports(d.memory_mode);
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     c.declare_int("regions." + std::to_string(r) + ".port", ports[r], "AXI port",
@@ -528,7 +558,7 @@ void apply_machine(sim::Config& c, const Machine& m, unsigned axi_bytes_per_beat
       c.set_value(pre + "max_outstanding_writes", outstanding(*t.max_writes, axi::kMaxOutstandingWrites), source,
                   origin);
   }
-  c.set_value("mem.sram.size_bytes", static_cast<int64_t>(m.memory_mode.arena_cache_size_bytes), source, origin);
+  c.set_value("mem.sram.size_bytes", sram_size_param(m.memory_mode), source, origin);
   if (m.system.axi_port[0] == MemArea::DRAM || m.system.axi_port[1] == MemArea::DRAM) {
     const mem::DramParams dram = dram_params(m, axi_bytes_per_beat);
     c.set_value("mem.dram.bytes_per_ns", dram.bytes_per_ns, source, origin);

@@ -8,8 +8,10 @@
 // * VelaIni holds [System_Config.NAME] and [Memory_Mode.NAME] sections. It starts with built-in sections:
 //   Arm's vela.ini U55 and U65 system configs (Ethos_U55_Deep_Embedded, _High_End_Embedded, Ethos_U65_Embedded,
 //   _Mid_End, _High_End, _Client_Server) and
-//   memory modes (Sram_Only, Shared_Sram, Dedicated_Sram), `internal-default` for both (Vela's built-in
-//   U65 defaults) and `System_Config.Imx93` (NXP's Vela default for the i.MX 93). User files are merged
+//   memory modes (Sram_Only, Shared_Sram, Dedicated_Sram, Dedicated_Sram_384KB), `Memory_Mode.internal-default`
+//   (Vela's built-in U65 memory mode, Dedicated_Sram in Arm's and NXP's Vela alike) and `System_Config.Imx93`
+//   (NXP's Vela default for the i.MX 93). The two Vela's built-in `System_Config.internal-default`s differ, so
+//   neither is a built-in section: presets name them (below). User files are merged
 //   over them, as Vela merges several --config files: a later file adds sections and overrides keys.
 // * File syntax follows Python's ConfigParser as Vela uses it: `key=value` or `key: value`; key names
 //   are case-insensitive, section names and values case-sensitive; whole-line comments start with `#`
@@ -80,7 +82,10 @@ struct MemoryMode {
   // AXI port of Vela's constants (region 0), arena (region 1) and fast-scratch cache (region 2).
   unsigned const_port = 0, arena_port = 0, cache_port = 0;
   uint64_t arena_cache_size_bytes = 0;  // 0 = unbounded (Vela: the maximum address offset)
+  bool sram = true;  // false: no SRAM for the NPU at all (No_Sram)
 };
+// The simulator's own memory mode (Vela has none like it): no SRAM, every region on AXI1.
+inline constexpr std::string_view kNoSramMode = "No_Sram";
 
 struct Machine {
   SystemConfig system;
@@ -97,7 +102,7 @@ class VelaIni {
   std::vector<std::string> memory_mode_names() const;
   SystemConfig system_config(std::string_view name) const;
   MemoryMode memory_mode(std::string_view name) const;
-  // Vela's --system-config NAME --memory-mode NAME, with Vela's adjustments and checks.
+  // Vela's --system-config NAME --memory-mode NAME, with Vela's adjustments and checks (vela_machine()).
   Machine machine(std::string_view system_config, std::string_view memory_mode) const;
   // The keys of those sections (and what they inherit) that set no parameter, one warning each: keys no Vela
   // writes (with the nearest known key). They are ignored, as Vela ignores what it does not read.
@@ -121,14 +126,25 @@ class VelaIni {
   std::map<std::string, Section> sections_;
 };
 
-// Presets: "imx93" (NXP's i.MX 93: 1 GHz, SRAM, LPDDR4X at 3.75 GB/s), "imx93-800mhz", "internal-default" (Vela's
-// built-in U65 system), "corstone-300" (Arm's Corstone-300 with an Ethos-U55, Vela's default for the U55).
+// A system with a memory mode, with Vela's adjustments and checks (see the contract above): any preset's system
+// takes any memory mode this way.
+Machine vela_machine(SystemConfig system, MemoryMode mode);
+
+// Presets: "imx93" (NXP's i.MX 93: 1 GHz, SRAM, LPDDR4X at 3.75 GB/s), "imx93-800mhz", "corstone-300" (Arm's
+// Corstone-300 with an Ethos-U55, Vela's default for the U55), "arm-internal-default" and "nxp-internal-default"
+// (Arm's and NXP's Vela built-in U65 systems, both called `internal-default` by their Vela: preset() refuses that
+// name, naming them).
 std::vector<std::string> preset_names();
 Machine preset(std::string_view name);
 
 // Region -> AXI port: 0 constants, 1 arena, 2 cache from the memory mode; 3-7 on AXI1, as the Linux
 // accel driver programs REGIONCFG (0xAA8A).
 std::array<unsigned, isa::kRegionCount> region_ports(const MemoryMode& mode);
+
+// mem.sram.size_bytes: 0 is no SRAM, kSramUnbounded (spelled `unbounded`) no limit.
+inline constexpr int64_t kSramUnbounded = -1;
+// The SRAM size a memory mode gives: its arena cache size, unbounded where Vela's is (0: unset).
+int64_t sram_size_param(const MemoryMode& mode);
 
 // The system's own parameters: where the values came from (system.config, system.memory_mode, mem.axiN.memory),
 // the SRAM's size, the region mapping (regions.N.port) and the DRAM a platform's Dram models (mem.dram.*,

@@ -517,6 +517,8 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
   RunOptions options = run_options(config, timed);
   options.regioncfg = c.regioncfg;
   options.pmu_events = c.pmu_events;
+  // A driver's job fits the SRAM its driver reported, which the capture records.
+  if (c.device) options.sram_size_bytes = c.device->sram_size_bytes;
   const RunOutcome outcome = run_job(job, options);
 
   ReplayResult r;

@@ -92,7 +92,7 @@ std::vector<uint8_t> Job::output_bytes(const OutputSpec& o) const {
           r.begin() + static_cast<std::ptrdiff_t>(o.offset + o.size_bytes)};
 }
 
-std::optional<std::string> check_variant(const Job& job, const sim::Config& resolved) {
+std::optional<std::string> check_variant(const Job& job, const sim::Config& resolved, bool allow_mismatch) {
   const sim::Param& v = resolved.param("npu.variant");
   const std::string running = v.as_string();
   const isa::Architecture* arch = isa::find_architecture(running);
@@ -115,10 +115,19 @@ std::optional<std::string> check_variant(const Job& job, const sim::Config& reso
                        " (its optimizer-config check: " + *mismatch + ")");
     return std::nullopt;
   }
-  if (!job.compiled_for.empty() && job.compiled_for != running)
-    return job.name + ": compiled for " + job.compiled_for + "; running it on " + running + " (set by " + v.origin() +
-           "), whose NPU runs the stream as it is";
-  return std::nullopt;
+  if (job.compiled_for.empty() || job.compiled_for == running) return std::nullopt;
+  std::string what = job.name + ": compiled for " + job.compiled_for + ", asked to run on " + running + " (set by " +
+                     v.origin() + ")";
+  const isa::Architecture* compiled = isa::find_architecture(job.compiled_for);
+  // The second core of a U65-512 works only on a stream compiled for two cores: the cycles stay the U65-256's.
+  if (compiled && compiled->product == arch->product && arch->cores > compiled->cores)
+    what += ", whose second core is idle on this stream: the cycles are the " + job.compiled_for + "'s";
+  else
+    what += ", whose NPU runs the stream as it is, not as Vela would compile it for it";
+  if (!allow_mismatch)
+    throw InputError(what + ". To run it anyway (a what-if), say so: --force-variant (Python: "
+                            "allow_variant_mismatch=True); to compare configurations, run Vela's build for each");
+  return what;
 }
 
 void name_job_layers(Job& job, const std::optional<std::filesystem::path>& file, const std::filesystem::path& dir) {

@@ -93,9 +93,9 @@ struct PlacementArg {  // --input R:OFFSET=FILE, --dump R:OFFSET:SIZE=FILE
 // core driver runs it (its optimizer-config check: product, MACs, command-stream version): elsewhere InputError.
 // An old Vela header (header_variant) runs only on a variant the user named (--variant, --set npu.variant, a
 // config file), with a warning; without one, InputError saying how to run it. A case compiled for another
-// configuration runs with a warning (its stream runs as that configuration's NPU runs it). Returns the warning to
-// print, if any.
-std::optional<std::string> check_variant(const Job& job, const sim::Config& resolved);
+// configuration is refused unless `allow_mismatch` (--force-variant), then it runs with a warning (its stream runs
+// as that configuration's NPU runs it). Returns the warning to print, if any.
+std::optional<std::string> check_variant(const Job& job, const sim::Config& resolved, bool allow_mismatch = false);
 
 // A raw stream (bare, COP1 or COP2) with regions from files and/or sizes, inputs placed at offsets, and the
 // byte ranges to dump as outputs.

@@ -1,6 +1,7 @@
 #include "host/run/run_job.h"
 
 #include "host/config/config.h"
+#include "host/config/system_config.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -43,12 +44,41 @@ RunOptions run_options(const sim::Config& config, bool timed) {
   o.timed = timed;
   o.config = npu::read_config(config);
   o.regioncfg = regioncfg(config);
+  for (unsigned p = 0; p < o.port_on_sram.size(); ++p)
+    o.port_on_sram[p] = config.param("mem.axi" + std::to_string(p) + ".memory").as_string() == to_string(MemArea::SRAM);
+  const int64_t sram = config.param("mem.sram.size_bytes").as_int();
+  if (sram != kSramUnbounded) o.sram_size_bytes = static_cast<uint64_t>(sram);
   return o;
+}
+
+void check_sram_fits(const Job& job, const RunOptions& options) {
+  if (!options.sram_size_bytes) return;
+  uint64_t need = 0;
+  std::string regions;
+  unsigned count = 0;
+  for (unsigned r = 0; r < isa::kRegionCount; ++r) {
+    const unsigned port = (options.regioncfg >> (2 * r) & 3) >> 1;
+    const uint64_t size = job.regions[r].size();
+    if (!size || !options.port_on_sram[port]) continue;
+    need += size;
+    regions += std::string(count++ ? ", " : "") + "region " + std::to_string(r) + " (AXI" + std::to_string(port) +
+               ", " + std::to_string(size) + " bytes)";
+  }
+  const uint64_t have = *options.sram_size_bytes;
+  if (need <= have) return;
+  const std::string sram = have ? "the on-chip SRAM holds " + std::to_string(have) + " bytes (mem.sram.size_bytes)"
+                                : "there is no on-chip SRAM (mem.sram.size_bytes = 0; `unbounded` is an SRAM without "
+                                  "a limit)";
+  throw InputError(job.name + ": " + regions + (count > 1 ? " are" : " is") + " mapped to the SRAM by REGIONCFG (" +
+                   std::to_string(need) + " bytes), but " + sram +
+                   ". Map the region to DRAM (regions.N.port=1, or a memory mode such as Dedicated_Sram), or make the "
+                   "SRAM larger");
 }
 
 RunOutcome run_job(Job& job, const RunOptions& options) {
   const auto variant = isa::parse_variant(job.variant);
   if (!variant) throw InputError("unknown NPU variant '" + job.variant + "'; known: " + isa::variant_names());
+  check_sram_fits(job, options);
   if (options.timed) return run_timed(job, *variant, options);
   cc::Regions regions{};
   for (size_t i = 0; i < isa::kRegionCount; ++i) regions[i] = {job.regions[i].data(), job.regions[i].size()};

@@ -22,6 +22,10 @@ struct RunOptions {
   std::array<uint16_t, 4> pmu_events{};  // PMEVTYPER values the driver programs
   sim::Trace* trace = nullptr;            // timed runs: record blocks and operations here
   bool transactions = false;  // timed runs: the NPU's traffic as TLM transactions on the memories' sockets
+  // The on-chip SRAM: the ports that reach it (mem.axiN.memory) and its size (mem.sram.size_bytes; none: no
+  // limit). The regions REGIONCFG maps to those ports must fit in it together, or the run is refused.
+  std::array<bool, 2> port_on_sram{true, false};
+  std::optional<uint64_t> sram_size_bytes;
 };
 
 struct RunOutcome {
@@ -43,7 +47,10 @@ struct RunOutcome {
 // a driver's own REGIONCFG).
 RunOptions run_options(const sim::Config& config, bool timed = true);
 
-// Runs the job on the simulator; its region buffers hold the results afterwards.
+// InputError naming the regions, their sizes and the SRAM's when the regions mapped to the SRAM do not fit in it.
+void check_sram_fits(const Job& job, const RunOptions& options);
+
+// Runs the job on the simulator (after check_sram_fits); its region buffers hold the results afterwards.
 RunOutcome run_job(Job& job, const RunOptions& options = {});
 
 struct Comparison {

@@ -27,12 +27,14 @@ namespace ethosu_sim {
 // What a user asks of the machine, as the CLI's --variant, --system, --memory-mode, --vela-ini, --config, --set.
 struct MachineRequest {
   std::optional<std::string> variant;                 // "ethos-u65-256", "ethos-u55-128", ... (isa.h)
-  std::optional<std::string> system;                  // imx93, imx93-800mhz, internal-default or a vela.ini system config
-  std::optional<std::string> memory_mode;             // vela.ini memory mode (with a vela.ini system)
+  std::optional<std::string> system;                  // a preset (imx93, ...) or a vela.ini system config
+  std::optional<std::string> memory_mode;             // vela.ini memory mode or No_Sram, on any system
   std::vector<std::filesystem::path> vela_ini;        // extra vela.ini files
   std::optional<std::filesystem::path> config_file;   // `name = value` lines
   std::vector<std::string> assignments;               // "name=value"
   std::string origin = "assignment";                  // how the assignments are named in the resolved configuration
+  // Run a case or model on another variant than it was compiled for (a what-if, with a warning) instead of refusing.
+  bool allow_variant_mismatch = false;
 };
 
 struct Parameter {

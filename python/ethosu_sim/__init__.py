@@ -1,9 +1,9 @@
 """ethosu_sim: the Ethos-U55/U65 simulator from Python, for performance exploration and test harnesses.
 
     import ethosu_sim
-    r = ethosu_sim.run("case_dir", variant="ethos-u65-512")
+    r = ethosu_sim.run("case_dir", memory_mode="Shared_Sram")
     r.total_cycles, r.outputs[0], r.ops, r.pmu
-    t = ethosu_sim.sweep("case_dir", {"variant": ["ethos-u65-256", "ethos-u65-512"],
+    t = ethosu_sim.sweep("case_dir", {"mem.axi1.bytes_per_cycle": [1.875, 3.75, 7.5],
                                       "mem.axi1.read_latency_cycles": [250, 500, 1000]})
 
 Jobs (Job) come from case folders, Vela .tflite models or raw streams; Config describes the machine
@@ -11,13 +11,14 @@ Jobs (Job) come from case folders, Vela .tflite models or raw streams; Config de
 parameters()); run() returns a Result; sweep() runs a grid of configurations in worker processes or on a
 dask.distributed cluster and returns a Table; compare() and calibrate() check recordings made on a board
 (libethosu-record.so) against the simulator and fit its timing parameters to them. Errors: InputError
-(ValueError) and NpuFault (RuntimeError).
+(ValueError) and NpuFault (RuntimeError); VariantMismatchWarning for a job run on another variant than its own
+when allowed.
 """
 
 from . import _ethosu_sim
 from .calibrate import Calibration, calibrate, compare
 from .config import Config, parameters
-from .errors import InputError, NpuFault
+from .errors import InputError, NpuFault, VariantMismatchWarning
 from .job import Job
 from .result import OP_TIME_CAUSES, STALL_CAUSES, Result
 from .run import run
@@ -55,4 +56,4 @@ def time_causes():
 
 __all__ = ["Calibration", "Config", "InputError", "Job", "NpuFault", "Result", "Table", "calibrate", "compare",
            "default_executor", "grid_points", "parameters", "pmu_events", "run", "stall_causes", "sweep",
-           "time_causes", "variants"]
+           "time_causes", "VariantMismatchWarning", "variants"]

@@ -1,8 +1,8 @@
 """The machine a job runs on, as a Python object.
 
 A Config layers, in this order, on what the job was compiled for: a system (a preset such as ``imx93``, or
-a vela.ini system config with its memory mode, from the built-in sections or the user's ``vela_ini``
-files), a parameter file, parameters by hierarchical name, and the NPU variant. Unset fields change
+a vela.ini system config, from the built-in sections or the user's ``vela_ini`` files) with a memory mode
+(any system takes any), a parameter file, parameters by hierarchical name, and the NPU variant. Unset fields change
 nothing. Configs are immutable; ``replace()`` makes a changed copy, which is how sweeps build their points.
 Nothing is checked until the config is resolved (``resolve()``, ``run()``, ``sweep()``), where the
 simulator raises InputError naming an unknown system, parameter or value.
@@ -16,7 +16,7 @@ from typing import Mapping, Optional, Tuple
 from . import _ethosu_sim
 
 # Keys of replace()/run() that are Config fields; any key with a dot is a parameter name.
-FIELDS = ("variant", "system", "memory_mode", "vela_ini", "config_file")
+FIELDS = ("variant", "system", "memory_mode", "vela_ini", "config_file", "allow_variant_mismatch")
 
 
 def _value_text(name, value):
@@ -35,10 +35,13 @@ def _value_text(name, value):
 class Config:
     variant: Optional[str] = None  # a name of variants() ("ethos-u55-128", ...); default: what the job was built for
     system: Optional[str] = None  # preset or vela.ini system config
-    memory_mode: Optional[str] = None  # vela.ini memory mode, with a vela.ini system
+    memory_mode: Optional[str] = None  # vela.ini memory mode or No_Sram, on any system (default: the system's)
     vela_ini: Tuple[str, ...] = ()  # the user's vela.ini files
     config_file: Optional[str] = None  # 'name = value' lines
     params: Mapping[str, object] = dataclasses.field(default_factory=dict)  # hierarchical name -> value
+    # Run a case or model on another variant than it was compiled for (a what-if: VariantMismatchWarning) instead
+    # of refusing it with InputError.
+    allow_variant_mismatch: bool = False
 
     def __post_init__(self):
         vela_ini = self.vela_ini
@@ -94,6 +97,7 @@ class Config:
         r.config_file = self.config_file
         r.assignments = [f"{name}={_value_text(name, value)}" for name, value in self.params.items()]
         r.origin = "python"
+        r.allow_variant_mismatch = bool(self.allow_variant_mismatch)
         return r
 
     def resolve(self, job_variant=_ethosu_sim.default_variant):

@@ -8,6 +8,12 @@ a fault, as a driver would see it; its ``result`` holds what the run produced up
 from ._ethosu_sim import InputError
 
 
+class VariantMismatchWarning(UserWarning):
+    """A job runs on another NPU variant than it was compiled for, as asked with allow_variant_mismatch=True (or
+    under a payload header of Vela 3.2 and older): its cycles are those of that NPU running this stream, not of
+    Vela's build for it. Filter it by this class to silence it in a what-if study."""
+
+
 class NpuFault(RuntimeError):
     """The NPU faulted; str(e) is the fault as the driver reports it, e.result the partial Result."""
 
@@ -20,4 +26,4 @@ class NpuFault(RuntimeError):
         return (NpuFault, (str(self),))
 
 
-__all__ = ["InputError", "NpuFault"]
+__all__ = ["InputError", "NpuFault", "VariantMismatchWarning"]

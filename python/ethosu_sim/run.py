@@ -10,7 +10,7 @@ import warnings
 
 from . import _ethosu_sim
 from .config import Config
-from .errors import NpuFault
+from .errors import NpuFault, VariantMismatchWarning
 from .job import as_job
 from .result import Result
 
@@ -29,16 +29,18 @@ def run(job, config=None, *, inputs=None, pmu=None, functional=False, trace=None
         and STATUS) instead of the timed platform (no timing in the Result).
     trace: write a Chrome/Perfetto trace of the run to this path.
     check: raise NpuFault when the NPU faults (else the Result's fault says so).
-    Raises InputError (a ValueError) with the simulator's message for anything wrong in the job or config.
+    Raises InputError (a ValueError) with the simulator's message for anything wrong in the job or config: a
+    variant other than the one a case or model was compiled for (unless allow_variant_mismatch=True, which
+    gives a VariantMismatchWarning instead), regions mapped to an SRAM (mem.sram.size_bytes) too small for them.
     """
     job = as_job(job)
     if inputs is not None:
         job = job.copy()
         job.set_inputs(inputs)
     config = Config.of(config, **settings)
-    header_warning = _ethosu_sim.payload_header_warning(job._native, config.request())
-    if header_warning:
-        warnings.warn(header_warning, stacklevel=2)
+    variant_warning = _ethosu_sim.variant_warning(job._native, config.request())
+    if variant_warning:
+        warnings.warn(variant_warning, VariantMismatchWarning, stacklevel=2)
     if config.system and config.vela_ini:
         for ignored in _ethosu_sim.vela_ini_ignored_keys(list(config.vela_ini), config.system,
                                                          config.memory_mode or "Dedicated_Sram"):

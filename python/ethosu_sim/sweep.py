@@ -32,6 +32,7 @@ import warnings
 
 from . import _ethosu_sim
 from .config import Config
+from .errors import VariantMismatchWarning
 from .job import as_job
 from .run import run
 from .table import Table
@@ -143,7 +144,9 @@ def run_points(tasks, collect, with_ops):
         if cached is None:
             _JOBS.clear()
             cached = _JOBS[key] = job
-        result = run(cached, config, check=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", VariantMismatchWarning)  # sweep() gave it once
+            result = run(cached, config, check=False)
         item = (index, collect(result) if collect else result.summary_row(), list(result.ops) if with_ops else None)
         if _ROWS is not None:
             _ROWS.put(item)
@@ -298,8 +301,14 @@ def sweep(job, grid, executor=None, *, base=None, collect=None, progress=None, m
             loaded[key] = as_job(source)
         jobs.append(loaded[key])
     configs = [base.replace(**{k: v for k, v in p.items() if k != "job"}) for p in points]
+    mismatches = []
     for j, c in zip(jobs, configs):
         c.check(j.variant)  # raises InputError naming the bad field or value before any run
+        # A variant other than the job's is refused here, or warned of once here (the workers' warnings are lost).
+        mismatch = _ethosu_sim.variant_warning(j._native, c.request())
+        if mismatch and mismatch not in mismatches:
+            mismatches.append(mismatch)
+            warnings.warn(mismatch, VariantMismatchWarning, stacklevel=2)
     payload = _portable(collect, isinstance(executor, concurrent.futures.ThreadPoolExecutor))
 
     started = datetime.datetime.now().astimezone()

@@ -93,11 +93,11 @@ void bind_job(py::module_& m) {
         return load_stream_bytes(std::string(stream), regions, dumps);
       },
       py::arg("stream"), py::arg("regions"), py::arg("dumps"));
-  // The driver's payload header check for a run of `job` under `request` (host::check_variant).
+  // The check of the variant asked for against the job's (host::check_variant): InputError, or a warning to give.
   m.def(
-      "payload_header_warning",
+      "variant_warning",
       [](const NativeJob& n, const host::MachineRequest& request) {
-        return host::check_variant(n.job, host::resolve_config(request, n.job.variant));
+        return host::check_variant(n.job, host::resolve_config(request, n.job.variant), request.allow_variant_mismatch);
       },
       py::arg("job"), py::arg("request"));
   m.def(

@@ -198,6 +198,7 @@ void bind_run(py::module_& m) {
       .def_readwrite("vela_ini", &host::MachineRequest::vela_ini)
       .def_readwrite("config_file", &host::MachineRequest::config_file)
       .def_readwrite("assignments", &host::MachineRequest::assignments)
+      .def_readwrite("allow_variant_mismatch", &host::MachineRequest::allow_variant_mismatch)
       .def_readwrite("origin", &host::MachineRequest::origin);
 
   m.def(

@@ -19,7 +19,7 @@ def test_exception_types():
     ({"mem.axi1.burst_bytes": "many"}, "many"),                             # wrong type
     ({"system": "no_such_system"}, "no_such_system"),
     ({"variant": "ethos-u99-128"}, "ethos-u99-128"),
-    ({"memory_mode": "Sram_Only"}, "system"),                               # a memory mode needs a system
+    ({"memory_mode": "Sram_Onyl"}, "Sram_Onyl"),                            # unknown memory mode
 ])
 def test_bad_configuration(add_case, settings, message):
     with pytest.raises(ethosu_sim.InputError, match=message.replace(".", r"\.")):
@@ -107,3 +107,36 @@ def test_npu_fault_carries_the_message(add_case):
     # A correct job right after the fault runs normally.
     assert ethosu_sim.run(add_case).exact
     assert manifest["regions"]["1"]["size_bytes"] == 2048  # the case this test cuts down
+
+
+def test_a_variant_other_than_the_case_is_refused_or_warned_never_silent(add_case):
+    with pytest.raises(ethosu_sim.InputError, match=r"compiled for ethos-u65-256, asked to run on ethos-u65-512 .*"
+                                                    r"second core is idle.*allow_variant_mismatch=True"):
+        ethosu_sim.run(add_case, variant="ethos-u65-512")
+    with pytest.warns(ethosu_sim.VariantMismatchWarning, match="the cycles are the ethos-u65-256's"):
+        r = ethosu_sim.run(add_case, variant="ethos-u65-512", allow_variant_mismatch=True)
+    assert r.variant == "ethos-u65-512" and r.exact
+    assert issubclass(ethosu_sim.VariantMismatchWarning, UserWarning)
+
+
+def test_regions_that_do_not_fit_the_sram_are_refused_naming_them(conv_case):
+    job = ethosu_sim.Job(conv_case)
+    size = job.region_sizes[2]  # imx93: region 2 (Vela's SRAM cache) on AXI0
+    assert size > 1
+    with pytest.raises(ethosu_sim.InputError, match=rf"region 2 \(AXI0, {size} bytes\) is mapped to the SRAM by "
+                                                    r"REGIONCFG .* the on-chip SRAM holds 1 bytes"):
+        ethosu_sim.run(job, **{"mem.sram.size_bytes": 1})
+    with pytest.raises(ethosu_sim.InputError, match="there is no on-chip SRAM"):
+        ethosu_sim.run(job, **{"mem.sram.size_bytes": 0})
+    # No SRAM as a memory mode maps every region to DRAM; unbounded takes any size.
+    assert ethosu_sim.run(job, memory_mode="No_Sram").exact
+    assert ethosu_sim.run(job, **{"mem.sram.size_bytes": "unbounded", "regions.1.port": 0}).exact
+    assert ethosu_sim.run(job, system="imx93", memory_mode="Shared_Sram").config["regions.1.port"] == 0
+
+
+def test_internal_default_names_both_velas(add_case):
+    with pytest.raises(ethosu_sim.InputError, match="did you mean arm-internal-default or nxp-internal-default"):
+        ethosu_sim.run(add_case, system="internal-default")
+    arm = ethosu_sim.run(add_case, system="arm-internal-default").config["mem.axi1.bytes_per_cycle"]
+    nxp = ethosu_sim.run(add_case, system="nxp-internal-default").config["mem.axi1.bytes_per_cycle"]
+    assert (arm, nxp) == (12.0, 3.75)

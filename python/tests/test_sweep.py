@@ -8,12 +8,15 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 
 import numpy as np
 import pytest
 
 import ethosu_sim
 
+# The opcorpus cases are compiled for the U65-256: another variant is a what-if they must ask for.
+WHAT_IF = ethosu_sim.Config(allow_variant_mismatch=True)
 LATENCIES = [100, 500, 2000]
 
 
@@ -30,31 +33,33 @@ def test_grid_points_order_and_zipped_axes():
         ethosu_sim.grid_points({("job", "variant"): ["x"]})
 
 
+@pytest.mark.filterwarnings("ignore::ethosu_sim.VariantMismatchWarning")
 def test_sweep_in_processes_matches_serial_runs_and_repeats(conv_case):
     grid = {"variant": ["ethos-u65-256", "ethos-u65-512"], "mem.axi1.read_latency_cycles": LATENCIES}
-    table = ethosu_sim.sweep(conv_case, grid, max_workers=2)
+    table = ethosu_sim.sweep(conv_case, grid, max_workers=2, base=WHAT_IF)
     assert len(table) == 6 and table.runs_per_second > 0
     assert [(r["variant"], r["mem.axi1.read_latency_cycles"]) for r in table] == \
         [(v, lat) for v in grid["variant"] for lat in LATENCIES]
     job = ethosu_sim.Job(conv_case)
     for row in table:
-        r = ethosu_sim.run(job, variant=row["variant"], **{"mem.axi1.read_latency_cycles": row["mem.axi1.read_latency_cycles"]})
+        r = ethosu_sim.run(job, WHAT_IF, variant=row["variant"],
+                           **{"mem.axi1.read_latency_cycles": row["mem.axi1.read_latency_cycles"]})
         assert row["total_cycles"] == r.total_cycles and row["exact"] is True and row["status"] == "ok"
     cycles = table.where(variant="ethos-u65-256")["total_cycles"]
     assert list(cycles) == sorted(cycles) and cycles[0] < cycles[-1]
     # Reproducible: another pool, another order of completion, the same table.
-    assert ethosu_sim.sweep(conv_case, grid, max_workers=2) == table
+    assert ethosu_sim.sweep(conv_case, grid, max_workers=2, base=WHAT_IF) == table
     array = table.to_numpy()
     assert array["total_cycles"].dtype == np.int64 and list(array["variant"][:3]) == ["ethos-u65-256"] * 3
 
 
 def test_sweep_with_any_executor_and_collector(add_case, conv_case):
-    grid = [{"job": conv_case, "system": "imx93"}, {"job": add_case, "system": "internal-default"}]
+    grid = [{"job": conv_case, "system": "imx93"}, {"job": add_case, "system": "arm-internal-default"}]
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         table = ethosu_sim.sweep(None, grid, pool, collect=cycles_and_first_op)
     assert [r["job"] for r in table] == ["conv2d_3x3_s1_same_relu_i8", "add_i8"]
     assert table[1]["first_op"] == "ELEMENTWISE.ADD"
-    assert table[1]["cycles"] == ethosu_sim.run(add_case, system="internal-default").total_cycles
+    assert table[1]["cycles"] == ethosu_sim.run(add_case, system="arm-internal-default").total_cycles
 
 
 def test_bad_point_fails_before_running(add_case):
@@ -176,14 +181,15 @@ def test_ctrl_c_returns_the_rows_done_at_once(add_case):
     assert "sweep interrupted" in err and "Traceback" not in err and "leaked" not in err
 
 
+@pytest.mark.filterwarnings("ignore::ethosu_sim.VariantMismatchWarning")
 def test_tables_carry_version_and_metadata(add_case, conv_case, tmp_path):
     grid = {"variant": ["ethos-u65-256", "ethos-u65-512"]}
-    table = ethosu_sim.sweep(conv_case, grid, max_workers=2, ops=True)
+    table = ethosu_sim.sweep(conv_case, grid, max_workers=2, ops=True, base=WHAT_IF)
     assert table.meta["ethosu_sim"] == ethosu_sim.__version__
     assert table.meta["job"] == "conv2d_3x3_s1_same_relu_i8" and table.meta["grid"] == grid
     assert table.meta["complete"] is True and table.meta["points"] == 2
     # Long format per operation: every operation of every point, with the point's values.
-    r = ethosu_sim.run(conv_case, variant="ethos-u65-512")
+    r = ethosu_sim.run(conv_case, WHAT_IF, variant="ethos-u65-512")
     ops_512 = table.ops.where(variant="ethos-u65-512")
     assert len(table.ops) == 2 * len(r.ops) and [o["cycles"] for o in ops_512] == list(r.ops["cycles"])
     assert r.ops.meta["config"]["npu.variant"] == "ethos-u65-512" and r.ops.meta["ethosu_sim"] == ethosu_sim.__version__
@@ -210,3 +216,15 @@ def test_tqdm_bar_when_asked(add_case, capsys):
     pytest.importorskip("tqdm", reason="python3-tqdm is not installed")
     ethosu_sim.sweep(add_case, {"mem.axi1.read_latency_cycles": [100, 200]}, max_workers=1, progress=True)
     assert "sweep: 100%" in capsys.readouterr().err
+
+
+def test_sweep_refuses_a_variant_mismatch_before_running_and_warns_once_when_allowed(conv_case):
+    grid = {"variant": ["ethos-u65-256", "ethos-u65-512"], "mem.axi1.read_latency_cycles": LATENCIES}
+    with pytest.raises(ethosu_sim.InputError, match="compiled for ethos-u65-256, asked to run on ethos-u65-512"):
+        ethosu_sim.sweep(conv_case, grid, max_workers=1, progress=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = ethosu_sim.sweep(conv_case, grid, max_workers=1, progress=False, base=WHAT_IF)
+    mismatches = [w for w in caught if issubclass(w.category, ethosu_sim.VariantMismatchWarning)]
+    assert len(mismatches) == 1 and len(table) == 6
+    assert table.meta["base"]["allow_variant_mismatch"] is True

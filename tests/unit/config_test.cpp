@@ -181,5 +181,22 @@ TEST_F(ConfigTest, JsonHasEveryParameterWithSource) {
   EXPECT_TRUE(j.at("sim.trace.enabled").at("value").is_boolean());
 }
 
+TEST_F(ConfigTest, AnIntMayNameOneValueOutsideItsRangeByAWord) {
+  cfg_.declare_int_word("mem.sram.size_bytes", 1024, "bytes", "SRAM", 0, 1 << 20, "unbounded", -1);
+  EXPECT_EQ(cfg_.param("mem.sram.size_bytes").range_text(), "[0, 1048576] or unbounded");
+  cfg_.set("mem.sram.size_bytes", "unbounded", Source::CLI, "--set");
+  EXPECT_EQ(cfg_.param("mem.sram.size_bytes").as_int(), -1);
+  EXPECT_EQ(cfg_.param("mem.sram.size_bytes").value_text(), "unbounded");
+  cfg_.set("mem.sram.size_bytes", "0", Source::CLI, "--set");
+  EXPECT_EQ(cfg_.param("mem.sram.size_bytes").value_text(), "0");
+  // The word's value is reachable only by the word.
+  EXPECT_NE(input_error_of([&] { cfg_.set("mem.sram.size_bytes", "-1", Source::CLI, "--set"); }).find("takes an integer or unbounded"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] { cfg_.set("mem.sram.size_bytes", "unbonded", Source::CLI, "--set"); })
+                .find("takes an integer or unbounded"),
+            std::string::npos);
+  EXPECT_THROW(cfg_.declare_int_word("x.y", 0, "", "", 0, 10, "none", 5), std::logic_error);
+}
+
 }  // namespace
 }  // namespace ethosu::sim

@@ -146,5 +146,71 @@ TEST_F(JobFiles, OldPayloadHeadersRunOnlyOnAVariantTheUserNames) {
   EXPECT_EQ(old512.variant, "ethos-u65-512");
 }
 
+// A job with regions of the given sizes, compiled for `compiled_for`.
+Job sized_job(const std::string& compiled_for, std::vector<size_t> sizes) {
+  Job job;
+  job.name = "case";
+  job.variant = job.compiled_for = compiled_for;
+  job.stream = tb::words_to_bytes({0xFFFF0000});  // NPU_OP_STOP mask=0xFFFF
+  for (size_t r = 0; r < sizes.size(); ++r) job.regions[r].assign(sizes[r], 0);
+  return job;
+}
+
+TEST(SramSize, RegionsMappedToTheSramMustFitIt) {
+  Job job = sized_job("ethos-u65-256", {1000, 383 * 1024, 384 * 1024});
+  MachineRequest r;
+  RunOptions fits = run_options(resolve_config(r, job.variant), false);  // imx93: region 2 in a 384 KiB SRAM
+  EXPECT_NO_THROW(check_sram_fits(job, fits));
+  const RunOutcome ran = run_job(job, fits);
+  EXPECT_FALSE(ran.fault) << *ran.fault;
+  r.assignments = {"mem.sram.size_bytes=1"};
+  const RunOptions tiny = run_options(resolve_config(r, job.variant), false);
+  const std::string refused = tb::input_error_of([&] { run_job(job, tiny); });
+  EXPECT_NE(refused.find("case: region 2 (AXI0, 393216 bytes) is mapped to the SRAM by REGIONCFG (393216 bytes), "
+                         "but the on-chip SRAM holds 1 bytes (mem.sram.size_bytes)"),
+            std::string::npos)
+      << refused;
+  // Shared_Sram puts the arena there too: both count.
+  r.memory_mode = "Shared_Sram";
+  r.assignments = {"mem.sram.size_bytes=512Ki"};
+  const std::string both =
+      tb::input_error_of([&] { check_sram_fits(job, run_options(resolve_config(r, job.variant))); });
+  EXPECT_NE(both.find("region 1 (AXI0, 392192 bytes), region 2 (AXI0, 393216 bytes) are mapped"), std::string::npos)
+      << both;
+  r.assignments = {"mem.sram.size_bytes=unbounded"};
+  EXPECT_NO_THROW(check_sram_fits(job, run_options(resolve_config(r, job.variant))));
+  // 0 is no SRAM: a region left on it is refused, saying how to spell an unbounded one; No_Sram maps none there.
+  r.memory_mode.reset();
+  r.assignments = {"mem.sram.size_bytes=0"};
+  EXPECT_NE(tb::input_error_of([&] { check_sram_fits(job, run_options(resolve_config(r, job.variant))); })
+                .find("there is no on-chip SRAM (mem.sram.size_bytes = 0; `unbounded`"),
+            std::string::npos);
+  r.assignments.clear();
+  r.memory_mode = "No_Sram";
+  EXPECT_NO_THROW(check_sram_fits(job, run_options(resolve_config(r, job.variant))));
+}
+
+TEST(VariantCheck, AnotherVariantThanTheCaseIsRefusedUnlessAllowed) {
+  const Job job = sized_job("ethos-u65-256", {16});
+  MachineRequest r;
+  EXPECT_FALSE(check_variant(job, resolve_config(r, job.variant)));
+  r.variant = "ethos-u65-512";
+  const sim::Config bigger = resolve_config(r, job.variant);
+  const std::string refused = tb::input_error_of([&] { check_variant(job, bigger); });
+  EXPECT_NE(refused.find("case: compiled for ethos-u65-256, asked to run on ethos-u65-512 (set by variant), whose "
+                         "second core is idle on this stream"),
+            std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("--force-variant (Python: allow_variant_mismatch=True)"), std::string::npos) << refused;
+  const auto warning = check_variant(job, bigger, true);
+  ASSERT_TRUE(warning);
+  EXPECT_NE(warning->find("the cycles are the ethos-u65-256's"), std::string::npos) << *warning;
+  const Job u55 = sized_job("ethos-u55-128", {16});
+  r.variant = "ethos-u55-256";
+  const auto what_if = check_variant(u55, resolve_config(r, u55.variant), true);
+  ASSERT_TRUE(what_if);
+  EXPECT_NE(what_if->find("runs the stream as it is"), std::string::npos) << *what_if;
+}
+
 }  // namespace
 }  // namespace ethosu::host

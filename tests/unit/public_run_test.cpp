@@ -30,7 +30,7 @@ TEST(PublicConfig, ParametersByNameLayeredAsTheCli) {
             std::string::npos);
   EXPECT_NE(input_error_of([&] { c.set("regions.2.port", "7"); }), "");
   MachineRequest r;
-  r.system = "internal-default";
+  r.system = "arm-internal-default";
   r.assignments = {"regions.2.port=1"};
   const Config d(r, "ethos-u65-512");
   EXPECT_EQ(d.variant(), "ethos-u65-512");

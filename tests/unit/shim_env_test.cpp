@@ -43,13 +43,13 @@ TEST(ShimEnv, DefaultsAreTheTimedImx93WithItsSram) {
 
 TEST(ShimEnv, EachVariableLandsInTheRequest) {
   const ShimSettings s = read({{"ETHOSU_SIM_VARIANT", "ethos-u65-512"},
-                               {"ETHOSU_SIM_SYSTEM", "internal-default"},
+                               {"ETHOSU_SIM_SYSTEM", "arm-internal-default"},
                                {"ETHOSU_SIM_SET", "mem.axi1.read_latency_cycles=300;mem.axi1.write_latency_cycles=200"},
                                {"ETHOSU_SIM_FUNCTIONAL", "1"},
                                {"ETHOSU_SIM_VERBOSE", "1"},
                                {"ETHOSU_SIM_SRAM_SIZE", "256K"}});
   EXPECT_EQ(*s.request.variant, "ethos-u65-512");
-  EXPECT_EQ(*s.request.system, "internal-default");
+  EXPECT_EQ(*s.request.system, "arm-internal-default");
   ASSERT_EQ(s.request.assignments.size(), 2u);
   EXPECT_EQ(s.request.assignments[1], "mem.axi1.write_latency_cycles=200");
   EXPECT_EQ(s.request.origin, "ETHOSU_SIM_SET");

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 #include "host/config/config.h"
@@ -53,8 +55,8 @@ TEST(SystemConfigTest, Imx93At800MHzKeepsDramBandwidthAndNanoseconds) {
   EXPECT_DOUBLE_EQ(m.system.port_timing(0).clock_scale, 1.0);
 }
 
-TEST(SystemConfigTest, InternalDefaultIsClientServerWithDedicatedSram) {
-  const Machine m = preset("internal-default");
+TEST(SystemConfigTest, ArmInternalDefaultIsClientServerWithDedicatedSram) {
+  const Machine m = preset("arm-internal-default");
   EXPECT_DOUBLE_EQ(m.system.core_clock_hz, 1e9);
   EXPECT_DOUBLE_EQ(m.system.port_timing(1).clock_scale, 0.75);
   EXPECT_EQ(m.system.port_timing(1).read_latency_cycles, 500);
@@ -333,10 +335,10 @@ TEST(SystemConfigTest, ParametersDefaultToImx93AndTakePresets) {
   EXPECT_EQ(c.param("regions.2.port").as_int(), 0);
   EXPECT_EQ(c.param("regions.7.port").as_int(), 1);
 
-  apply_machine(c, preset("internal-default"), kU65AxiBytes, Source::PRESET, "internal-default");
+  apply_machine(c, preset("arm-internal-default"), kU65AxiBytes, Source::PRESET, "arm-internal-default");
   c.set("mem.axi1.read_latency_cycles", "700", Source::CLI, "--set");
   EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 12.0);
-  EXPECT_EQ(c.param("mem.axi1.bytes_per_cycle").origin(), "internal-default");
+  EXPECT_EQ(c.param("mem.axi1.bytes_per_cycle").origin(), "arm-internal-default");
   EXPECT_EQ(c.param("mem.axi1.read_latency_cycles").as_int(), 700);
   // Swapping presets between jobs keeps the command-line value.
   c.clear(Source::PRESET);
@@ -352,6 +354,72 @@ TEST(SystemConfigTest, ParametersDefaultToImx93AndTakePresets) {
   unknown.variant = "ethos-u99-1";
   EXPECT_NE(input_error_of([&] { resolve_config(unknown, "ethos-u65-256"); }).find("unknown NPU variant"),
             std::string::npos);
+}
+
+TEST(SystemConfigTest, BothVelaInternalDefaultsHaveNamesAndTheBareNameIsRefused) {
+  const Machine arm = preset("arm-internal-default");
+  const Machine nxp = preset("nxp-internal-default");
+  EXPECT_DOUBLE_EQ(16.0 * arm.system.port_timing(1).clock_scale * arm.system.core_clock_hz, 12e9);
+  EXPECT_DOUBLE_EQ(16.0 * nxp.system.port_timing(1).clock_scale * nxp.system.core_clock_hz, 3.75e9);
+  EXPECT_EQ(nxp.memory_mode.arena_cache_size_bytes, 393216u);
+  const std::string refused = input_error_of([] { preset("internal-default"); });
+  EXPECT_NE(refused.find("did you mean arm-internal-default or nxp-internal-default"), std::string::npos) << refused;
+  MachineRequest r;
+  r.system = "internal-default";
+  EXPECT_NE(input_error_of([&] { resolve_config(r, "ethos-u65-256"); }).find("nxp-internal-default"),
+            std::string::npos);
+  // A vela.ini that defines it (as NXP's does) is taken as it is.
+  char path[] = "/tmp/ethosu_internal_default_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::ofstream(path) << "[System_Config.internal-default]\ninherit=System_Config.Ethos_U65_Mid_End\n";
+  r.vela_ini = {path};
+  EXPECT_EQ(resolve_config(r, "ethos-u65-256").param("system.clock_hz").as_int(), 500000000);
+  std::remove(path);
+  EXPECT_NE(input_error_of([] {
+              MachineRequest typo;
+              typo.system = "imx39";
+              resolve_config(typo, "ethos-u65-256");
+            }).find("did you mean imx93?"),
+            std::string::npos);
+}
+
+TEST(SystemConfigTest, AnyPresetTakesAnyMemoryMode) {
+  MachineRequest r;
+  r.system = "imx93";
+  r.memory_mode = "Shared_Sram";
+  const sim::Config shared = resolve_config(r, "ethos-u65-256");
+  EXPECT_EQ(shared.param("system.memory_mode").as_string(), "Shared_Sram");
+  EXPECT_EQ(shared.param("regions.1.port").as_int(), 0);  // the arena in SRAM
+  EXPECT_EQ(shared.param("regions.0.port").as_int(), 1);
+  EXPECT_EQ(shared.param("mem.sram.size_bytes").value_text(), "unbounded");  // Vela's: no arena_cache_size
+  EXPECT_DOUBLE_EQ(shared.param("mem.axi1.bytes_per_cycle").as_double(), 3.75);  // still the i.MX 93's DRAM
+  // A memory mode alone applies to the configuration's default system.
+  MachineRequest mode_only;
+  mode_only.memory_mode = "Sram_Only";
+  const sim::Config sram_only = resolve_config(mode_only, "ethos-u65-256");
+  EXPECT_EQ(sram_only.param("system.config").as_string(), "imx93");
+  EXPECT_EQ(sram_only.param("mem.axi1.memory").as_string(), "on_chip_flash");  // Vela's adjustment
+  EXPECT_EQ(sram_only.param("regions.1.port").as_int(), 0);
+  MachineRequest u55;
+  u55.system = "corstone-300";
+  u55.memory_mode = "Dedicated_Sram";
+  // Corstone-300's AXI1 is flash: Vela refuses the arena there.
+  EXPECT_NE(input_error_of([&] { resolve_config(u55, "ethos-u55-128"); }).find("the arena (region 1) must be on SRAM or DRAM"),
+            std::string::npos);
+}
+
+TEST(SystemConfigTest, NoSramIsAMemoryModeAndZeroBytes) {
+  MachineRequest r;
+  r.memory_mode = "No_Sram";
+  const sim::Config c = resolve_config(r, "ethos-u65-256");
+  EXPECT_EQ(c.param("mem.sram.size_bytes").as_int(), 0);
+  for (unsigned region = 0; region < isa::kRegionCount; ++region)
+    EXPECT_EQ(c.param("regions." + std::to_string(region) + ".port").as_int(), 1) << region;
+  EXPECT_EQ(regioncfg(c), 0xAAAAu);
+  const auto names = VelaIni().memory_mode_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "No_Sram"), names.end());
 }
 
 }  // namespace

@@ -131,6 +131,8 @@ Device::Device(const host::ShimSettings& settings)
   run_options_ = host::run_options(config_, !settings.functional);
   run_options_.regioncfg = kLinuxRegioncfg;
   sram_size_bytes_ = static_cast<uint32_t>(std::min<uint64_t>(settings.sram_size_bytes, 0xFFFFFFFFu));
+  // The SRAM a job may use is the one the driver reports (SUBMIT checks sram_size against it).
+  run_options_.sram_size_bytes = sram_size_bytes_;
 }
 
 std::array<uint32_t, 4> Device::npu_info() const {

@@ -298,6 +298,8 @@ Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array
   ran.timed = !settings.functional;
   host::RunOptions options = host::run_options(config, ran.timed);
   ran.regioncfg = options.regioncfg;
+  // Region 2 is the fast memory the shim already sized to its limit, whatever mem.sram.size_bytes says.
+  options.sram_size_bytes = fast_memory(settings).bytes;
   if (options.timed) options.pmu_events = hw_events;
   const host::RunOutcome out = host::run_job(job, options);
   ran.ok = !out.fault;

@@ -60,7 +60,7 @@ struct LimiterParams {
 };
 
 struct AxiPortParams {
-  double bytes_per_cycle = 16.0;  // per data channel, in NPU cycles: 16 x clock scale on U65
+  double bytes_per_cycle = 16.0;  // per data channel, or both with shared_data_bus; 16 x clock scale on U65
   uint32_t read_latency_cycles = 32;
   uint32_t write_latency_cycles = 32;
   uint32_t burst_bytes = 32;  // the memory's efficient burst (vela.ini burst_length)
@@ -76,7 +76,9 @@ struct AxiPortParams {
   template <typename Fields>
   void fields(Fields& f) {
     f.field("bytes_per_cycle", bytes_per_cycle, "bytes/cycle",
-            "peak bandwidth in NPU cycles (Vela: the AXI width x the memory's clock scale)", {1.0 / 4096, 256.0});
+            "peak bandwidth in NPU cycles: of reads and writes together with shared_data_bus (DRAM), else of "
+            "each direction (Vela: the AXI width x the memory's clock scale)",
+            {1.0 / 4096, 256.0});
     // Whole beats of the U65's 16-byte data bus (validate() checks it against bus_bytes), declared as the
     // range's step so that --set names a bad value and calibrate searches only values that run.
     f.field("burst_bytes", burst_bytes, "bytes", "memory burst length (Vela burst_length)", {16, 4096, 16});

@@ -17,7 +17,7 @@ def test_parameters_listed_with_units():
     assert params["mem.axi1.bytes_per_cycle"]["value"] == pytest.approx(3.75)
     # Ranges as the registry enforces them, for sweeps and fits that must stay inside.
     assert (p["min"], p["max"]) == (0, 1000000)
-    assert params["npu.mac.per_core"]["choices"] == ["32", "64", "128", "256"]
+    assert params["npu.mac.per_core"]["choices"] == ["32", "64", "128", "256", "512", "1024", "2048"]
     assert params["system.config"]["range"] == "read-only"
     with pytest.raises(ethosu_sim.InputError, match="read-only"):
         ethosu_sim.Config(params={"system.config": "imx93"}).resolve()

@@ -142,10 +142,13 @@ Architecture u65(Variant v, std::string_view name, unsigned cores) {
 // outstanding DMAs. ethosu85_interface.h: the ID (architecture 2.0.0, product 7, r0p0, status 1), CONFIG's fields
 // (command stream version 1, log2 of the AXI ports and weight decoders), 6-bit outstanding-read and 5-bit
 // outstanding-write fields in AXI_SRAM/AXI_EXT. The ISA's addresses are 40 bits; architecture_features.py: 16-byte
-// AXI ports. The CONFIG words this gives are those Vela writes into its payload headers (corpus-u85).
+// AXI ports. The CONFIG words this gives are those Vela writes into its payload headers (corpus-u85). The read
+// buffers per channel: channelRBs of s_EthosU85Configs (Mem2Mem, IFM stream, weights, IFM, scales; not the fast
+// weights'), in 16-byte words, which Vela's ChannelBW divides by the burst.
 Architecture u85(Variant v, std::string_view name, unsigned macs, unsigned weight_decoders,
                  std::vector<enums::microblock> microblocks, MicroBlock ifm, Architecture::Buffers buffers,
-                 unsigned sram_ports, unsigned ext_ports, std::array<double, 8> output, std::array<double, 3> activation) {
+                 unsigned sram_ports, unsigned ext_ports, Architecture::ReadBuffers read_buffers,
+                 std::array<double, 8> output, std::array<double, 3> activation) {
   Architecture a{};
   a.variant = v;
   a.name = name;
@@ -164,6 +167,7 @@ Architecture u85(Variant v, std::string_view name, unsigned macs, unsigned weigh
   a.weight_decoders = weight_decoders;
   a.axi_sram_ports = sram_ports;
   a.axi_ext_ports = ext_ports;
+  a.read_buffer_words = read_buffers;
   a.address_bits = 40;
   a.axi_bytes_per_beat = 16;
   a.dma_queue_depth = 4;
@@ -205,15 +209,18 @@ const std::vector<Architecture>& table() {
       u65(Variant::U65_256, "ethos-u65-256", 1),
       u65(Variant::U65_512, "ethos-u65-512", 2),
       u85(Variant::U85_128, "ethos-u85-128", 128, 1, {U::U1X2, U::U1X1}, {2, 1, 8}, {8192, 8192, 2048, 768, 2048}, 2,
-          1, {0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, {0.5, 1.0}),
+          1, {64, 64, 128, 104, 16}, {0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, {0.5, 1.0}),
       u85(Variant::U85_256, "ethos-u85-256", 256, 1, {U::U1X2, U::U1X4, U::U2X2}, {2, 2, 8},
-          {16384, 16384, 2048, 1536, 2048}, 2, 1, {0.25, 0.25, 0.25, 0.5, 0.5, 0.5}, {0.25, 0.5}),
+          {16384, 16384, 2048, 1536, 2048}, 2, 1, {104, 104, 128, 128, 16},
+          {0.25, 0.25, 0.25, 0.5, 0.5, 0.5}, {0.25, 0.5}),
       u85(Variant::U85_512, "ethos-u85-512", 512, 2, {U::U2X2, U::U1X4}, {2, 2, 16}, {16384, 32768, 4096, 3072, 2048},
-          2, 1, {0.125, 0.125, 0.25, 0.5, 0.25, 0.25}, {0.125, 0.25}),
+          2, 1, {128, 128, 256, 128, 16}, {0.125, 0.125, 0.25, 0.5, 0.25, 0.25}, {0.125, 0.25}),
       u85(Variant::U85_1024, "ethos-u85-1024", 1024, 4, {U::U2X2, U::U1X4, U::U2X4}, {2, 4, 16},
-          {16384, 65536, 4096, 6144, 2048}, 2, 2, {0.0625, 0.125, 0.25, 0.5, 0.125, 0.25}, {0.0625, 0.125}),
+          {16384, 65536, 4096, 6144, 2048}, 2, 2, {256, 256, 416, 256, 16},
+          {0.0625, 0.125, 0.25, 0.5, 0.125, 0.25}, {0.0625, 0.125}),
       u85(Variant::U85_2048, "ethos-u85-2048", 2048, 4, {U::U2X2, U::U1X4, U::U4X4}, {4, 4, 16},
-          {32768, 131072, 8192, 12288, 2048}, 4, 2, {0.03125, 0.0625, 0.125, 0.25, 0.0625, 0.125}, {0.03125, 0.0625}),
+          {32768, 131072, 8192, 12288, 2048}, 4, 2, {256, 256, 512, 256, 16},
+          {0.03125, 0.0625, 0.125, 0.25, 0.0625, 0.125}, {0.03125, 0.0625}),
   };
   return kTable;
 }

@@ -85,6 +85,12 @@ struct Architecture {
   } buffers{};
   unsigned weight_decoders = 1;
   unsigned axi_sram_ports = 1, axi_ext_ports = 1;
+  // The U85's read buffer per memory channel, in 16-byte words (0 on the U55 and U65: no such limit known): the
+  // read data each may have in flight. (Vela also lists one for fast-format weights, smaller than the weights' on
+  // the 1024 only; the model's weight traffic does not tell the formats apart yet.)
+  struct ReadBuffers {
+    unsigned mem2mem, ifm_stream, weights, ifm, scales;
+  } read_buffer_words{};
   std::vector<std::pair<enums::microblock, MicroBlock>> microblocks;
 
   unsigned macs() const { return macs_per_core * cores; }

@@ -547,8 +547,16 @@ void apply_machine(sim::Config& c, const Machine& m, unsigned axi_bytes_per_beat
     c.set_value(pre + "read_latency_cycles", t.read_latency_cycles, source, origin);
     c.set_value(pre + "write_latency_cycles", t.write_latency_cycles, source, origin);
     c.set_value(pre + "shared_data_bus", t.shared_data_bus, source, origin);
-    if (t.max_reads) c.set_value(pre + "max_outstanding_reads", *t.max_reads, source, origin);
-    if (t.max_writes) c.set_value(pre + "max_outstanding_writes", *t.max_writes, source, origin);
+    // A memory spread over several AXI ports (the U85's) is one port of their summed bandwidth with the
+    // outstanding transactions of all of them, as Vela's channel model multiplies both by the ports used.
+    const auto outstanding = [&](int64_t per_port, uint32_t most) {
+      return std::min<int64_t>(per_port * t.ports_used, most);
+    };
+    if (t.max_reads)
+      c.set_value(pre + "max_outstanding_reads", outstanding(*t.max_reads, axi::kMaxOutstandingReads), source, origin);
+    if (t.max_writes)
+      c.set_value(pre + "max_outstanding_writes", outstanding(*t.max_writes, axi::kMaxOutstandingWrites), source,
+                  origin);
   }
   c.set_value("mem.sram.size_bytes", sram_size_param(m.memory_mode), source, origin);
   if (m.system.axi_port[0] == MemArea::DRAM || m.system.axi_port[1] == MemArea::DRAM) {

@@ -9,12 +9,21 @@
 namespace ethosu::npu {
 namespace {
 
-// What the configuration fixes that no parameter changes: the AXI data width and the AXI_LIMITn ranges, the output
-// unit's rates.
+// What the configuration fixes that no parameter changes: the AXI data width and the AXI_LIMITn ranges, the read
+// buffers per traffic class, the output unit's rates.
 void apply_fixed(NpuConfig& c) {
   const isa::Architecture& a = isa::architecture(c.variant);
+  const isa::Architecture::ReadBuffers& rb = a.read_buffer_words;
   for (axi::AxiPortParams& port : c.axi) {
     port.bus_bytes = a.axi_bytes_per_beat;
+    // Vela's channels by traffic class: an IFM2 (elementwise, MatMul's matrix) streams, DMA reads are Mem2Mem.
+    const auto bytes = [](unsigned words) { return words * 16; };
+    port.read_buffer_bytes = {};
+    port.read_buffer_bytes[static_cast<size_t>(isa::Access::IFM)] = bytes(rb.ifm);
+    port.read_buffer_bytes[static_cast<size_t>(isa::Access::IFM2)] = bytes(rb.ifm_stream);
+    port.read_buffer_bytes[static_cast<size_t>(isa::Access::WEIGHTS)] = bytes(rb.weights);
+    port.read_buffer_bytes[static_cast<size_t>(isa::Access::SCALES)] = bytes(rb.scales);
+    port.read_buffer_bytes[static_cast<size_t>(isa::Access::DMA_SRC)] = bytes(rb.mem2mem);
     for (axi::LimiterParams& l : port.limiters) {
       l.max_outstanding_reads = std::min(l.max_outstanding_reads, a.max_outstanding_reads);
       l.max_outstanding_writes = std::min(l.max_outstanding_writes, a.max_outstanding_writes);
@@ -22,6 +31,11 @@ void apply_fixed(NpuConfig& c) {
   }
   c.ao.output_cycles_per_element = a.output_cycles_per_element;
   c.ao.activation_cycles_per_element = a.activation_cycles_per_element;
+  if (a.product == isa::Product::U85) {
+    c.mac.u85 = MacTimingU85::of(a);
+    c.ao.u85 = AoTimingU85::of(a);
+    c.wd.u85 = WdTimingU85::of(a);
+  }
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
   const size_t n = tiles.count();
   t.start_cycle = ready;
   t.times.tiles = n;
-  const bool uses_mac = op.kind != isa::OpKind::ELEMENTWISE;
+  // Elementwise and resize are the AO's work alone, reading the input buffer.
+  const bool uses_mac = op.kind != isa::OpKind::ELEMENTWISE && op.kind != isa::OpKind::RESIZE;
   const AxiMap& axi = u.axi;
   // Times of tiles i-1 and i-2 for the double buffers.
   std::array<uint64_t, 2> ib_free{ready, ready}, acc_free{ready, ready}, ob_free{ready, ready};
@@ -76,14 +77,14 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
       // The WD decodes as the stream arrives: it starts on the first burst and cannot finish before the last.
       uint64_t first_in = UINT64_MAX, fetched = wbuf_free;
       weights_request = std::max(ready, wbuf_free);
-      for (unsigned core = 0; core < npu::kMaxCores; ++core) {
-        if (!b.weight_bytes[core]) continue;
-        const auto c = read_stream(op.weight_region, weights_request, tiles.weight_run(i, core), Access::WEIGHTS);
+      for (unsigned stream = 0; stream < npu::kMaxWeightStreams; ++stream) {
+        if (!b.weight_bytes[stream]) continue;
+        const auto c = read_stream(op.weight_region, weights_request, tiles.weight_run(i, stream), Access::WEIGHTS);
         first_in = std::min(first_in, c.first_data_done_cycle);
         fetched = std::max(fetched, c.complete_cycle);
       }
       const uint64_t weights = mac.slice_weights(0, tiles.depth_slice(i));
-      const uint64_t wd_cycles = u.wd_timing->decode_cycles(weights);
+      const uint64_t wd_cycles = u.wd_timing->decode_cycles(op, weights);
       first_in = std::max(first_in, wbuf_free);
       wd_start = std::max(first_in, u.wd->free_at);
       wd_busy_end = u.wd->run(first_in, wd_cycles);

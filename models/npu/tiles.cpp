@@ -161,15 +161,26 @@ void add_run(std::vector<ByteRun>& runs, const ByteRun& run) {
     runs.push_back(run);
 }
 
-uint64_t OfmTiles::slice_weight_offset(unsigned core, uint32_t z) const {
-  const uint64_t total = mac_.stream_weights(core), length = op_.weights[core].length_bytes;
+unsigned OfmTiles::weight_streams() const {
+  if (!op_.reads_weights()) return 0;
+  if (!op_.v2()) return mac_.cores();
+  unsigned n = 0;
+  while (n < kMaxWeightStreams && op_.weights[n].length_bytes) ++n;
+  return n;
+}
+
+// The U65's streams are per core, the U85's each a share of the one count MacWork gives for core 0.
+uint64_t OfmTiles::slice_weight_offset(unsigned stream, uint32_t z) const {
+  const unsigned core = op_.v2() ? 0 : stream;
+  const uint64_t total = mac_.stream_weights(core), length = op_.weights[stream].length_bytes;
   if (total == 0 || length == 0) return 0;
   // Every slice before the last is full, so the weights before slice z are z full slices.
   return share(length, uint64_t{z} * mac_.slice_weights(core, 0), total);
 }
 
-uint64_t OfmTiles::slice_weight_bytes(unsigned core, uint32_t z) const {
-  const uint64_t total = mac_.stream_weights(core), length = op_.weights[core].length_bytes;
+uint64_t OfmTiles::slice_weight_bytes(unsigned stream, uint32_t z) const {
+  const unsigned core = op_.v2() ? 0 : stream;
+  const uint64_t total = mac_.stream_weights(core), length = op_.weights[stream].length_bytes;
   if (total == 0 || length == 0) return 0;
   const uint64_t before = uint64_t{z} * mac_.slice_weights(core, 0);
   return share(length, before + mac_.slice_weights(core, z), total) - share(length, before, total);
@@ -201,7 +212,7 @@ TileTraffic OfmTiles::traffic(size_t index) const {
   // IFM: a CONV reads every IFM channel, the others the block's own channels.
   const uint32_t ic0 = op_.kind == OpKind::CONV ? 0 : o.c0;
   const uint32_t ic1 = op_.kind == OpKind::CONV ? op_.ifm.depth : std::min(o.c1, op_.ifm.depth);
-  const size_t ns = mac_.subkernels().size();
+  const size_t ns = op_.reads_ifm() ? mac_.subkernels().size() : 0;
   for (size_t s = 0; s < ns; ++s) {
     const Span1& c = cols_[bx * ns + s];
     const Span1& r = rows_[by * ns + s];
@@ -215,11 +226,11 @@ TileTraffic OfmTiles::traffic(size_t index) const {
     t.ifm2_bytes = box_bytes(f, iw, ih, c0, c1, true);
     t.ifm2_run_bytes = run_bytes(f, iw, ih, c0, c1, true);
   }
+  for (unsigned s = 0; s < weight_streams(); ++s) t.weight_bytes[s] = slice_weight_bytes(s, bz);
   const unsigned cores = mac_.cores();
-  for (unsigned c = 0; c < cores; ++c) {
-    if (op_.reads_weights()) t.weight_bytes[c] = slice_weight_bytes(c, bz);
-    if (op_.reads_scales()) t.scale_bytes[c] = uint64_t{wd_.scale_bytes_per_channel} * core_channels(c, cores, o.c0, o.c1);
-  }
+  for (unsigned c = 0; c < cores && op_.reads_scales(); ++c)
+    t.scale_bytes[c] = scale_run(index, c).bytes;
+  if (!op_.writes_ofm()) return t;
   // A write into part of an NHCWB16 brick moves the whole brick, the other channels' byte strobes off.
   t.ofm_bytes = box_bytes(op_.ofm, bw, bh, o.c0, o.c1, true);
   t.ofm_run_bytes = run_bytes(op_.ofm, bw, bh, o.c0, o.c1, true);
@@ -233,7 +244,7 @@ void OfmTiles::ifm_runs(size_t index, std::vector<ByteRun>& runs) const {
   const uint32_t by = static_cast<uint32_t>(index / (size_t{nz_} * nx_));
   const uint32_t ic0 = op_.kind == OpKind::CONV ? 0 : o.c0;
   const uint32_t ic1 = op_.kind == OpKind::CONV ? op_.ifm.depth : std::min(o.c1, op_.ifm.depth);
-  const size_t ns = mac_.subkernels().size();
+  const size_t ns = op_.reads_ifm() ? mac_.subkernels().size() : 0;
   for (size_t s = 0; s < ns; ++s) {  // a kernel over 8x8 reads its window again per sub-kernel
     const Span1& c = cols_[bx * ns + s];
     const Span1& r = rows_[by * ns + s];
@@ -252,20 +263,27 @@ void OfmTiles::ifm2_runs(size_t index, std::vector<ByteRun>& runs) const {
 
 void OfmTiles::ofm_runs(size_t index, std::vector<ByteRun>& runs) const {
   runs.clear();
+  if (!op_.writes_ofm()) return;
   const OfmBox o = box(index);
   box_runs(op_.ofm, o.x0, o.width(), o.y0, o.height(), o.c0, o.c1, false, runs);
 }
 
-ByteRun OfmTiles::weight_run(size_t index, unsigned core) const {
-  if (!op_.reads_weights() || core >= mac_.cores()) return {};
+ByteRun OfmTiles::weight_run(size_t index, unsigned stream) const {
+  if (stream >= weight_streams()) return {};
   const auto z = static_cast<uint32_t>(index % nz_);
-  return {op_.weights[core].base + slice_weight_offset(core, z), slice_weight_bytes(core, z)};
+  return {op_.weights[stream].base + slice_weight_offset(stream, z), slice_weight_bytes(stream, z)};
 }
 
 ByteRun OfmTiles::scale_run(size_t index, unsigned core) const {
   const unsigned cores = mac_.cores();
   if (!op_.reads_scales() || core >= cores) return {};
   const OfmBox o = box(index);
+  if (op_.v2()) {
+    // One stream of records in channel order (whose size is the weight encoder's): the block's share by channels.
+    const uint64_t length = op_.scales[0].length_bytes, depth = op_.ofm.depth;
+    const uint64_t from = share(length, o.c0, depth);
+    return {op_.scales[0].base + from, share(length, o.c1, depth) - from};
+  }
   // Each core's stream holds its own channels' entries, in channel order.
   const uint64_t per_channel = wd_.scale_bytes_per_channel;
   return {op_.scales[core].base + per_channel * core_channels(core, cores, 0, o.c0),

@@ -12,7 +12,9 @@
 // slice's share of the core's WEIGHT_LENGTH, proportional to the slice's decoded weight count (exact slice
 // offsets would need decoding the bitstream; the shares of all slices sum exactly to the length); weights
 // and scales are re-fetched for every block (spec 04 section 1), per core from each core's stream; the IFM
-// is read once for both cores (the DMA has one IFM channel but per-core WGT/BAS channels).
+// is read once for both cores (the DMA has one IFM channel but per-core WGT/BAS channels). On the Ethos-U85
+// each standard weight decoder's stream gives its share of every slice, the one scale stream its share by
+// OFM channels, and a chained feature map (the chaining buffer) moves no bytes.
 #pragma once
 
 #include <array>
@@ -28,13 +30,13 @@ namespace ethosu::npu {
 struct TileTraffic {
   uint64_t ifm_bytes = 0;   // IFM read for this block, all sub-kernels, brick rounding included
   uint64_t ifm2_bytes = 0;
-  std::array<uint64_t, kMaxCores> weight_bytes{};  // compressed weight bytes fetched, per core
+  std::array<uint64_t, kMaxWeightStreams> weight_bytes{};  // compressed weight bytes fetched, per stream
   std::array<uint64_t, kMaxCores> scale_bytes{};
   uint64_t ofm_bytes = 0;
   // Longest contiguous runs (bytes) of the accesses, for the AXI model's burst splitting.
   uint32_t ifm_run_bytes = 0, ifm2_run_bytes = 0, ofm_run_bytes = 0;
 
-  uint64_t total_weight_bytes() const { return weight_bytes[0] + weight_bytes[1]; }
+  uint64_t total_weight_bytes() const { return weight_bytes[0] + weight_bytes[1] + weight_bytes[2] + weight_bytes[3]; }
   uint64_t total_scale_bytes() const { return scale_bytes[0] + scale_bytes[1]; }
 };
 
@@ -71,16 +73,17 @@ class OfmTiles {
   void ifm_runs(size_t index, std::vector<ByteRun>& runs) const;
   void ifm2_runs(size_t index, std::vector<ByteRun>& runs) const;
   void ofm_runs(size_t index, std::vector<ByteRun>& runs) const;
-  ByteRun weight_run(size_t index, unsigned core) const;
+  ByteRun weight_run(size_t index, unsigned stream) const;
   ByteRun scale_run(size_t index, unsigned core) const;
 
  private:
   struct Span1 {  // source IFM range for one OFM column/row range, per sub-kernel
     uint32_t lo = 0, hi = 0;
   };
-  uint64_t slice_weight_bytes(unsigned core, uint32_t z) const;
-  // Offset of slice z's weights in core's stream.
-  uint64_t slice_weight_offset(unsigned core, uint32_t z) const;
+  uint64_t slice_weight_bytes(unsigned stream, uint32_t z) const;
+  // Offset of slice z's weights in the stream.
+  uint64_t slice_weight_offset(unsigned stream, uint32_t z) const;
+  unsigned weight_streams() const;
 
   isa::Operation op_;
   const MacWork& mac_;

@@ -1,10 +1,12 @@
 // The OFM tiles of an operation and the bytes each moves (models/npu/tiles.h), worked out by
 // hand: traversal order, IFM windows with halos, sub-kernels, padding, upscaling and bricks, IFM2
-// broadcasts, and the weight stream's share per block.
+// broadcasts, and the weight stream's share per block; an Ethos-U85 operation's weight streams, chaining buffer and
+// blocks' own mechanisms.
 #include "models/npu/tiles.h"
 
 #include <gtest/gtest.h>
 
+#include "models/npu/npu_config.h"
 #include "tests/unit/timing_ops.h"
 
 namespace ethosu::npu {
@@ -236,6 +238,62 @@ TEST(OfmTiles, RunsOfPartialBricksAreWholeBrickRows) {
   EXPECT_EQ(runs[0].strobe_period, 16u);
   EXPECT_EQ(runs[0].strobe_lo, 8u);
   EXPECT_EQ(runs[0].strobe_hi, 16u);
+}
+
+// An Ethos-U85 (command set 2) operation on the given configuration's blocks.
+isa::Operation u85_op(isa::Operation op, enums::microblock ublock) {
+  op.version = isa::IsaVersion::V2;
+  op.microblock = ublock;
+  return op;
+}
+
+TEST(OfmTilesU85, EveryDecodersStreamGivesItsShareOfEachSlice) {
+  // U85-1024's four decoders: a 1x1 conv of 64 channels in two 32-deep slices reads each stream half per slice.
+  const NpuConfig c = npu_config(isa::Variant::U85_1024);
+  auto op = u85_op(kernel_op(OpKind::CONV, 8, 8, 64, 16, 1, 1, 0, {8, 8, 32}), enums::microblock::U2X2);
+  const uint32_t lengths[4] = {400, 402, 398, 404};
+  for (unsigned s = 0; s < 4; ++s) op.weights[s] = {uint64_t{0x1000} * s, lengths[s]};
+  const MacWork mac(op, c.mac);
+  const OfmTiles tiles(op, mac, c.wd);
+  ASSERT_EQ(tiles.count(), 2u);
+  for (unsigned s = 0; s < 4; ++s) {
+    EXPECT_EQ(tiles.traffic(0).weight_bytes[s], lengths[s] / 2) << s;
+    EXPECT_EQ(tiles.traffic(0).weight_bytes[s] + tiles.traffic(1).weight_bytes[s], lengths[s]) << s;
+    EXPECT_EQ(tiles.weight_run(1, s).offset, uint64_t{0x1000} * s + lengths[s] / 2) << s;
+  }
+  // The MAC's cycles are the U85 array's: 8x8x32 in 2x2x32 micro-blocks, 16 positions x 2 lane groups = 32 cycles,
+  // as long as the weight-load floor 32 x 32 / (8 x 4).
+  EXPECT_EQ(mac.cycles(tiles.box(0)), 32u);
+}
+
+TEST(OfmTilesU85, ChainedFeatureMapsMoveNoBytes) {
+  auto op = u85_op(test::elementwise_add(8, 8, 16), enums::microblock::U1X2);
+  const NpuConfig c = npu_config(isa::Variant::U85_128);
+  op.ofm.storage = enums::activation_storage::CHAINED;
+  {
+    const MacWork mac(op, c.mac);
+    const OfmTiles tiles(op, mac, c.wd);
+    EXPECT_EQ(tiles.traffic(0).ofm_bytes, 0u);
+    EXPECT_EQ(tiles.traffic(0).ifm_bytes, 8u * 8 * 16);
+  }
+  op.ofm.storage = enums::activation_storage::TILE2X2;
+  op.ifm.storage = enums::activation_storage::CHAINED;
+  const MacWork mac(op, c.mac);
+  const OfmTiles tiles(op, mac, c.wd);
+  EXPECT_EQ(tiles.traffic(0).ifm_bytes, 0u);
+  EXPECT_EQ(tiles.traffic(0).ofm_bytes, 8u * 8 * 16);
+  // The AO at U85-128's 8-bit rate: 1024 elements x 0.5.
+  EXPECT_EQ(c.ao.cycles(op, mac.ublock_elements(tiles.box(0))), 512u);
+}
+
+TEST(OfmTilesU85, MaxPoolOnU85_128) {
+  // notes/u85/timing.md 3.2: 8x8x32 in 1x1x16 micro-blocks, MAC 2048 and AO 1024 cycles.
+  auto op = u85_op(kernel_op(OpKind::POOL, 8, 8, 32, 32, 2, 2, 0, {8, 8, 32}), enums::microblock::U1X1);
+  op.pooling_mode = enums::pooling_mode::MAX;
+  const NpuConfig c = npu_config(isa::Variant::U85_128);
+  const MacWork mac(op, c.mac);
+  EXPECT_EQ(mac.cycles(test::whole(op)), 2048u);
+  EXPECT_EQ(c.ao.cycles(op, mac.ublock_elements(test::whole(op))), 1024u);
 }
 
 }  // namespace

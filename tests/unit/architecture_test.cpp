@@ -110,6 +110,11 @@ TEST(Architecture, U85ConfigurationsFromVelasTables) {
   EXPECT_EQ(u2048.axi_sram_ports, 4u);
   EXPECT_EQ(u2048.buffers.acc_bytes, 131072u);
   EXPECT_EQ(u2048.microblocks.back().second.d, 16u);  // U4X4: 4 x 4 x 16
+  // Read buffers per channel (16-byte words): the IFM's grows 104 -> 256 from the 128 to the 1024.
+  EXPECT_EQ(architecture(Variant::U85_128).read_buffer_words.ifm, 104u);
+  EXPECT_EQ(architecture(Variant::U85_1024).read_buffer_words.weights, 416u);
+  EXPECT_EQ(u2048.read_buffer_words.scales, 16u);
+  EXPECT_EQ(architecture(Variant::U65_256).read_buffer_words.ifm, 0u);
   for (Variant v : {Variant::U85_128, Variant::U85_256, Variant::U85_512, Variant::U85_1024, Variant::U85_2048}) {
     const Architecture& a = architecture(v);
     EXPECT_EQ(a.dma_queue_depth, 4u);

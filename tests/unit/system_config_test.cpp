@@ -205,9 +205,10 @@ TEST(SystemConfigTest, Vela51KeysMapToTheAxiLimitsOrWarn) {
   sim::Config c = declared();
   apply_machine(c, ini.machine("Ethos_U65_High_End_51", "Shared_Sram"), kU65AxiBytes, Source::PRESET, "vela51");
   EXPECT_EQ(c.param("mem.axi0.max_outstanding_reads").as_int(), 16);
-  EXPECT_EQ(c.param("mem.axi1.max_outstanding_reads").as_int(), 24);
-  EXPECT_EQ(c.param("mem.axi1.max_outstanding_writes").as_int(), 12);
-  // <memory>_ports_used multiplies the memory's bandwidth, as Vela 5's regor_set_system_config does.
+  // <memory>_ports_used multiplies the memory's bandwidth, as Vela 5's regor_set_system_config does, and its
+  // outstanding transactions (Vela's ChannelBW): 2 ports of 24 reads and 12 writes each.
+  EXPECT_EQ(c.param("mem.axi1.max_outstanding_reads").as_int(), 48);
+  EXPECT_EQ(c.param("mem.axi1.max_outstanding_writes").as_int(), 24);
   EXPECT_EQ(sc.port_timing(1).ports_used, 2);
   EXPECT_DOUBLE_EQ(c.param("mem.axi1.bytes_per_cycle").as_double(), 0.234375 * kU65AxiBytes * 2);
   EXPECT_TRUE(ini.ignored_keys("Ethos_U65_High_End_51", "Shared_Sram").empty());
@@ -233,6 +234,31 @@ TEST(SystemConfigTest, U85SystemConfigsAndDefaultMemoryMode) {
   EXPECT_EQ(m.memory_mode.arena_port, 1u);
   EXPECT_DOUBLE_EQ(VelaIni().system_config("Ethos_U85_SYS_DRAM_High").port_timing(1).bytes_per_cycle(16), 24.0);
   EXPECT_TRUE(VelaIni().ignored_keys("Ethos_U85_SYS_Flash_Low", "Dedicated_Sram_384KB").empty());
+  // The SRAM's two ports take 8 outstanding reads each; DRAM_High's two DRAM ports of 64 reads are capped at the
+  // AXI model's 64.
+  sim::Config c = declared();
+  apply_machine(c, m, 16, Source::PRESET, "u85");
+  EXPECT_EQ(c.param("mem.axi0.max_outstanding_reads").as_int(), 16);
+  EXPECT_EQ(c.param("mem.axi0.max_outstanding_writes").as_int(), 16);
+  EXPECT_EQ(c.param("mem.axi1.max_outstanding_reads").as_int(), 64);
+  sim::Config high = declared();
+  apply_machine(high, VelaIni().machine("Ethos_U85_SYS_DRAM_High", "Dedicated_Sram_384KB"), 16, Source::PRESET, "u85");
+  EXPECT_EQ(high.param("mem.axi1.max_outstanding_reads").as_int(), 64);
+  EXPECT_EQ(high.param("mem.axi1.max_outstanding_writes").as_int(), 32);
+}
+
+TEST(SystemConfigTest, U85ReadBuffersBecomeThePortsPerClassLimits) {
+  // The architecture's read buffers per channel (16-byte words) on every AXI port, by traffic class; the U65's
+  // ports have none.
+  const npu::NpuConfig c = npu::npu_config(isa::Variant::U85_128);
+  for (const axi::AxiPortParams& port : c.axi) {
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::IFM)], 104u * 16);
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::IFM2)], 64u * 16);
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::WEIGHTS)], 128u * 16);
+    EXPECT_EQ(port.read_buffer_bytes[static_cast<size_t>(isa::Access::OFM)], 0u);
+  }
+  for (const axi::AxiPortParams& port : npu::npu_config(isa::Variant::U65_256).axi)
+    for (uint32_t b : port.read_buffer_bytes) EXPECT_EQ(b, 0u);
 }
 
 TEST(SystemConfigTest, IniFromFile) {

@@ -33,7 +33,22 @@ ActivationRate activation_rate(const isa::Operation& op) {
   return (act_lo > lo || act_hi < hi) ? ActivationRate::RELU : ActivationRate::NONE;
 }
 
+AoOutputU85 ao_output_u85(const isa::Operation& op) {
+  using T = enums::activation_transpose;
+  AoOutputU85 q;
+  q.ifm_bits = op.ifm.element.bits();
+  q.ofm_bits = op.ofm.element.bits();
+  q.binary_elementwise = op.uses_ifm2();
+  q.divide = op.kind == OpKind::ELEMENTWISE && op.elementwise_mode == enums::elementwise_mode::DIV;
+  q.to_chaining_buffer = op.ofm.chained();
+  // The transposes that swap H and W (output orders W-first), and a reversed W.
+  q.transposed = op.transpose == T::WHC || op.transpose == T::WCH || op.transpose == T::CWH ||
+                 op.reverse == enums::activation_reverse::W;
+  return q;
+}
+
 double AoTiming::cycles_per_element(const isa::Operation& op) const {
+  if (op.v2()) return u85.cycles_per_element(ao_output_u85(op));
   return std::max(output_cycles_per_element[static_cast<size_t>(output_rate(op))],
                   activation_cycles_per_element[static_cast<size_t>(activation_rate(op))]);
 }

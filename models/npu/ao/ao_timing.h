@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "isa/operation.h"
+#include "models/npu/ao/ao_timing_u85.h"
 
 namespace ethosu::npu {
 
@@ -30,10 +31,14 @@ enum class ActivationRate : uint8_t { LUT_SIGMOID_TANH = 0, RELU = 1, NONE = 2 }
 
 OutputRate output_rate(const isa::Operation& op);
 ActivationRate activation_rate(const isa::Operation& op);
+// What sets an Ethos-U85 operation's (command set 2) output rate.
+AoOutputU85 ao_output_u85(const isa::Operation& op);
 
 struct AoTiming {
   std::array<double, 8> output_cycles_per_element{0.625, 1.125, 0.5, 0.375, 0.5, 0.75, 0.125, 0.25};
   std::array<double, 3> activation_cycles_per_element{1.0, 0.25, 0.0};
+  // The Ethos-U85's output unit, from its architecture description; its operations use it instead of the above.
+  AoTimingU85 u85;
 
   double cycles_per_element(const isa::Operation& op) const;
   // AO cycles for `elements` accumulator elements of op.

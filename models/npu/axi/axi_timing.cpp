@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "sim/error.h"
 #include "sim/int_math.h"
@@ -106,6 +107,8 @@ void AxiPortTiming::configure(const AxiPortParams& p) {
       ring.latest_hold = latest;
     }
   }
+  for (ReadBuffer& b : read_buffers_)
+    for (auto& [until, bytes] : b.held) point(until);
   for (TickChannel& c : counters_.channel) {
     count(c.busy_ticks);
     count(c.limit_stall_ticks);
@@ -129,8 +132,27 @@ void AxiPortTiming::reset() {
     rings_[l][1] = SlotRing{};
     rings_[l][1].size = params_.limiters[l].max_outstanding_writes;
   }
+  read_buffers_ = {};
   counters_ = {};
 }
+
+uint64_t AxiPortTiming::make_room(ReadBuffer& b, uint64_t issue, uint64_t bytes, uint64_t capacity) {
+  while (!b.held.empty() && (b.bytes + bytes > capacity || b.held.front().first <= issue)) {
+    issue = std::max(issue, b.held.front().first);
+    b.bytes -= b.held.front().second;
+    b.held.pop_front();
+  }
+  return issue;
+}
+
+namespace {
+
+// The port's own times: a bus that adds nothing.
+struct NoBus : TransactionBus {
+  uint64_t transaction(bool, const AddressRun&, uint64_t, uint64_t, uint64_t) override { return 0; }
+};
+
+}  // namespace
 
 Completion AxiPortTiming::read(uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes, isa::Access client,
                                unsigned limiter, uint32_t added_latency_cycles, bool open_run) {
@@ -148,6 +170,16 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   if (limiter >= kLimitersPerPort) throw InputError("AXI port: limiter must be 0 or 1");
   const auto d = static_cast<unsigned>(dir);
   const bool is_read = dir == Dir::READ;
+  if (is_read && params_.read_buffer_bytes[static_cast<size_t>(client)]) {
+    // Two slot limits at once have no closed form here: the runs one by one, apart so that each is padded.
+    const uint64_t run = (run_bytes == 0 || run_bytes >= bytes) ? bytes : run_bytes;
+    std::vector<AddressRun> runs;
+    runs.reserve((bytes + run - 1) / run);
+    for (uint64_t at = 0; at < bytes; at += run) runs.push_back({2 * at, std::min(run, bytes - at)});
+    NoBus port_alone;
+    return transfer_each(dir, request_cycle, runs.data(), runs.size(), client, limiter, port_alone, open_run,
+                         added_latency_cycles);
+  }
   const uint64_t t = request_cycle * num_;
   const uint64_t pre = is_read ? (uint64_t{params_.read_latency_cycles} + added_latency_cycles) * num_ : 0;
   const uint64_t post = is_read ? 0 : (uint64_t{params_.write_latency_cycles} + added_latency_cycles) * num_;
@@ -329,7 +361,8 @@ Completion AxiPortTiming::write(uint64_t request_cycle, const AddressRun* runs, 
 // transfer()'s rules without its closed forms: every transaction is booked, asked of the bus and held until the
 // later of the port's time and the bus's answer.
 Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count,
-                                        isa::Access client, unsigned limiter, TransactionBus& bus, bool open_run) {
+                                        isa::Access client, unsigned limiter, TransactionBus& bus, bool open_run,
+                                        uint32_t added_latency_cycles) {
   size_t last = count;  // the last run with bytes
   uint64_t bytes = 0;
   for (size_t i = 0; i < count; ++i)
@@ -342,12 +375,14 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
   const auto d = static_cast<unsigned>(dir);
   const bool is_read = dir == Dir::READ;
   const uint64_t t = request_cycle * num_;
-  const uint64_t pre = is_read ? uint64_t{params_.read_latency_cycles} * num_ : 0;
-  const uint64_t post = is_read ? 0 : uint64_t{params_.write_latency_cycles} * num_;
+  const uint64_t pre = is_read ? (uint64_t{params_.read_latency_cycles} + added_latency_cycles) * num_ : 0;
+  const uint64_t post = is_read ? 0 : (uint64_t{params_.write_latency_cycles} + added_latency_cycles) * num_;
   uint64_t& free_at = data_free_ticks_[params_.shared_data_bus ? 0 : d];
   SlotRing& ring = rings_[limiter][d];
   const uint64_t split = params_.limiters[limiter].burst_split_bytes;
   const sim::Divisor& split_div = split_div_[limiter];
+  const uint64_t buffer_bytes = is_read ? params_.read_buffer_bytes[static_cast<size_t>(client)] : 0;
+  ReadBuffer& buffer = read_buffers_[static_cast<size_t>(client)];
 
   bool first = true;
   uint64_t first_issue = 0, first_data = 0, first_done = 0, issue_last = t, c = 0, response = 0;
@@ -363,7 +398,9 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
     for (uint64_t k = 0; k < run_txns; ++k) {
       const uint64_t n = std::min(split, len - k * split);
       const uint64_t occ = (k + 1 < run_txns ? split : run_occ - (run_txns - 1) * split) * den_;
-      const uint64_t issue = std::max(t, ring.hold_until[ring.head]);
+      uint64_t issue = std::max(t, ring.hold_until[ring.head]);
+      const uint64_t room = bus_div_.round_up(n);
+      if (buffer_bytes) issue = make_room(buffer, issue, room, buffer_bytes);
       const uint64_t start = std::max(issue + pre, free_at);
       uint64_t done = start + occ;
       const uint64_t answer = bus.transaction(is_read, runs[i], runs[i].address + k * split, n, to_cycles_ceil(issue)) * num_;
@@ -385,6 +422,10 @@ Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const A
       ring.hold_until[ring.head] = hold;
       ring.latest_hold = std::max(ring.latest_hold, hold);
       if (++ring.head == ring.size) ring.head = 0;
+      if (buffer_bytes) {
+        buffer.held.emplace_back(hold, room);
+        buffer.bytes += room;
+      }
       free_at = c = done;
       issue_last = issue;
       ++txns;

@@ -30,12 +30,18 @@
 // * Outstanding limits are per limiter (2 per port, selected by REGIONCFG); the data channel is per
 //   port. Transactions complete in booking order, so a slot frees when the transaction
 //   max_outstanding places earlier completes.
+// * A traffic class with a read buffer (read_buffer_bytes, the U85's per-channel read buffers) issues a read only
+//   when the buffer has room for its data (in whole bus beats): at most read_buffer_bytes of the class's read data
+//   are in flight, each transaction holding its room until its last beat is in. Those reads are booked
+//   transaction by transaction.
 // * The address channel (one request per cycle) is not modelled: at >= 64 B per transaction it never
 //   limits a 16 B/cycle data channel.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <deque>
+#include <utility>
 
 #include "isa/access.h"
 #include "sim/int_math.h"
@@ -63,6 +69,9 @@ struct AxiPortParams {
   // As a configuration (mem.axiN.*), both limiters hold the port's capability; at job start the driver's
   // AXI_LIMITn narrow each within it (AxiPort::apply_limits).
   std::array<LimiterParams, kLimitersPerPort> limiters{};
+  // Read data each traffic class may have in flight (bytes, by isa::Access; 0: only the limiter's outstanding
+  // reads): the NPU's read buffer for that client. Set by the configuration's architecture, not a parameter.
+  std::array<uint32_t, isa::kAccessCount> read_buffer_bytes{};
 
   template <typename Fields>
   void fields(Fields& f) {
@@ -200,7 +209,16 @@ class AxiPortTiming {
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                       isa::Access client, unsigned limiter, uint32_t added_latency_cycles, bool open_run = false);
   Completion transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client,
-                           unsigned limiter, TransactionBus& bus, bool open_run);
+                           unsigned limiter, TransactionBus& bus, bool open_run, uint32_t added_latency_cycles = 0);
+  // One traffic class's read buffer: the room its transactions in flight hold, oldest first (they complete in
+  // booking order), until when (ticks).
+  struct ReadBuffer {
+    std::deque<std::pair<uint64_t, uint64_t>> held;  // (until, bytes)
+    uint64_t bytes = 0;
+  };
+  // The earliest tick from `issue` at which `bytes` fit in the buffer of capacity `capacity`, releasing the room
+  // of the transactions done by then.
+  static uint64_t make_room(ReadBuffer& b, uint64_t issue, uint64_t bytes, uint64_t capacity);
   uint64_t to_cycles_ceil(uint64_t ticks) const { return num_div_.div(ticks + num_ - 1); }
   void set_divisors();  // from params_ and num_
 
@@ -211,6 +229,7 @@ class AxiPortTiming {
   std::array<sim::Divisor, kLimitersPerPort> split_div_{};
   std::array<uint64_t, 2> data_free_ticks_{};  // [READ], [WRITE]; [READ] only when shared
   std::array<std::array<SlotRing, 2>, kLimitersPerPort> rings_{};
+  std::array<ReadBuffer, isa::kAccessCount> read_buffers_{};  // by client
   Counters counters_;
 };
 

@@ -71,6 +71,43 @@ TEST(AxiTiming, AddedLatencyIsLongerLatencyForThatTransfer) {
   EXPECT_EQ(added.read(50000, 64, 0, Access::IFM).data_done_cycle, 50000u + 500 + 35);  // a 128 B burst at 3.75 B/cycle
 }
 
+TEST(AxiTiming, ReadBufferLimitsOneClientsReadsInFlight) {
+  // Ethos_U85_SYS_DRAM_Mid's DRAM (12 B/cycle, 500 cycles, 128-B bursts) with 128-B transactions. Alone, 8 KiB of
+  // IFM arrives at 500 + 8192 / 12 = 1183. With U85-128's IFM read buffer of 104 16-byte words, 13 transactions are
+  // in flight: each round of 13 (138 2/3 cycles of data) waits for the first of the previous round + 500, so the
+  // 64 transactions take 4 rounds of 510 2/3 cycles and 12 more: 500 + 4 x 510 2/3 + 12 x 128 / 12 = 2670 2/3.
+  AxiPortParams p;
+  p.bytes_per_cycle = 12;
+  p.read_latency_cycles = 500;
+  p.write_latency_cycles = 250;
+  p.burst_bytes = 128;
+  for (LimiterParams& l : p.limiters) l.burst_split_bytes = 128;
+  EXPECT_EQ(AxiPortTiming(p).read(0, 8192, 0, Access::IFM).complete_cycle, 1183u);
+  p.read_buffer_bytes[static_cast<size_t>(Access::IFM)] = 104 * 16;
+  AxiPortTiming port(p);
+  EXPECT_EQ(port.read(0, 8192, 0, Access::IFM).complete_cycle, 2671u);
+  // Another client's read is not held by the IFM's buffer: it follows on the data channel (64 B padded to a 128-B
+  // burst, 10 2/3 cycles).
+  EXPECT_EQ(port.read(0, 64, 0, Access::WEIGHTS).complete_cycle, 2682u);
+  // The IFM's own next read waits for room: its slot is the one round 3's last transaction held until its data was
+  // in, 500 + 3 x 510 2/3 + 13 x 10 2/3 = 2170 2/3.
+  AxiPortTiming again(p);
+  again.read(0, 8192, 0, Access::IFM);
+  EXPECT_EQ(again.read(0, 128, 0, Access::IFM).start_cycle, 2171u);
+}
+
+TEST(AxiTiming, ReadBufferHoldsTheDataNotTheBurst) {
+  // 64 rows of 16 bytes (each costing a 128-B burst of the channel, 10 2/3 cycles) through a 256-byte buffer: 16 rows
+  // in flight, not 2 bursts' worth. Rounds of 16 every 510 2/3 cycles: 500 + 3 x 510 2/3 + 16 x 10 2/3 = 2202 2/3.
+  AxiPortParams p;
+  p.bytes_per_cycle = 12;
+  p.read_latency_cycles = 500;
+  p.burst_bytes = 128;
+  EXPECT_EQ(AxiPortTiming(p).read(0, 1024, 16, Access::IFM).complete_cycle, 1183u);
+  p.read_buffer_bytes[static_cast<size_t>(Access::IFM)] = 256;
+  EXPECT_EQ(AxiPortTiming(p).read(0, 1024, 16, Access::IFM).complete_cycle, 2203u);
+}
+
 TEST(AxiTiming, DramReadRoundsToBurstsAtFractionalBandwidth) {
   AxiPortTiming port(dram());
   // 1000 B = 256+256+256+232 B transactions, 63 beats; the run occupies 1024 B (8 bursts of 128 B):

@@ -223,8 +223,10 @@ class Run {
     // The TSU holds a limited number of operations: the CC waits for the oldest when all banks are busy.
     retire_kernels();
     if (kernels_.size() >= config_.tsu_banks) wait_kernels(config_.tsu_banks - 1);
+    // The U85 has no SHRAM to lay out (its IFM, accumulator and output RAMs are the pipeline's buffers; Vela's
+    // BLOCKDEP alone orders its operations), so it never waits for one.
     const ShramLayout layout{op.shram, op.acc_format};
-    const bool new_layout = result_.stats.kernel_ops == 0 || layout != layout_;
+    const bool new_layout = !op.v2() && (result_.stats.kernel_ops == 0 || layout != layout_);
     if (previous_.tiles) {
       // BLOCKDEP: the op may start once at most BLOCKDEP blocks of the previous op are unfinished.
       const uint64_t kept = std::min<uint64_t>(previous_.tiles, kMaxBlockdep + 1);

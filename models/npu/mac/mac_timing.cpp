@@ -58,15 +58,22 @@ std::vector<SubKernel> sub_kernels(const isa::Kernel& k, unsigned footprint) {
 
 MacWork::MacWork(const isa::Operation& op, const MacTiming& t) : op_(op), t_(t) {
   cores_ = std::min(op.cores(), kMaxCores);
-  const bool conv1d = op.uses_kernel() && op.ofm.height == 1 && op.kernel.height == 1;
-  const MacTiming::MicroBlock ub = t.ublock();
-  ub_w_ = conv1d ? ub.w * ub.h : ub.w;
-  ub_h_ = conv1d ? 1 : ub.h;
-  ub_d_ = ub.d;
+  if (op.v2()) {
+    const isa::MicroBlock ub = t.u85.ublock(op.microblock);
+    ub_w_ = ub.w;
+    ub_h_ = ub.h;
+    ub_d_ = ub.d;
+  } else {
+    const bool conv1d = op.uses_kernel() && op.ofm.height == 1 && op.kernel.height == 1;
+    const MacTiming::MicroBlock ub = t.ublock();
+    ub_w_ = conv1d ? ub.w * ub.h : ub.w;
+    ub_h_ = conv1d ? 1 : ub.h;
+    ub_d_ = ub.d;
+  }
   isa::Kernel k = op.kernel;
   if (!op.uses_kernel()) k = isa::Kernel{};  // elementwise: stale kernel registers are ignored
   subkernels_ = sub_kernels(k, t.subkernel);
-  if (op.kind == OpKind::CONV) {
+  if (op.kind == OpKind::CONV && !op.v2()) {
     const bool pk = op.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST;
     ibd_ = pk ? t.part_kernel_ibd : (is_16bit(op.ifm.element) ? t.depth_first_ibd / 2 : t.depth_first_ibd);
   }
@@ -88,6 +95,14 @@ uint64_t MacWork::macs_per_element() const {
 
 uint64_t MacWork::slice_weights(unsigned core, uint32_t z) const {
   if (!op_.reads_weights()) return 0;
+  if (op_.v2()) {
+    // Each decoder's stream holds its share of every slice; this is the slice's weights, all streams.
+    if (core != 0 || uint64_t{z} * op_.block.depth >= op_.ofm.depth) return 0;
+    const uint64_t left = op_.ofm.depth - uint64_t{z} * op_.block.depth;
+    const uint64_t ofm = round_up(std::min<uint64_t>(op_.block.depth, left), ub_d_);
+    const uint64_t taps = uint64_t{op_.kernel.width} * op_.kernel.height;
+    return ofm * taps * (op_.kind == OpKind::DEPTHWISE ? 1 : op_.ifm.depth);
+  }
   // Per-core channel count and block depth of the interleaved split (spec 04 section 1).
   const uint64_t o = core_channels(core, cores_, 0, op_.ofm.depth);
   const uint64_t obd = core_channels(core, cores_, 0, op_.block.depth);
@@ -108,7 +123,36 @@ uint64_t MacWork::slice_weights(unsigned core, uint32_t z) const {
   return ofm * per_ofm;
 }
 
+MacBlockU85 MacWork::u85_block(const OfmBox& box) const {
+  MacBlockU85 b;
+  using M = MacOpU85;
+  switch (op_.kind) {
+    case OpKind::CONV:
+      b.op = op_.weights_from_ifm2                                                        ? M::VECTOR_PRODUCT
+             : op_.kernel.weight_order == enums::weight_order::PART_KERNEL_FIRST ? M::CONV_PART_KERNEL_FIRST
+                                                                                   : M::CONV_DEPTH_FIRST;
+      break;
+    case OpKind::DEPTHWISE: b.op = M::DEPTHWISE; break;
+    default: b.op = op_.pooling_mode == enums::pooling_mode::REDUCE_SUM ? M::REDUCE_SUM : M::POOL; break;
+  }
+  b.block_h = box.height();
+  b.block_w = box.width();
+  b.block_c = box.c1 - box.c0;
+  b.ublock = {ub_w_, ub_h_, ub_d_};
+  b.ifm_depth = op_.ifm.depth;
+  b.ifm_bits = op_.ifm.element.bits();
+  b.kernel_w = op_.kernel.width;
+  b.kernel_h = op_.kernel.height;
+  b.acc48 = op_.acc_format == enums::acc_format::I48;
+  b.sparse = op_.weight_sparsity == enums::weight_sparsity::SPARSE_2_4;
+  return b;
+}
+
 uint64_t MacWork::cycles(const OfmBox& box) const {
+  if (op_.v2()) {
+    const bool mac_op = op_.kind == OpKind::CONV || op_.kind == OpKind::DEPTHWISE || op_.kind == OpKind::POOL;
+    return mac_op ? t_.u85.block_cycles(u85_block(box)) : 0;
+  }
   // Core 0 always holds the larger half of an interleaved block, so it sets the pace.
   const uint32_t channels = core_channels(0, cores_, box.c0, box.c1);
   if (channels == 0) return 0;

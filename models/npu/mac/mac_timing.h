@@ -26,10 +26,13 @@
 #include <vector>
 
 #include "isa/operation.h"
+#include "models/npu/mac/mac_timing_u85.h"
 
 namespace ethosu::npu {
 
 inline constexpr unsigned kMaxCores = 2;
+// Weight streams an operation reads: one per core on the U65, one per standard weight decoder on the U85.
+inline constexpr unsigned kMaxWeightStreams = 4;
 
 struct MacTiming {
   unsigned macs_per_core = 256;                      // 32 .. 2048: sets the micro-block (ublock())
@@ -43,6 +46,8 @@ struct MacTiming {
   unsigned pool_min_cycles = 4;                      // per micro-block and sub-kernel
   unsigned subkernel = 8;                            // dilated sub-kernel footprint (8x8)
   unsigned weight_buffer_refill_cycles = 32;         // minimum cycles per weight-buffer load
+  // The Ethos-U85's array (command set 2), from its architecture description: its own mechanism, not the above.
+  MacTimingU85 u85;
 
   // The OFM micro-block of an array of macs_per_core MACs (elements, channels), as Arm's configurations lay it
   // out. Throws ethosu::InputError for a width the model has no micro-block for.
@@ -82,7 +87,8 @@ struct SubKernel {
 };
 std::vector<SubKernel> sub_kernels(const isa::Kernel& k, unsigned subkernel_footprint);
 
-// The MAC's work for one kernel operation.
+// The MAC's work for one kernel operation; an Ethos-U85 operation's (command set 2) by MacTimingU85, in the
+// micro-block its ACC_FORMAT selects.
 class MacWork {
  public:
   MacWork(const isa::Operation& op, const MacTiming& t);
@@ -112,6 +118,7 @@ class MacWork {
   unsigned cores_ = 1;
   uint32_t ub_w_ = 2, ub_h_ = 1, ub_d_ = 8;
   uint64_t macs_per_element() const;  // per OFM element
+  MacBlockU85 u85_block(const OfmBox& box) const;
 
   uint64_t total_macs_ = 0;
   std::array<uint64_t, kMaxCores> stream_weights_{};

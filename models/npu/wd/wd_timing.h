@@ -9,13 +9,27 @@
 
 #include <cstdint>
 
+#include "isa/operation.h"
+#include "models/npu/wd/wd_timing_u85.h"
+
 namespace ethosu::npu {
 
 struct WdTiming {
   unsigned weights_per_cycle = 8;         // decoded weights per cycle into the weight buffer
   unsigned scale_bytes_per_channel = 10;  // bias/scale record the WD's scale channel reads
 
+  // The Ethos-U85's decoders, from its architecture description; its operations use them instead of the above.
+  WdTimingU85 u85;
+
   uint64_t decode_cycles(uint64_t weights) const { return (weights + weights_per_cycle - 1) / weights_per_cycle; }
+  // Cycles to decode `weights` weights of op's stream. The U85's standard decoders at their dense-weight rate: the
+  // zero fraction that speeds them up is not measured on the stream yet.
+  uint64_t decode_cycles(const isa::Operation& op, uint64_t weights) const {
+    if (!op.v2()) return decode_cycles(weights);
+    WeightStreamU85 s;
+    s.fast = op.weight_format == isa::enums::weight_format::FWD;
+    return u85.decode_cycles(s, weights);
+  }
 
   template <typename Fields>
   void fields(Fields& f) {

@@ -23,7 +23,7 @@ using Signature = std::array<uint64_t, 9>;
 struct StreamOp {
   uint32_t offset;
   OpKind kind;
-  uint64_t macs;  // as Vela counts them (npu::MacWork)
+  uint64_t macs;  // as Vela counts them (npu::macs_per_ofm_element)
   Signature signature;
 };
 
@@ -35,11 +35,10 @@ Signature signature_of(const isa::Operation& op) {
 
 std::vector<StreamOp> operations(const isa::Stream& stream) {
   std::vector<StreamOp> ops;
-  const npu::MacTiming mac;
   isa::walk(stream, [&](const isa::Event& e, const isa::StreamState&) {
     if (e.kind != isa::EventKind::OPERATION) return;
     const isa::Operation& op = *e.operation;
-    ops.push_back({e.command.offset, op.kind, op.is_kernel() ? npu::MacWork(op, mac).total_macs() : 0,
+    ops.push_back({e.command.offset, op.kind, op.is_kernel() ? uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * npu::macs_per_ofm_element(op) : 0,
                    signature_of(op)});
   });
   return ops;

@@ -80,17 +80,17 @@ MacWork::MacWork(const isa::Operation& op, const MacTiming& t) : op_(op), t_(t) 
   const uint32_t nz = op.block.depth ? static_cast<uint32_t>(ceil_div(op.ofm.depth, op.block.depth)) : 0;
   for (unsigned c = 0; c < cores_; ++c)
     for (uint32_t z = 0; z < nz; ++z) stream_weights_[c] += slice_weights(c, z);
-  total_macs_ = uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * macs_per_element();
+  total_macs_ = uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * macs_per_ofm_element(op);
 }
 
-uint64_t MacWork::macs_per_element() const {
-  const uint64_t taps = uint64_t{op_.kernel.width} * op_.kernel.height;
+uint64_t macs_per_ofm_element(const isa::Operation& op) {
+  const uint64_t taps = uint64_t{op.kernel.width} * op.kernel.height;
   // A convolution and REDUCE_SUM (which sums over the IFM's channels, as Vela counts it) accumulate every IFM
   // channel of every tap; depthwise and the other poolings one channel.
-  const bool all_channels = op_.kind == OpKind::CONV ||
-                            (op_.kind == OpKind::POOL && op_.pooling_mode == enums::pooling_mode::REDUCE_SUM);
-  if (all_channels) return taps * op_.ifm.depth;
-  return op_.kind == OpKind::DEPTHWISE || op_.kind == OpKind::POOL ? taps : 0;
+  const bool all_channels = op.kind == OpKind::CONV ||
+                            (op.kind == OpKind::POOL && op.pooling_mode == enums::pooling_mode::REDUCE_SUM);
+  if (all_channels) return taps * op.ifm.depth;
+  return op.kind == OpKind::DEPTHWISE || op.kind == OpKind::POOL ? taps : 0;
 }
 
 uint64_t MacWork::slice_weights(unsigned core, uint32_t z) const {
@@ -193,7 +193,7 @@ uint64_t MacWork::cycles(const OfmBox& box) const {
   return per_slice * ublk_z;
 }
 
-uint64_t MacWork::macs(const OfmBox& box) const { return box.elements() * macs_per_element(); }
+uint64_t MacWork::macs(const OfmBox& box) const { return box.elements() * macs_per_ofm_element(op_); }
 
 uint64_t MacWork::ublock_elements(const OfmBox& box) const {
   const uint32_t channels = core_channels(0, cores_, box.c0, box.c1);

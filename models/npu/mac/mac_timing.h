@@ -87,6 +87,10 @@ struct SubKernel {
 };
 std::vector<SubKernel> sub_kernels(const isa::Kernel& k, unsigned subkernel_footprint);
 
+// Multiply-accumulates per OFM element of `op` as Vela counts them (pooling: taps; REDUCE_SUM: taps x channels),
+// whatever the MAC array: the operation alone sets them.
+uint64_t macs_per_ofm_element(const isa::Operation& op);
+
 // The MAC's work for one kernel operation; an Ethos-U85 operation's (command set 2) by MacTimingU85, in the
 // micro-block its ACC_FORMAT selects.
 class MacWork {
@@ -117,7 +121,6 @@ class MacWork {
   uint32_t ibd_ = 0;
   unsigned cores_ = 1;
   uint32_t ub_w_ = 2, ub_h_ = 1, ub_d_ = 8;
-  uint64_t macs_per_element() const;  // per OFM element
   MacBlockU85 u85_block(const OfmBox& box) const;
 
   uint64_t total_macs_ = 0;

@@ -154,10 +154,30 @@ int run_run(const std::vector<std::string>& argv) {
   if (a.flag("--list-variants")) {
     for (isa::Variant v : isa::variants()) {
       const isa::Architecture& arch = isa::architecture(v);
-      std::cout << arch.name << "  # " << arch.describe() << ": " << arch.cores << " core(s), OFM micro-block "
-                << arch.ofm_ublock.h << "x" << arch.ofm_ublock.w << "x" << arch.ofm_ublock.d << ", SHRAM "
-                << arch.shram_banks << " KiB per core, " << arch.axi_bytes_per_beat * 8 << "-bit AXI, "
-                << arch.address_bits << "-bit addresses, default system " << arch.default_system << "\n";
+      // Micro-blocks as width x height x depth (Vela's Block order); the U85 has several, and RAMs for a SHRAM.
+      std::string ublocks;
+      for (const auto& m : arch.microblocks)
+        ublocks += (ublocks.empty() ? "" : ", ") + std::to_string(m.second.w) + "x" + std::to_string(m.second.h) + "x" +
+                   std::to_string(m.second.d);
+      if (ublocks.empty())
+        ublocks = std::to_string(arch.ofm_ublock.w) + "x" + std::to_string(arch.ofm_ublock.h) + "x" +
+                  std::to_string(arch.ofm_ublock.d);
+      const auto kib = [](unsigned bytes) {
+        return bytes % 1024 ? std::to_string(bytes / 1024) + "." + std::to_string(bytes % 1024 * 100 / 1024)
+                            : std::to_string(bytes / 1024);
+      };
+      const std::string memory =
+          arch.shram_banks ? "SHRAM " + std::to_string(arch.shram_banks) + " KiB per core"
+                           : "IFM " + kib(arch.buffers.ifm_bytes) + " / accumulator " + kib(arch.buffers.acc_bytes) +
+                                 " / output " + kib(arch.buffers.ob_bytes) + " / chaining " + kib(arch.buffers.cb_bytes) +
+                                 " / LUT " + kib(arch.buffers.lut_bytes) + " KiB, " +
+                                 std::to_string(arch.weight_decoders) + " weight decoder(s), " +
+                                 std::to_string(arch.axi_sram_ports) + " SRAM + " + std::to_string(arch.axi_ext_ports) +
+                                 " external AXI ports";
+      std::cout << arch.name << "  # " << arch.describe() << ": " << arch.cores << " core(s), OFM micro-block"
+                << (arch.microblocks.size() > 1 ? "s " : " ") << ublocks << ", " << memory << ", "
+                << arch.axi_bytes_per_beat * 8 << "-bit AXI, " << arch.address_bits << "-bit addresses, default system "
+                << arch.default_system << "\n";
     }
     return 0;
   }

@@ -77,17 +77,6 @@ inline std::string not_run_reason(const fs::path& dir) {
   return "the simulator decodes the " + arch->describe() + "'s command set but does not run its operations yet";
 }
 
-// Empty when the timed platform models the folder's configuration's traffic as its own; else why a test of the
-// traffic itself (transactions against the fast path) skips: the U85 runs on the U55/U65 timing model, whose traffic
-// is not the U85's (CHAINED maps at address 0, weight streams per core rather than per decoder), and in transaction
-// mode its reads reach bytes the U85's streams do not name.
-inline std::string not_timed_reason(const fs::path& dir) {
-  if (std::string why = not_run_reason(dir); !why.empty()) return why;
-  const isa::Architecture* arch = isa::find_architecture(dir.filename().string());
-  if (!arch || arch->isa == isa::IsaVersion::V1) return {};
-  return "the " + arch->describe() + " runs on the U55/U65 timing model; its traffic is not the U85's yet";
-}
-
 // The case folders and the compilation folders together: what `ethosu-sim run DIR` runs.
 inline std::vector<fs::path> run_cases() {
   std::vector<fs::path> all = corpus_cases();

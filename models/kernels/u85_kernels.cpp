@@ -1,6 +1,8 @@
 #include "models/kernels/u85_kernels.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 #include "models/kernels/output_stage.h"
 
@@ -140,6 +142,36 @@ Padded gather_for(const Tensor& ifm, const Window& w, const Destination& ofm) {
 
 bool inside(int v, int extent) { return v >= 0 && v < extent; }
 
+// The padded IFM as int16 when every value fits (8-bit feature maps), else empty: int16 x int16 products summed in
+// int32 are what the compiler vectorises (pmaddwd and its kin), several times faster than int64 sums.
+std::vector<int16_t> narrow(const Padded& in, int32_t& largest) {
+  largest = 0;
+  for (const int32_t v : in.v) largest = std::max(largest, std::abs(v));
+  if (largest > std::numeric_limits<int16_t>::max()) return {};
+  return std::vector<int16_t>(in.v.begin(), in.v.end());
+}
+
+// How many products of values up to `a` and `b` in magnitude an int32 may sum without overflow (at least one).
+int int32_terms(int64_t a, int64_t b) {
+  const int64_t product = a * b;
+  if (product == 0) return std::numeric_limits<int>::max();
+  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(std::numeric_limits<int>::max(),
+                                                                   std::numeric_limits<int32_t>::max() / product)));
+}
+
+// The exact dot product of a and b, in int32 runs of at most `terms` products.
+int64_t dot(const int16_t* a, const int16_t* b, int n, int terms) {
+  int64_t total = 0;
+  for (int i = 0; i < n;) {
+    const int end = n - i > terms ? i + terms : n;
+    int32_t run = 0;
+    for (int k = i; k < end; ++k) run += int32_t{a[k]} * b[k];
+    total += run;
+    i = end;
+  }
+  return total;
+}
+
 }  // namespace
 
 void convolution(const Tensor& ifm, const Window& w, const int16_t* weights, bool depthwise,
@@ -147,6 +179,29 @@ void convolution(const Tensor& ifm, const Window& w, const int16_t* weights, boo
   const Padded in = gather_for(ifm, w, ofm);
   const int wdepth = depthwise ? 1 : ifm.depth;
   const size_t taps = static_cast<size_t>(w.kernel_height) * w.kernel_width;
+  int32_t largest_in = 0;
+  const std::vector<int16_t> in16 = depthwise ? std::vector<int16_t>{} : narrow(in, largest_in);
+  if (!in16.empty()) {
+    int32_t largest_weight = 0;
+    const size_t count = static_cast<size_t>(ofm.depth) * taps * wdepth;
+    for (size_t i = 0; i < count; ++i) largest_weight = std::max(largest_weight, std::abs(int32_t{weights[i]}));
+    const int terms = int32_terms(largest_in, largest_weight);
+    for (int oy = 0; oy < ofm.height; ++oy)
+      for (int ox = 0; ox < ofm.width; ++ox)
+        for (int oc = 0; oc < ofm.depth; ++oc) {
+          int64_t acc = channels[oc].bias;
+          const int16_t* wo = weights + static_cast<size_t>(oc) * taps * wdepth;
+          for (int ky = 0; ky < w.kernel_height; ++ky)
+            for (int kx = 0; kx < w.kernel_width; ++kx) {
+              const int32_t* px = in.at(oy * w.stride_y - w.pad_top + ky * w.dilation_y,
+                                        ox * w.stride_x - w.pad_left + kx * w.dilation_x);
+              const int16_t* wk = wo + (static_cast<size_t>(ky) * w.kernel_width + kx) * wdepth;
+              acc += dot(in16.data() + (px - in.v.data()), wk, wdepth, terms);
+            }
+          store(ofm, ox, oy, oc, finish(out, apply(channels[oc].scaling, acc)));
+        }
+    return;
+  }
   for (int oy = 0; oy < ofm.height; ++oy)
     for (int ox = 0; ox < ofm.width; ++ox)
       for (int oc = 0; oc < ofm.depth; ++oc) {

@@ -227,6 +227,16 @@ const std::vector<Architecture>& table() {
 
 }  // namespace
 
+Variant most_cores(Variant v) {
+  const Architecture& a = architecture(v);
+  Variant best = v;
+  for (const Variant other : variants()) {
+    const Architecture& b = architecture(other);
+    if (b.product == a.product && b.cores > architecture(best).cores) best = other;
+  }
+  return best;
+}
+
 bool Architecture::has_command(Cmd c) const {
   return std::find(absent_commands.begin(), absent_commands.end(), c) == absent_commands.end();
 }

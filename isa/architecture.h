@@ -122,6 +122,9 @@ const Architecture& architecture(Variant v);
 // Every configuration, in the order of the Variant enumeration.
 const std::vector<Variant>& variants();
 const Architecture* find_architecture(std::string_view name);
+// The configuration of `v`'s product with the most cores (the U65-512 for a U65): a stream walked on it reaches every
+// byte it would on any core of any configuration of that product.
+Variant most_cores(Variant v);
 // The names, for messages: "ethos-u55-32, ethos-u55-64, ..., ethos-u65-512".
 std::string variant_names();
 // The configuration whose CONFIG register reads `config`, if any; the one of a product with `macs` MACs in all, if

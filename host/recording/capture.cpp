@@ -584,10 +584,12 @@ Job capture_job(const Capture& c, const std::string& name) {
   job.regions = c.regions_before;
   if (std::none_of(c.zero_regions_bytes.begin(), c.zero_regions_bytes.end(), [](uint64_t n) { return n != 0; }))
     return job;
-  // Walked as on two cores, which reach every byte one core would (and the second core's weights).
+  // Walked as on the most cores of its product (two for a U65), which reach every byte one core would (and the
+  // second core's weights), in its configuration's command set.
   isa::ValidatorOptions both_cores;
-  both_cores.variant = isa::Variant::U65_512;
-  const isa::Report extents = isa::validate(isa::decode(c.stream), both_cores);
+  both_cores.variant = isa::most_cores(isa::parse_variant(c.variant).value_or(isa::kDefaultVariant));
+  const isa::Report extents =
+      isa::validate(isa::decode(c.stream, isa::architecture(both_cores.variant)), both_cores);
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {
     if (!c.zero_regions_bytes[r]) continue;
     const isa::Extent reach = extents.region_extent(r);

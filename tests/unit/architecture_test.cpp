@@ -166,3 +166,12 @@ TEST(Architecture, ConfigMismatchNamesWhatTheDriverCompares) {
   const uint32_t other_shram = set(u55_128.config, RegField::CONFIG_shram_size, 32);
   EXPECT_FALSE(config_mismatch(u55_128, other_shram));
 }
+
+// A stream's reach is walked on the configuration of its product with the most cores: the U65-512 for a U65, the
+// configuration itself for the single-core U55 and U85.
+TEST(Architecture, MostCoresStaysInTheProduct) {
+  EXPECT_EQ(most_cores(Variant::U65_256), Variant::U65_512);
+  EXPECT_EQ(most_cores(Variant::U65_512), Variant::U65_512);
+  EXPECT_EQ(most_cores(Variant::U55_128), Variant::U55_128);
+  EXPECT_EQ(most_cores(Variant::U85_512), Variant::U85_512);
+}

@@ -24,7 +24,7 @@ std::optional<ValidatedStream> validate_cmdstream(const uint8_t* data, size_t si
   }
   // A U65 stream may run on either core of a U65-512: what both cores reach is copied.
   isa::ValidatorOptions both_cores;
-  both_cores.variant = isa::architecture(variant).product == isa::Product::U65 ? isa::Variant::U65_512 : variant;
+  both_cores.variant = isa::most_cores(variant);
   const isa::Report reach = variant == both_cores.variant ? report : isa::validate(stream, both_cores);
   const auto end = [](const isa::Extent& e) { return e.used && e.end > 0 ? static_cast<uint64_t>(e.end) : 0; };
   for (unsigned r = 0; r < isa::kRegionCount; ++r) {

@@ -167,7 +167,7 @@ struct StreamReach {
 
 StreamReach stream_reach(const std::vector<uint8_t>& stream) {
   isa::ValidatorOptions both_cores;
-  both_cores.variant = isa::Variant::U65_512;
+  both_cores.variant = isa::most_cores(isa::kDefaultVariant);  // NXP's NPU: the i.MX 93's U65
   const isa::Report report = isa::validate(isa::decode(stream), both_cores);
   const auto end = [](const isa::Extent& e) { return e.used && e.end > 0 ? static_cast<uint64_t>(e.end) : 0; };
   StreamReach reach;

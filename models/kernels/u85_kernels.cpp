@@ -181,45 +181,31 @@ void convolution(const Tensor& ifm, const Window& w, const int16_t* weights, boo
   const size_t taps = static_cast<size_t>(w.kernel_height) * w.kernel_width;
   int32_t largest_in = 0;
   const std::vector<int16_t> in16 = depthwise ? std::vector<int16_t>{} : narrow(in, largest_in);
+  int terms = 0;
   if (!in16.empty()) {
     int32_t largest_weight = 0;
     const size_t count = static_cast<size_t>(ofm.depth) * taps * wdepth;
     for (size_t i = 0; i < count; ++i) largest_weight = std::max(largest_weight, std::abs(int32_t{weights[i]}));
-    const int terms = int32_terms(largest_in, largest_weight);
-    for (int oy = 0; oy < ofm.height; ++oy)
-      for (int ox = 0; ox < ofm.width; ++ox)
-        for (int oc = 0; oc < ofm.depth; ++oc) {
-          int64_t acc = channels[oc].bias;
-          const int16_t* wo = weights + static_cast<size_t>(oc) * taps * wdepth;
-          for (int ky = 0; ky < w.kernel_height; ++ky)
-            for (int kx = 0; kx < w.kernel_width; ++kx) {
-              const int32_t* px = in.at(oy * w.stride_y - w.pad_top + ky * w.dilation_y,
-                                        ox * w.stride_x - w.pad_left + kx * w.dilation_x);
-              const int16_t* wk = wo + (static_cast<size_t>(ky) * w.kernel_width + kx) * wdepth;
-              acc += dot(in16.data() + (px - in.v.data()), wk, wdepth, terms);
-            }
-          store(ofm, ox, oy, oc, finish(out, apply(channels[oc].scaling, acc)));
-        }
-    return;
+    terms = int32_terms(largest_in, largest_weight);
   }
+  // One tap's contribution: a channel's product (depthwise), else the dot product over the IFM's channels.
+  const auto tap = [&](const int32_t* px, const int16_t* wk, int oc) -> int64_t {
+    if (depthwise) return int64_t{px[oc]} * wk[0];
+    if (!in16.empty()) return dot(in16.data() + (px - in.v.data()), wk, wdepth, terms);
+    int64_t sum = 0;
+    for (int i = 0; i < wdepth; ++i) sum += int64_t{px[i]} * wk[i];
+    return sum;
+  };
   for (int oy = 0; oy < ofm.height; ++oy)
     for (int ox = 0; ox < ofm.width; ++ox)
       for (int oc = 0; oc < ofm.depth; ++oc) {
         int64_t acc = channels[oc].bias;
         const int16_t* wo = weights + static_cast<size_t>(oc) * taps * wdepth;
         for (int ky = 0; ky < w.kernel_height; ++ky)
-          for (int kx = 0; kx < w.kernel_width; ++kx) {
-            const int32_t* px = in.at(oy * w.stride_y - w.pad_top + ky * w.dilation_y,
-                                      ox * w.stride_x - w.pad_left + kx * w.dilation_x);
-            const int16_t* wk = wo + (static_cast<size_t>(ky) * w.kernel_width + kx) * wdepth;
-            if (depthwise) {
-              acc += int64_t{px[oc]} * wk[0];
-            } else {
-              int64_t dot = 0;
-              for (int i = 0; i < wdepth; ++i) dot += int64_t{px[i]} * wk[i];
-              acc += dot;
-            }
-          }
+          for (int kx = 0; kx < w.kernel_width; ++kx)
+            acc += tap(in.at(oy * w.stride_y - w.pad_top + ky * w.dilation_y,
+                             ox * w.stride_x - w.pad_left + kx * w.dilation_x),
+                       wo + (static_cast<size_t>(ky) * w.kernel_width + kx) * wdepth, oc);
         store(ofm, ox, oy, oc, finish(out, apply(channels[oc].scaling, acc)));
       }
 }

@@ -439,6 +439,34 @@ uint32_t stored_extent(int64_t upscaled, bool upscale) {
 
 namespace {
 
+// The OFM and IFM shapes, kernel, padding and upscaling: the same registers in both command sets.
+void read_geometry(const RegisterState& s, Operation& op) {
+  op.ofm.width = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_WIDTH_M1_width_m1)) + 1;
+  op.ofm.height = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_HEIGHT_M1_height_m1)) + 1;
+  op.ofm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_DEPTH_M1_depth_m1)) + 1;
+  op.ifm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_DEPTH_M1_depth_m1)) + 1;
+
+  Kernel& k = op.kernel;
+  k.dilation_x = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_x));
+  k.dilation_y = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_y));
+  k.dilated_width = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_WIDTH_M1_width_m1)) + 1;
+  k.dilated_height = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_HEIGHT_M1_height_m1)) + 1;
+  k.width = (k.dilated_width - 1) / k.dilation_x + 1;
+  k.height = (k.dilated_height - 1) / k.dilation_y + 1;
+  k.stride_x = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_msb)) << 1) |
+                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_lsb))) + 1;
+  k.stride_y = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_msb)) << 1) |
+                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_lsb))) + 1;
+  k.weight_order = as<enums::weight_order>(s.get(Field::NPU_SET_KERNEL_STRIDE_weight_order));
+  k.decomposition = as<enums::kernel_decomposition>(s.get(Field::NPU_SET_KERNEL_STRIDE_decomposition));
+
+  op.padding.top = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_TOP_pad));
+  op.padding.left = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_LEFT_pad));
+  op.padding.bottom = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_BOTTOM_pad));
+  op.padding.right = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_RIGHT_pad));
+  op.upscale = as<enums::ifm_upscale_mode>(s.get(Field::NPU_SET_IFM_UPSCALE_mode));
+}
+
 Operation describe_v1(const Command& c, const RegisterState& s) {
   Operation op;
   op.cmd = c.cmd();
@@ -464,30 +492,8 @@ Operation describe_v1(const Command& c, const RegisterState& s) {
   op.ifm_scale_mode = as<enums::ifm_scale_mode>(s.get(Field::NPU_SET_IFM_PRECISION_scale_mode));
   op.ofm_scale_mode = as<enums::ofm_scale_mode>(s.get(Field::NPU_SET_OFM_PRECISION_scale_mode));
 
-  op.ofm.width = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_WIDTH_M1_width_m1)) + 1;
-  op.ofm.height = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_HEIGHT_M1_height_m1)) + 1;
-  op.ofm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_DEPTH_M1_depth_m1)) + 1;
-  op.ifm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_DEPTH_M1_depth_m1)) + 1;
-
-  Kernel& k = op.kernel;
-  k.dilation_x = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_x));
-  k.dilation_y = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_y));
-  k.dilated_width = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_WIDTH_M1_width_m1)) + 1;
-  k.dilated_height = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_HEIGHT_M1_height_m1)) + 1;
-  k.width = (k.dilated_width - 1) / k.dilation_x + 1;
-  k.height = (k.dilated_height - 1) / k.dilation_y + 1;
-  k.stride_x = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_msb)) << 1) |
-                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_lsb))) + 1;
-  k.stride_y = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_msb)) << 1) |
-                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_lsb))) + 1;
-  k.weight_order = as<enums::weight_order>(s.get(Field::NPU_SET_KERNEL_STRIDE_weight_order));
-  k.decomposition = as<enums::kernel_decomposition>(s.get(Field::NPU_SET_KERNEL_STRIDE_decomposition));
-
-  op.padding.top = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_TOP_pad));
-  op.padding.left = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_LEFT_pad));
-  op.padding.bottom = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_BOTTOM_pad));
-  op.padding.right = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_RIGHT_pad));
-  op.upscale = as<enums::ifm_upscale_mode>(s.get(Field::NPU_SET_IFM_UPSCALE_mode));
+  read_geometry(s, op);
+  const Kernel& k = op.kernel;
 
   op.broadcast.h = s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_h) != 0;
   op.broadcast.w = s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_w) != 0;
@@ -626,30 +632,8 @@ Operation describe_v2(const Command& c, const RegisterState& s) {
   op.transpose = as<enums::activation_transpose>(s.get(Field::NPU_SET_OFM_PRECISION_activation_transpose));
   op.reverse = as<enums::activation_reverse>(s.get(Field::NPU_SET_OFM_PRECISION_activation_reverse));
 
-  op.ofm.width = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_WIDTH_M1_width_m1)) + 1;
-  op.ofm.height = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_HEIGHT_M1_height_m1)) + 1;
-  op.ofm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_DEPTH_M1_depth_m1)) + 1;
-  op.ifm.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_DEPTH_M1_depth_m1)) + 1;
-
-  Kernel& k = op.kernel;
-  k.dilation_x = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_x));
-  k.dilation_y = 1 + static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_dilation_y));
-  k.dilated_width = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_WIDTH_M1_width_m1)) + 1;
-  k.dilated_height = static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_HEIGHT_M1_height_m1)) + 1;
-  k.width = (k.dilated_width - 1) / k.dilation_x + 1;
-  k.height = (k.dilated_height - 1) / k.dilation_y + 1;
-  k.stride_x = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_msb)) << 1) |
-                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_x_lsb))) + 1;
-  k.stride_y = ((static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_msb)) << 1) |
-                static_cast<uint32_t>(s.get(Field::NPU_SET_KERNEL_STRIDE_stride_y_lsb))) + 1;
-  k.weight_order = as<enums::weight_order>(s.get(Field::NPU_SET_KERNEL_STRIDE_weight_order));
-  k.decomposition = as<enums::kernel_decomposition>(s.get(Field::NPU_SET_KERNEL_STRIDE_decomposition));
-
-  op.padding.top = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_TOP_pad));
-  op.padding.left = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_LEFT_pad));
-  op.padding.bottom = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_BOTTOM_pad));
-  op.padding.right = static_cast<uint32_t>(s.get(Field::NPU_SET_IFM_PAD_RIGHT_pad));
-  op.upscale = as<enums::ifm_upscale_mode>(s.get(Field::NPU_SET_IFM_UPSCALE_mode));
+  read_geometry(s, op);
+  const Kernel& k = op.kernel;
 
   op.ifm_broadcast = broadcast_of(s.get(Field::NPU_SET_IFM_BROADCAST_broadcast_mode));
   const Broadcast b2 = broadcast_of(s.get(Field::NPU_SET_IFM2_BROADCAST_broadcast_mode));

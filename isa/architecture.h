@@ -25,6 +25,7 @@ namespace ethosu::isa {
 
 // The public enumeration (include/ethosu_sim/isa.h) under the name the simulator's own code uses.
 using ethosu_sim::kDefaultVariant;
+using ethosu_sim::kMaxEventCounters;
 using ethosu_sim::parse_variant;
 using ethosu_sim::Variant;
 using ethosu_sim::variant_name;

@@ -24,7 +24,7 @@ const char* const kReplayHelp =
     "Runs the submission stored in a capture folder (written by 'ethosu-sim run --capture DIR' or by the\n"
     "driver shims with ETHOSU_SIM_CAPTURE=DIR; format in host/recording/CAPTURE.md) with its recorded variant,\n"
     "parameters, REGIONCFG and PMU events, in the recorded mode (timed or functional), and compares the\n"
-    "regions the stream writes, STATUS, the cycle counter and the four event counters with the recorded\n"
+    "regions the stream writes, STATUS, the cycle counter and the event counters with the recorded\n"
     "ones. The simulator is deterministic: a timed capture replays to the same cycle. Several captures\n"
     "(such as ROOT/* of ETHOSU_SIM_CAPTURE=ROOT) are replayed in the order given, in one process, as the\n"
     "shim ran them.\n"

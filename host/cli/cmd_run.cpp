@@ -68,7 +68,7 @@ const std::string kRunHelp =
     "  --list-params        print every parameter with its value, unit, meaning and range, and exit\n"
     "  --list-variants      print every NPU configuration the simulator models, and exit\n"
     "Results:\n"
-    "  --pmu EVENT,...      up to 4 PMU events for the event counters (names such as MAC_ACTIVE or ids)\n"
+    "  --pmu EVENT,...      PMU events for the event counters, 4 (U55, U65) or 8 (U85) (names such as MAC_ACTIVE or ids)\n"
     "  --list-pmu-events    print every PMU event with its id, whether the model counts it and its meaning, and exit\n"
     "  --report FILE.json   totals, per-operation cycles, traffic, stalls, PMU and the resolved config\n"
     "  --trace FILE.json    a Chrome/Perfetto trace: operations on CC and DMA, OFM tiles on WD, MAC and AO,\n"

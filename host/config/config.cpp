@@ -120,7 +120,9 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names, isa::Varian
   size_t n = 0;
   for (const auto& raw : names) {
     if (raw.empty()) continue;
-    if (n == sel.events.size()) throw InputError("PMU events: at most 4 (the NPU has 4 event counters)");
+    if (n == arch.pmu_event_counters)
+      throw InputError("PMU events: at most " + std::to_string(n) + " (the " + isa::product_name(arch.product) + " has " +
+                       std::to_string(n) + " event counters)");
     std::string_view name = raw;
     if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
     const isa::PmuEventInfo* e = arch.pmu_event(name);

@@ -34,11 +34,11 @@ sim::Config resolve_config(const MachineRequest& request, const std::string& job
 // The configuration of a name ("ethos-u85-256"); throws InputError naming `what` and the known ones.
 isa::Variant variant_named(std::string_view name, std::string_view what);
 
-// PMEVTYPER values for up to four PMU events of `variant` given by name (as in Arm's pmu_ethosu.h, with or without
-// the ETHOSU_PMU_ prefix) or decimal hardware id. Throws InputError naming an unknown event (or one of another
-// family) or a fifth one; events the model does not derive are listed in not_modelled (they count 0).
+// PMEVTYPER values for PMU events of `variant` given by name (as in Arm's pmu_ethosu.h, with or without the
+// ETHOSU_PMU_ prefix) or decimal hardware id, at most one per event counter of `variant`. Throws InputError naming
+// an unknown event (or one of another family) or one more than the counters; events the model does not derive are listed in not_modelled (they count 0).
 struct PmuSelection {
-  std::array<uint16_t, 4> events{};
+  std::array<uint16_t, isa::kMaxEventCounters> events{};
   std::vector<std::string> not_modelled;
 };
 PmuSelection parse_pmu_events(const std::vector<std::string>& names, isa::Variant variant = isa::kDefaultVariant);

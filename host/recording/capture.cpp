@@ -434,12 +434,17 @@ Capture read_capture(const fs::path& dir) {
   const json& timed = m.member(j, "timed", "top level");
   if (!timed.is_boolean()) m.fail("timed", "expected true or false");
   c.timed = timed.get<bool>();
+  // One event id per event counter of the variant (4 on the U55 and U65, 8 on the U85); 4 from a U85 as well, as
+  // captures written before the U85's eight counters have.
+  const isa::Architecture& arch = isa::architecture(*isa::parse_variant(c.variant));
   const json& events = m.member(j, "pmu_events", "top level");
-  if (!events.is_array() || events.size() != 4) m.fail("pmu_events", "expected 4 event ids (PMEVTYPER0-3)");
-  for (size_t i = 0; i < 4; ++i) {
+  const size_t event_counters = arch.pmu_event_counters;
+  const std::string expected = std::to_string(event_counters) + (event_counters == 4 ? "" : " (or 4)");
+  if (!events.is_array() || (events.size() != event_counters && events.size() != 4))
+    m.fail("pmu_events", "expected " + expected + " event ids (PMEVTYPERn) for the " + isa::product_name(arch.product));
+  for (size_t i = 0; i < events.size(); ++i) {
     const std::string w = "pmu_events[" + std::to_string(i) + "]";
     c.pmu_events[i] = static_cast<uint16_t>(m.uint(events[i], w, UINT16_MAX));
-    const isa::Architecture& arch = isa::architecture(*isa::parse_variant(c.variant));
     if (!arch.pmu_event(c.pmu_events[i]))
       m.fail(w, std::to_string(c.pmu_events[i]) + " is not a PMU event id of the " + isa::product_name(arch.product));
   }
@@ -490,8 +495,9 @@ Capture read_capture(const fs::path& dir) {
   const json& counters = m.member(results, "event_counters", "results");
   c.event_counters_recorded = recorded(counters);
   if (c.event_counters_recorded) {
-    if (!counters.is_array() || counters.size() != 4) m.fail("results.event_counters", "expected 4 values (PMEVCNTR0-3)");
-    for (size_t i = 0; i < 4; ++i)
+    if (!counters.is_array() || counters.size() != events.size())
+      m.fail("results.event_counters", "expected " + std::to_string(events.size()) + " values (PMEVCNTRn), one per pmu_events");
+    for (size_t i = 0; i < counters.size(); ++i)
       c.event_counters[i] =
           static_cast<uint32_t>(m.uint(counters[i], "results.event_counters[" + std::to_string(i) + "]", UINT32_MAX));
   }
@@ -565,7 +571,7 @@ ReplayResult replay(const Capture& c, const ReplayOptions& o) {
     if (c.cycle_counter_recorded && outcome.cycle_counter != c.cycle_counter)
       r.differences.push_back("PMCCNTR (cycle counter) " + std::to_string(outcome.cycle_counter) + " replayed, " +
                               std::to_string(c.cycle_counter) + " recorded");
-    for (size_t i = 0; i < 4 && c.event_counters_recorded; ++i)
+    for (size_t i = 0; i < c.event_counters.size() && c.event_counters_recorded; ++i)
       if (outcome.event_counters[i] != c.event_counters[i])
         r.differences.push_back("PMEVCNTR" + std::to_string(i) + " (" + event_name(c.pmu_events[i], c.variant) + ") " +
                                 std::to_string(outcome.event_counters[i]) + " replayed, " +

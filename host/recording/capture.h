@@ -79,7 +79,7 @@ struct Capture {
   // Register set-up the driver made.
   uint32_t regioncfg = 0xAA8A;
   std::array<uint32_t, 4> axi_limits{0x1F3F00B0, 0x1F3F00B0, 0x1F3F0002, 0x1F3F0002};
-  std::array<uint16_t, 4> pmu_events{};    // hardware event ids programmed into PMEVTYPER0-3 (0 = unused)
+  std::array<uint16_t, isa::kMaxEventCounters> pmu_events{};    // hardware event ids programmed into PMEVTYPER0-3 (0 = unused)
   bool timed = true;                       // false: the functional-only mode ran
   // Run-time parameters by hierarchical name (the non-default part of the resolved configuration).
   std::map<std::string, std::string> parameters;
@@ -87,7 +87,7 @@ struct Capture {
   std::array<std::vector<uint8_t>, isa::kRegionCount> regions_after;  // only the regions the stream writes; others empty
   uint32_t status = 0;                     // STATUS as the driver read it in its IRQ handler
   uint64_t cycle_counter = 0;
-  std::array<uint32_t, 4> event_counters{};
+  std::array<uint32_t, isa::kMaxEventCounters> event_counters{};
   // Which results were recorded: a board's driver reports less than the simulator (Linux accel: no STATUS,
   // counters only when a perfmon counted the job; NXP: no STATUS, the counters the client asked for).
   bool status_recorded = true;

@@ -184,11 +184,15 @@ void CaptureWriter::finish(const Capture& c) {
     m["device"] = nullptr;
   }
   m["wall_ns"] = c.wall_ns ? ojson(*c.wall_ns) : ojson(nullptr);
-  m["pmu_events"] = c.pmu_events;
+  // One per event counter of the variant.
+  const size_t counters = isa::architecture(isa::parse_variant(c.variant).value_or(isa::kDefaultVariant)).pmu_event_counters;
+  m["pmu_events"] = std::vector<uint16_t>(c.pmu_events.begin(), c.pmu_events.begin() + counters);
   ojson results;
   results["status"] = c.status_recorded ? ojson(hex32(c.status)) : ojson(nullptr);
   results["cycle_counter"] = c.cycle_counter_recorded ? ojson(c.cycle_counter) : ojson(nullptr);
-  results["event_counters"] = c.event_counters_recorded ? ojson(c.event_counters) : ojson(nullptr);
+  results["event_counters"] = c.event_counters_recorded
+                                  ? ojson(std::vector<uint32_t>(c.event_counters.begin(), c.event_counters.begin() + counters))
+                                  : ojson(nullptr);
   if (c.inference) {
     const InferenceRecord& inf = *c.inference;
     if (!network_) throw InputError("capture: an inference without its network");

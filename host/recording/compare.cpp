@@ -148,7 +148,7 @@ JobComparison compare_recording(const Capture& c, const std::string& name, const
         j.overhead_ns = static_cast<double>(*j.wall_ns) - static_cast<double>(c.cycle_counter) * 1e9 / j.clock_hz;
     }
     if (c.event_counters_recorded)
-      for (size_t i = 0; i < 4; ++i)
+      for (size_t i = 0; i < c.pmu_events.size(); ++i)
         if (c.pmu_events[i])
           j.counters.push_back({c.pmu_events[i], event_name(c.pmu_events[i], c.variant), c.event_counters[i],
                                 simulated.pmu_events[i] == c.pmu_events[i] ? simulated.event_counters[i] : 0});

@@ -122,7 +122,9 @@ std::vector<Comparison> compare_outputs(const Job& job) {
   return out;
 }
 
-std::array<uint16_t, 4> pmu_events(const std::vector<std::string>& names) { return host::parse_pmu_events(names).events; }
+std::array<uint16_t, kMaxEventCounters> pmu_events(const std::vector<std::string>& names, Variant variant) {
+  return host::parse_pmu_events(names, variant).events;
+}
 
 std::string report_json(const JobReport& report, const Config& config) {
   return host::report_json(report, config.impl().params.to_json());

@@ -19,7 +19,7 @@ struct RunOptions {
   bool timed = true;                   // the SystemC platform driven through registers; else the functional model
   npu::NpuConfig config;     // timed runs; the job's variant overrides config.variant
   uint32_t regioncfg = 0xAA8A;         // timed runs: region 2 on AXI0 (SRAM), the rest on AXI1 (DRAM)
-  std::array<uint16_t, 4> pmu_events{};  // PMEVTYPER values the driver programs
+  std::array<uint16_t, isa::kMaxEventCounters> pmu_events{};  // PMEVTYPER values the driver programs
   sim::Trace* trace = nullptr;            // timed runs: record blocks and operations here
   bool transactions = false;  // timed runs: the NPU's traffic as TLM transactions on the memories' sockets
   // The on-chip SRAM: the ports that reach it (mem.axiN.memory) and its size (mem.sram.size_bytes; none: no
@@ -33,13 +33,13 @@ struct RunOutcome {
   std::vector<std::string> hazards;  // missing waits observed (functional runs)
   std::string summary;               // a few lines for the user
   std::optional<npu::JobReport> report;  // timed runs
-  // What the driver reads at the end. Timed runs: STATUS in the IRQ handler, PMCCNTR and PMEVCNTR0-3. Functional
+  // What the driver reads at the end. Timed runs: STATUS in the IRQ handler, PMCCNTR and PMEVCNTRn. Functional
   // runs have no registers: status holds the bits their end would set (irq_raised with cmd_end_reached, or with
   // the fault's error bit: cmd_parse_error, bus_status, wd_fault; a simulation limit counts as a parse error, as
   // on the timed platform) and the counters are 0.
   uint32_t status = 0;
   uint64_t cycle_counter = 0;
-  std::array<uint32_t, 4> event_counters{};
+  std::array<uint32_t, isa::kMaxEventCounters> event_counters{};
 };
 
 // The options of a run on the machine `config` resolves to: its NPU configuration and the REGIONCFG its region

@@ -32,7 +32,7 @@ Simulator::Simulator() : platform_("platform"), host_("host") {
 }
 
 TimedRun Simulator::run(Job& job, const npu::NpuConfig& config, uint32_t regioncfg,
-                        const std::array<uint16_t, 4>& pmu_events, sim::Trace* trace, bool transactions) {
+                        const std::array<uint16_t, isa::kMaxEventCounters>& pmu_events, sim::Trace* trace, bool transactions) {
   platform::configure(platform_, config);
   platform_.npu.set_bus_mode(transactions ? ethosu_sim::Npu::BusMode::TRANSACTIONS : ethosu_sim::Npu::BusMode::FAST);
   platform_.npu.impl().set_trace(trace);
@@ -87,7 +87,8 @@ TimedRun Simulator::run(Job& job, const npu::NpuConfig& config, uint32_t regionc
 
   TimedRun out;
   out.driver = host_.result();
-  out.report = platform_.npu.report();
+  // A driver that gave up before starting the NPU leaves it with the previous job's report.
+  if (out.driver.started) out.report = platform_.npu.report();
   if (!out.driver.completed) out.fault = out.report.status.empty() ? out.driver.error : out.report.status;
   platform_.sram.unmap_all();
   platform_.dram.unmap_all();

@@ -37,7 +37,7 @@ class Simulator {
   // trace: when non-null and open, the run is recorded into it. transactions: the NPU's traffic goes to the
   // memories as TLM transactions (Npu::BusMode::TRANSACTIONS) instead of through DMI.
   TimedRun run(Job& job, const npu::NpuConfig& config, uint32_t regioncfg,
-               const std::array<uint16_t, 4>& pmu_events = {}, sim::Trace* trace = nullptr,
+               const std::array<uint16_t, isa::kMaxEventCounters>& pmu_events = {}, sim::Trace* trace = nullptr,
                bool transactions = false);
 
  private:

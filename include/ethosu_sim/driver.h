@@ -8,7 +8,7 @@
 // sequence: RESET (non-secure, user) and wait for reset_status to clear; CMD with the clock/power Q-channel
 // enables; read ID (arch major 1: the U55/U65 map; else the U85's, as the Linux driver decides); QCONFIG,
 // REGIONCFG, AXI_LIMIT0-3 (U85: MEM_ATTR0-3 routing REGIONCFG's values 0/1 to the SRAM port and 2/3 to the external
-// port, AXI_SRAM/AXI_EXT from AXI_LIMIT0/2); BASEP0-7; the PMU (PMEVTYPERn, PMCCNTR_CFG start = CYCLE,
+// port, AXI_SRAM/AXI_EXT from AXI_LIMIT0/2); BASEP0-7; the PMU (PMCR's num_event_cnt, PMEVTYPERn, PMCCNTR_CFG start = CYCLE,
 // PMCNTENSET, PMCR enable + reset); QBASE, QSIZE; CMD run; wait for the IRQ; read STATUS; CMD clear IRQ;
 // stop the PMU and read PMCCNTR and PMEVCNTRn.
 #pragma once
@@ -21,6 +21,8 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "ethosu_sim/isa.h"
+
 namespace ethosu_sim {
 
 struct DriverJob {
@@ -30,14 +32,16 @@ struct DriverJob {
   uint32_t regioncfg = 0xAA8A;    // region 2 on AXI0 (SRAM), the others on AXI1: the Linux driver's value
   std::array<uint32_t, 4> axi_limits{0x1F3F00B0, 0x1F3F00B0, 0x1F3F0002, 0x1F3F0002};  // Linux's values
   std::array<uint64_t, 8> basep{};  // bus address of each region
-  std::array<uint16_t, 4> pmu_events{};  // hardware event ids, 0 = counter unused
+  std::array<uint16_t, kMaxEventCounters> pmu_events{};  // hardware event ids, 0 = counter unused;
+                                                        // one past PMCR.num_event_cnt: an error
 };
 
 struct DriverResult {
   bool completed = false;  // the IRQ came with cmd_end_reached and no error bit
+  bool started = false;    // the driver started the NPU (false: it gave up during set-up, `error` says why)
   uint32_t status = 0;     // STATUS as read in the IRQ handler
   uint64_t cycle_counter = 0;
-  std::array<uint32_t, 4> event_counters{};
+  std::array<uint32_t, kMaxEventCounters> event_counters{};
   std::string error;       // what the driver would report when !completed
 };
 
@@ -66,6 +70,7 @@ class HostCpu : public sc_core::sc_module {
   bool pending_ = false;
   sc_core::sc_time access_time_ = sc_core::sc_time(10, sc_core::SC_NS);
   bool u85_ = false;  // the NPU's ID says Ethos-U85: its register map
+  unsigned counters_ = 0;  // the NPU's event counters (PMCR.num_event_cnt)
   tlm::tlm_generic_payload gp_;
 };
 

@@ -28,6 +28,8 @@ std::optional<Variant> parse_variant(const std::string& name);  // "ethos-u55-12
 const char* variant_name(Variant v);
 
 inline constexpr size_t kRegionCount = 8;  // base-pointer regions
+// PMU event counters (PMEVCNTRn) of the widest configuration: 4 on the U55 and U65, 8 on the U85.
+inline constexpr size_t kMaxEventCounters = 8;
 
 struct Field {
   std::string name;         // as the assembler spells it: "activation_precision"

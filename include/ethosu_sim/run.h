@@ -78,17 +78,18 @@ class Job {
 struct RunOptions {
   bool timed = true;   // the SystemC platform driven through registers; false: the functional model
   Config config;       // the machine; a job compiled for another variant than config's runs on the job's
-  std::array<uint16_t, 4> pmu_events{};          // PMEVTYPER values (pmu_events() turns names into them)
+  std::array<uint16_t, kMaxEventCounters> pmu_events{};       // PMEVTYPER values (pmu_events() turns names into them)
   std::optional<std::filesystem::path> trace;    // timed runs: a Chrome/Perfetto trace of the blocks
 };
 
 struct RunResult {
   bool completed = false;             // the stream reached NPU_OP_STOP without a fault
   std::optional<std::string> fault;   // the NPU's fault as a driver reports it
-  // What the driver read at the end: STATUS in the IRQ handler, PMCCNTR and PMEVCNTR0-3 (0 when functional).
+  // What the driver read at the end: STATUS in the IRQ handler, PMCCNTR and the event counters PMEVCNTRn (4 on the
+  // U55 and U65, 8 on the U85; 0 when functional).
   uint32_t status = 0;
   uint64_t cycle_counter = 0;
-  std::array<uint32_t, 4> event_counters{};
+  std::array<uint32_t, kMaxEventCounters> event_counters{};
   std::optional<JobReport> report;    // timed runs
   std::vector<std::string> hazards;
   std::string summary;                // a few lines for people
@@ -107,9 +108,10 @@ struct Comparison {
 // Each output of the job (after a run) against its expected bytes.
 std::vector<Comparison> compare_outputs(const Job& job);
 
-// PMEVTYPER values for up to four PMU events named as in Arm's pmu_ethosu.h (MAC_ACTIVE, with or without the
-// ETHOSU_PMU_ prefix) or by hardware id; InputError for an unknown name or a fifth event.
-std::array<uint16_t, 4> pmu_events(const std::vector<std::string>& names);
+// PMEVTYPER values for PMU events of `variant` named as in Arm's pmu_ethosu.h (MAC_ACTIVE, with or without the
+// ETHOSU_PMU_ prefix) or by hardware id, one per event counter (4 on the U55 and U65, 8 on the U85); InputError
+// for an unknown name or more events than counters.
+std::array<uint16_t, kMaxEventCounters> pmu_events(const std::vector<std::string>& names, Variant variant = kDefaultVariant);
 
 // The report as `ethosu-sim run --report` writes it (with the resolved configuration), and the table it prints.
 std::string report_json(const JobReport& report, const Config& config);

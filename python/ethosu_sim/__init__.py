@@ -37,9 +37,11 @@ def variants():
 __version__ = _ethosu_sim.__version__
 
 
-def pmu_events():
-    """The PMU events the event counters take: name, hw_id, modelled (False: counts 0), description."""
-    return _ethosu_sim.pmu_events()
+def pmu_events(variant="ethos-u65-256"):
+    """The PMU events the event counters of `variant` take: name, hw_id, modelled (False: counts 0), description.
+
+    The U55 and U65 share one list (4 event counters); the U85 has its own (8 event counters)."""
+    return _ethosu_sim.pmu_events(variant)
 
 
 def stall_causes():

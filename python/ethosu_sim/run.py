@@ -24,7 +24,8 @@ def run(job, config=None, *, inputs=None, pmu=None, functional=False, trace=None
         go on top.
     inputs: arrays for the job's inputs, a list in input order or a dict by name or index (the job itself
         is not changed).
-    pmu: up to four PMU event names or ids for the event counters (the report's pmu holds them).
+    pmu: PMU event names or ids of the job's configuration, one per event counter (4 on the U55 and U65, 8 on
+        the U85; the report's pmu holds them).
     functional: the functional model (the same command-controller engine without time: the same outputs, faults
         and STATUS) instead of the timed platform (no timing in the Result).
     trace: write a Chrome/Perfetto trace of the run to this path.

@@ -84,6 +84,19 @@ def test_minimal_session(add_case):
     assert r.time_s == pytest.approx(r.total_cycles / r.clock_hz)
 
 
+def test_the_u85_counts_eight_pmu_events():
+    case = case_dir("corpus-u85/conv2d_1x1_s1_i8/ethos-u85-256")
+    eight = ["MAC_ACTIVE", "AO_ACTIVE", "WD_ACTIVE", "NPU_ACTIVE", "SRAM_RD_DATA_BEAT_RECEIVED",
+             "SRAM_WR_DATA_BEAT_WRITTEN", "EXT_RD_DATA_BEAT_RECEIVED", "EXT_RD_TRANS_ACCEPTED"]
+    assert {e["name"] for e in ethosu_sim.pmu_events("ethos-u85-256")} >= set(eight)
+    r = ethosu_sim.run(case, pmu=eight)
+    assert set(r.pmu) == set(eight) | {"PMCCNTR"}
+    assert all(r.pmu[e] > 0 for e in eight if not e.startswith("SRAM")), r.pmu
+    assert r.pmu["MAC_ACTIVE"] == r.stats["npu.mac.active_cycles"]
+    with pytest.raises(ethosu_sim.InputError, match="at most 8"):
+        ethosu_sim.run(case, pmu=eight + ["CYCLE"])
+
+
 def test_report_views_agree(conv_case):
     r = ethosu_sim.run(conv_case, pmu=["MAC_ACTIVE", "ETHOSU_PMU_AXI1_RD_DATA_BEAT_RECEIVED"])
     assert set(r.pmu) == {"PMCCNTR", "MAC_ACTIVE", "AXI1_RD_DATA_BEAT_RECEIVED"}

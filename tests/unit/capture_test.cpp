@@ -15,6 +15,8 @@
 #include "host/run/run_job.h"
 #include "host/config/config.h"
 #include "isa/assembler.h"
+#include "tests/unit/npu_streams.h"
+#include "tests/unit/input_errors.h"
 #include "sim/config.h"
 #include "sim/error.h"
 
@@ -583,6 +585,51 @@ TEST(Replay, AVersion1CaptureReplaysIdentically) {
   const ReplayResult r = replay(read_capture(t.path()));
   EXPECT_TRUE(r.identical) << (r.differences.empty() ? "" : r.differences[0]);
   EXPECT_EQ(r.replayed.cycle_counter, c.cycle_counter);
+}
+
+// An Ethos-U85 capture carries its 8 event counters; one of 4 (as written before the U85 had 8) still reads.
+TEST(Replay, AU85CaptureKeepsEightCounters) {
+  Job job;
+  job.name = "u85-pool";
+  job.variant = "ethos-u85-256";
+  job.stream = isa::assemble(npu::test::kU85MaxPool2x2, "u85-pool", isa::IsaVersion::V2);
+  job.regions[1].resize(0x200);
+  for (size_t i = 0; i < 256; ++i) job.regions[1][0x100 + i] = static_cast<uint8_t>(i * 7 + 3);
+  const sim::Config config = resolve_config(MachineRequest{}, job.variant);
+  RunOptions options = run_options(config, true);
+  options.pmu_events = parse_pmu_events({"MAC_ACTIVE", "AO_ACTIVE", "NPU_ACTIVE", "EXT_RD_TRANS_ACCEPTED",
+                                         "EXT_RD_DATA_BEAT_RECEIVED", "EXT_WR_TRANS_ACCEPTED",
+                                         "EXT_WR_DATA_BEAT_WRITTEN", "EXT_WR_TRANS_COMPLETED_M"},
+                                        isa::Variant::U85_256)
+                           .events;
+  const auto before = job.regions;
+  const RunOutcome outcome = run_job(job, options);
+  ASSERT_FALSE(outcome.fault);
+  const Capture c = capture_run("unit-test", before, job, options, outcome, config);
+  EXPECT_GT(c.event_counters[7], 0u);
+  TempDir t;
+  write_capture(t.path(), c);
+  json j = load_manifest(t.path());
+  EXPECT_EQ(j["pmu_events"].size(), 8u);
+  EXPECT_EQ(j["results"]["event_counters"].size(), 8u);
+  const ReplayResult r = replay(read_capture(t.path()));
+  EXPECT_TRUE(r.identical) << (r.differences.empty() ? "" : r.differences[0]);
+  EXPECT_EQ(r.replayed.event_counters, c.event_counters);
+
+  j["results"]["event_counters"][7] = c.event_counters[7] + 1;  // a difference in the last counter is found
+  save_manifest(t.path(), j);
+  const ReplayResult differs = replay(read_capture(t.path()));
+  ASSERT_EQ(differs.differences.size(), 1u);
+  EXPECT_NE(differs.differences[0].find("PMEVCNTR7 (EXT_WR_TRANS_COMPLETED_M)"), std::string::npos) << differs.differences[0];
+
+  j["pmu_events"] = json::array({48, 64, 35, 384});
+  j["results"]["event_counters"] = json::array({c.event_counters[0], c.event_counters[1], c.event_counters[2], c.event_counters[3]});
+  save_manifest(t.path(), j);
+  EXPECT_TRUE(replay(read_capture(t.path())).identical);
+
+  j["pmu_events"] = json::array({48, 64, 35, 384, 386});
+  save_manifest(t.path(), j);
+  ethosu::testing::expect_input_error([&] { read_capture(t.path()); }, "expected 8 (or 4) event ids");
 }
 
 TEST(Replay, FunctionalCaptureReplaysIdentically) {

@@ -9,6 +9,49 @@ namespace ethosu::npu::test {
 
 inline const std::string kStop = "NPU_OP_STOP mask=0xffff\n";
 
+// An Ethos-U85 stream: a 2x2 stride-2 MAX pool, 4x4x16 int8 to 2x2x16, in region 1 (the IFM at 0x100, the OFM at 0),
+// as Vela 5.1 writes one.
+inline const std::string kU85MaxPool2x2 = R"(.isa 2
+NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC activation_storage=TILE2X2
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_BASE0 addr=0x100
+NPU_SET_IFM_HEIGHT0_M1 height_m1=3
+NPU_SET_IFM_HEIGHT1_M1 height_m1=3
+NPU_SET_IFM_WIDTH0_M1 width_m1=3
+NPU_SET_IFM_DEPTH_M1 depth_m1=15
+NPU_SET_IFM_STRIDE_Y stride=64
+NPU_SET_IFM_STRIDE_X stride=16
+NPU_SET_IFM_STRIDE_C stride=1
+NPU_SET_IFM_PAD_TOP pad=0
+NPU_SET_IFM_PAD_LEFT pad=0
+NPU_SET_IFM_PAD_BOTTOM pad=0
+NPU_SET_IFM_PAD_RIGHT pad=0
+NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC scale_mode=GLOBAL activation_storage=TILE2X2
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x0
+NPU_SET_OFM_HEIGHT_M1 height_m1=1
+NPU_SET_OFM_WIDTH_M1 width_m1=1
+NPU_SET_OFM_DEPTH_M1 depth_m1=15
+NPU_SET_OFM_HEIGHT0_M1 height_m1=1
+NPU_SET_OFM_HEIGHT1_M1 height_m1=1
+NPU_SET_OFM_WIDTH0_M1 width_m1=1
+NPU_SET_OFM_STRIDE_Y stride=32
+NPU_SET_OFM_STRIDE_X stride=16
+NPU_SET_OFM_STRIDE_C stride=1
+NPU_SET_KERNEL_HEIGHT_M1 height_m1=1
+NPU_SET_KERNEL_WIDTH_M1 width_m1=1
+NPU_SET_KERNEL_STRIDE stride_x_lsb=1 stride_y_lsb=1
+NPU_SET_ACTIVATION_MIN clip_boundary=-128
+NPU_SET_ACTIVATION_MAX clip_boundary=127
+NPU_SET_OFM_SCALE shift=0 scale=1
+NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=1
+NPU_SET_OFM_BLK_WIDTH_M1 width_m1=1
+NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15
+NPU_SET_ACC_FORMAT acc_format=I32 acc_input=RESET acc_output=ENABLE microblock=U1X2
+NPU_OP_POOL pooling_mode=MAX
+NPU_OP_STOP mask=0
+)";
+
 // An uncompressed weight stream of n zero weights: one slice (ZDIV 6 = no zero runs, WDIV 7 =
 // uncompressed, a new empty palette with 2-bit direct codes), then the end marker, padded with 0xFF to
 // 16 bytes (spec 04 sections 2.2-2.7).

@@ -1,4 +1,5 @@
 // The public configuration, jobs and runs (include/ethosu_sim/config.h, run.h).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -87,6 +88,58 @@ TEST(PublicRun, TimedAndFunctionalRunsOfAStream) {
   EXPECT_EQ(functional.region(2), timed.region(2));
   EXPECT_EQ(f.status, t.status);
   EXPECT_TRUE(compare_outputs(functional).empty());  // a raw stream names no outputs
+}
+
+// kU85MaxPool2x2 over a ramp.
+Job u85_pool_job() {
+  std::array<std::vector<uint8_t>, kRegionCount> regions{};
+  regions[1].resize(0x200);
+  for (size_t i = 0; i < 256; ++i) regions[1][0x100 + i] = static_cast<uint8_t>(i * 7 + 3);
+  return Job::from_stream(assemble(ethosu::npu::test::kU85MaxPool2x2), regions, "ethos-u85-256");
+}
+
+// The U85's PMU has 8 event counters, and all 8 count: an event counts the same in the last counter as in the first.
+TEST(PublicRun, TheU85CountsEightEvents) {
+  const std::vector<std::string> eight{"CYCLE",          "NPU_ACTIVE",         "MAC_ACTIVE",
+                                       "AO_ACTIVE",      "EXT_RD_TRANS_ACCEPTED", "EXT_RD_DATA_BEAT_RECEIVED",
+                                       "EXT_WR_TRANS_ACCEPTED", "EXT_WR_DATA_BEAT_WRITTEN"};
+  RunOptions o;
+  o.pmu_events = pmu_events(eight, Variant::U85_256);
+  Job job = u85_pool_job();
+  const RunResult r = run(job, o);
+  ASSERT_TRUE(r.completed) << r.fault.value_or("");
+  for (size_t i = 0; i < eight.size(); ++i) EXPECT_GT(r.event_counters[i], 0u) << eight[i];
+  int8_t expected_max = -128;  // OFM (0, 0, 0): the IFM's elements (0..1, 0..1, 0)
+  for (size_t y = 0; y < 2; ++y)
+    for (size_t x = 0; x < 2; ++x)
+      expected_max = std::max(expected_max, static_cast<int8_t>(job.region(1)[0x100 + y * 64 + x * 16]));
+  EXPECT_EQ(static_cast<int8_t>(job.region(1)[0]), expected_max);
+
+  std::vector<std::string> reversed(eight.rbegin(), eight.rend());
+  o.pmu_events = pmu_events(reversed, Variant::U85_256);
+  Job again = u85_pool_job();
+  const RunResult back = run(again, o);
+  for (size_t i = 0; i < eight.size(); ++i)
+    if (eight[i] != "CYCLE" && eight[i] != "NPU_ACTIVE") {  // these count the driver's register accesses too
+      EXPECT_EQ(back.event_counters[eight.size() - 1 - i], r.event_counters[i]) << eight[i];
+    }
+
+  // A ninth event, and a fifth on a U65, are refused by name.
+  EXPECT_NE(input_error_of([&] {
+              auto nine = eight;
+              nine.push_back("WD_ACTIVE");
+              pmu_events(nine, Variant::U85_256);
+            }).find("at most 8"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }).find("at most 4"),
+            std::string::npos);
+  // Set by hand, a fifth event on a U65 is a driver error: PMCR says it has 4 counters.
+  RunOptions fifth;
+  fifth.pmu_events[4] = 48;
+  Job u65 = pool_job();
+  const RunResult refused = run(u65, fifth);
+  EXPECT_FALSE(refused.completed);
+  EXPECT_NE(refused.fault.value_or("").find("the NPU has 4 event counters"), std::string::npos) << refused.fault.value_or("");
 }
 
 // Exceptions are thrown before SystemC runs in the process (ASan misreads a throw after SystemC's

@@ -31,9 +31,6 @@ constexpr uint64_t kPage = 4096;
 constexpr uint64_t kMaxBoBytes = uint64_t{512} << 20;
 // The kernel's first fake mmap offset (DRM_FILE_PAGE_OFFSET_START on 64-bit: 4 GiB).
 constexpr uint64_t kFirstMmapOffset = uint64_t{1} << 32;
-// Event counters a perfmon may ask for: the U65's four (PMCR.num_event_cnt). A U85 has eight, but a job carries
-// four events through the simulator's run options, so the shim offers four there too.
-constexpr uint32_t kPmuCounters = 4;
 // The Linux driver's REGIONCFG: region 2 on AXI0 (SRAM), the others on AXI1 (ethosu_reset()).
 constexpr uint32_t kLinuxRegioncfg = 0xAA8A;
 
@@ -103,7 +100,7 @@ struct JobResult {
   std::string fault;
   uint32_t status = 0;
   uint64_t cycle_counter = 0;
-  std::array<uint32_t, 4> event_counters{};
+  std::array<uint32_t, isa::kMaxEventCounters> event_counters{};
 };
 
 using sim::hex;
@@ -137,7 +134,8 @@ Device::Device(const host::ShimSettings& settings)
 
 std::array<uint32_t, 4> Device::npu_info() const {
   const isa::Architecture& arch = isa::architecture(variant_);
-  return {arch.id, arch.config, sram_size_bytes_, kPmuCounters};
+  // pmu_counters: the kernel reads PMCR.num_event_cnt (4 on the U55 and U65, 8 on the U85).
+  return {arch.id, arch.config, sram_size_bytes_, arch.pmu_event_counters};
 }
 
 uint64_t Device::allocate_mmap_offset(uint64_t size_bytes) {
@@ -608,10 +606,11 @@ int DeviceFile::submit_job(const ethosu_accel_job& job, const std::shared_ptr<Pe
 
 int DeviceFile::perfmon_create(void* arg) {
   auto c = load<ethosu_accel_perfmon_create>(arg);
-  if (c.ncounters > kPmuCounters) return -EINVAL;
+  const isa::Architecture& arch = isa::architecture(device_.variant());
+  if (c.ncounters > arch.pmu_event_counters) return -EINVAL;  // the kernel's limit: npu_info.pmu_counters
   // The kernel's event_max: the family's highest event id (433 on the U65, 671 on the U85).
   uint16_t max_event = 0;
-  for (const isa::PmuEventInfo* e : isa::architecture(device_.variant()).pmu_events)
+  for (const isa::PmuEventInfo* e : arch.pmu_events)
     max_event = std::max(max_event, e->hw_id);
   for (uint32_t i = 0; i < c.ncounters; ++i)
     if (c.counters[i] > max_event) return -EINVAL;

@@ -284,13 +284,13 @@ struct Ran {
   std::string fault;
   uint32_t status_reg = 0;
   uint64_t cycles = 0;
-  std::array<uint32_t, 4> events{};
+  std::array<uint32_t, isa::kMaxEventCounters> events{};  // the U65's first 4
   bool timed = false;
   uint32_t regioncfg = 0;
   std::map<std::string, std::string> parameters;
 };
 
-Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array<uint16_t, 4>& hw_events) {
+Ran execute(host::Job& job, const host::ShimSettings& settings, const std::array<uint16_t, isa::kMaxEventCounters>& hw_events) {
   const sim::Config config = host::resolve_config(settings.request, job.variant);
   Ran ran;
   for (const sim::Param* p : config.params())
@@ -327,7 +327,7 @@ InferenceResult run_inference(const InferenceRequest& r, const host::ShimSetting
     if (p.job.variant != npu)
       throw InputError("the network was compiled for " + p.job.variant + ", the NPU is " + npu);
     // Driver-API event indices to the hardware ids the firmware programs; an unknown index counts nothing.
-    std::array<uint16_t, 4> hw{};
+    std::array<uint16_t, isa::kMaxEventCounters> hw{};
     for (size_t i = 0; i < kPmuEventMax; ++i) {
       const isa::PmuEventInfo* e = isa::find_pmu_event_by_driver_index(static_cast<uint16_t>(res.pmu_config.events[i]));
       hw[i] = e ? e->hw_id : 0;

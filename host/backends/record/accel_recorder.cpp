@@ -115,6 +115,13 @@ struct AccelRecorder::State {
     return f.identity;
   }
 
+  // The configuration DEV_QUERY reports; the default one when it names none the simulator knows.
+  isa::Variant variant_of(File& f) {
+    const std::optional<host::NpuIdentity> id = identity(f);
+    const std::optional<std::string> name = id ? host::variant_of_config(id->config) : std::nullopt;
+    return isa::parse_variant(name.value_or("")).value_or(isa::kDefaultVariant);
+  }
+
   std::vector<uint64_t> values(File& f, uint32_t perfmon) {
     const auto it = f.perfmons.find(perfmon);
     if (it == f.perfmons.end()) return {};
@@ -130,18 +137,20 @@ struct AccelRecorder::State {
     File& f = *fp;
     if (global_file && global_perfmon) return {global_file, global_perfmon};
     if (perfmon_id && f.perfmons.count(perfmon_id)) return {fp, perfmon_id};
-    const Settings& s = settings();
-    if (!s.own_pmu_count) return {nullptr, 0};
+    if (settings().own_pmu.empty()) return {nullptr, 0};
     if (!f.own_perfmon) {
+      // The events of the NPU the driver reports (the U85's PMU has its own ids and eight counters).
+      const std::vector<uint16_t> events = own_pmu_events(variant_of(f));
+      if (events.empty()) return {nullptr, 0};
       ethosu_accel_perfmon_create c{};
-      c.ncounters = static_cast<uint32_t>(s.own_pmu_count);
-      std::copy_n(s.own_pmu_events.begin(), s.own_pmu_count, c.counters);
+      c.ncounters = static_cast<uint32_t>(events.size());
+      std::copy(events.begin(), events.end(), c.counters);
       if (own_ioctl(f.fd(), ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &c) != 0) {
         warn("ETHOSU_RECORD_PMU: the driver refused a perfmon for these events; recording without counters");
         return {nullptr, 0};
       }
       f.own_perfmon = c.id;
-      f.perfmons[c.id].assign(s.own_pmu_events.begin(), s.own_pmu_events.begin() + s.own_pmu_count);
+      f.perfmons[c.id] = events;
     }
     return {fp, f.own_perfmon};
   }
@@ -164,7 +173,7 @@ struct AccelRecorder::State {
       if (auto v = host::variant_of_config(m.device->config)) {
         m.variant = *v;
       } else {
-        warn("DEV_QUERY's CONFIG " + std::to_string(m.device->config) + " names no Ethos-U65; recorded as " + m.variant);
+        warn("DEV_QUERY's CONFIG " + std::to_string(m.device->config) + " names no Ethos-U configuration the simulator models; recorded as " + m.variant);
         m.device.reset();
       }
     }
@@ -544,7 +553,7 @@ int AccelRecorder::submit(int fd, unsigned long request, void* arg) {
       p.perfmon_file = counter.first;
       p.values_before = before;
       const auto& events = counter.first->perfmons[counter.second];
-      for (size_t i = 0; i < events.size() && i < 4; ++i) p.meta.pmu_events[i] = events[i];
+      for (size_t i = 0; i < events.size() && i < p.meta.pmu_events.size(); ++i) p.meta.pmu_events[i] = events[i];
     }
     st.pending.push_back(std::move(p));
   }

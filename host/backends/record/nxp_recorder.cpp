@@ -127,7 +127,7 @@ struct NxpRecorder::State {
         m.pmu_events[i] = e->hw_id;
     }
     m.cycle_counter_recorded = rec.pmu_cycle_count;
-    m.event_counters_recorded = m.pmu_events != std::array<uint16_t, 4>{};
+    m.event_counters_recorded = m.pmu_events != decltype(m.pmu_events){};
     uint64_t total = n.size;
     for (uint32_t i = 0; i < req.ifm_count; ++i) {
       BufferView v = view(static_cast<int>(req.ifm_fd[i]), "ifm", i);
@@ -342,13 +342,15 @@ long NxpRecorder::ioctl(int fd, unsigned long request, void* arg) {
   // INFERENCE_STATUS answers are then cleared of it again.
   InferenceCreate passed = req;
   const Settings& set = settings();
-  const bool own_pmu = set.own_pmu_count && req.pmu_config.cycle_count == 0 &&
+  // NXP's stack drives the i.MX 93's U65.
+  const std::vector<uint16_t> own_events = set.own_pmu.empty() ? std::vector<uint16_t>{} : own_pmu_events(isa::Variant::U65_256);
+  const bool own_pmu = !own_events.empty() && req.pmu_config.cycle_count == 0 &&
                        std::all_of(std::begin(req.pmu_config.events), std::end(req.pmu_config.events),
                                    [](uint32_t e) { return e == 0; });
   if (own_pmu) {
     passed.pmu_config.cycle_count = 1;
-    for (size_t i = 0; i < set.own_pmu_count && i < kPmuEventMax; ++i)
-      if (const isa::PmuEventInfo* e = isa::find_pmu_event(set.own_pmu_events[i]))
+    for (size_t i = 0; i < own_events.size() && i < kPmuEventMax; ++i)
+      if (const isa::PmuEventInfo* e = isa::find_pmu_event(own_events[i]))
         passed.pmu_config.events[i] = e->driver_index[static_cast<size_t>(isa::RegisterMap::U65)];  // NXP: the i.MX 93's U65
   }
   std::optional<Pending> p;

@@ -26,28 +26,15 @@ std::string trim(std::string s) {
   return s.substr(i);
 }
 
-// ETHOSU_RECORD_PMU: event names as in Arm's pmu_ethosu.h (with or without ETHOSU_PMU_) or hardware ids, at most 4.
-// A bad list is reported and ignored: the recorder never stops the client.
-void parse_pmu(const char* text, Settings& s) {
+// ETHOSU_RECORD_PMU: event names as in Arm's pmu_ethosu.h (with or without ETHOSU_PMU_) or hardware ids. Resolved
+// when a job is recorded, with the PMU of the NPU the driver reports.
+std::vector<std::string> split_pmu(const char* text) {
+  std::vector<std::string> out;
   std::stringstream in(text);
   std::string item;
-  while (std::getline(in, item, ',')) {
-    item = trim(item);
-    if (item.empty()) continue;
-    std::string_view name = item;
-    if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
-    const isa::PmuEventInfo* e = isa::find_pmu_event(name);
-    if (!e && !name.empty() && name.size() <= 5 && name.find_first_not_of("0123456789") == std::string_view::npos)
-      e = isa::find_pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
-    if (!e || s.own_pmu_count == s.own_pmu_events.size()) {
-      warn("ETHOSU_RECORD_PMU=" + std::string(text) + ": " +
-           (e ? "more than the 4 event counters" : "unknown event '" + item + "'") + "; no perfmon of the recorder's");
-      s.own_pmu_count = 0;
-      s.own_pmu_events = {};
-      return;
-    }
-    s.own_pmu_events[s.own_pmu_count++] = e->hw_id;
-  }
+  while (std::getline(in, item, ','))
+    if (!(item = trim(item)).empty()) out.push_back(item);
+  return out;
 }
 
 }  // namespace
@@ -56,11 +43,34 @@ const Settings& settings() {
   static const Settings s = [] {
     Settings out;
     if (const char* root = std::getenv("ETHOSU_RECORD_DIR"); root && *root) out.root = root;
-    if (const char* pmu = std::getenv("ETHOSU_RECORD_PMU"); pmu && *pmu && !out.root.empty()) parse_pmu(pmu, out);
+    if (const char* pmu = std::getenv("ETHOSU_RECORD_PMU"); pmu && *pmu && !out.root.empty()) out.own_pmu = split_pmu(pmu);
     if (const char* v = std::getenv("ETHOSU_RECORD_VERBOSE")) out.verbose = std::string(v) == "1";
     return out;
   }();
   return s;
+}
+
+// A bad list is reported and ignored: the recorder never stops the client.
+std::vector<uint16_t> own_pmu_events(isa::Variant variant) {
+  const Settings& s = settings();
+  const isa::Architecture& arch = isa::architecture(variant);
+  std::vector<uint16_t> ids;
+  for (const std::string& item : s.own_pmu) {
+    std::string_view name = item;
+    if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
+    const isa::PmuEventInfo* e = arch.pmu_event(name);
+    if (!e && name.size() <= 5 && name.find_first_not_of("0123456789") == std::string_view::npos)
+      e = arch.pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
+    if (!e || ids.size() == arch.pmu_event_counters) {
+      warn("ETHOSU_RECORD_PMU: " +
+           (e ? "more than the " + std::to_string(arch.pmu_event_counters) + " event counters of the "
+              : "'" + item + "' is no PMU event of the ") +
+           isa::product_name(arch.product) + "; no perfmon of the recorder's");
+      return {};
+    }
+    ids.push_back(e->hw_id);
+  }
+  return ids;
 }
 
 std::recursive_mutex& lock() {

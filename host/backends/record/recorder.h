@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "host/backends/common/libc.h"
+#include "isa/architecture.h"
 
 namespace ethosu::record {
 
@@ -39,11 +40,13 @@ using interpose::libc;
 // What the environment asks for, read once.
 struct Settings {
   std::filesystem::path root;            // ETHOSU_RECORD_DIR; empty: inert
-  std::array<uint16_t, 4> own_pmu_events{};  // ETHOSU_RECORD_PMU as hardware event ids (0 = none)
-  size_t own_pmu_count = 0;
+  std::vector<std::string> own_pmu;      // ETHOSU_RECORD_PMU: event names or ids, resolved for the NPU recorded
   bool verbose = false;                  // ETHOSU_RECORD_VERBOSE=1: one line per recorded job on stderr
 };
 const Settings& settings();
+// ETHOSU_RECORD_PMU as hardware event ids of `variant`'s PMU; empty (and a warning) when one is none of its events or
+// there are more than its event counters.
+std::vector<uint16_t> own_pmu_events(isa::Variant variant);
 inline bool enabled() { return !settings().root.empty(); }
 
 // The recorders' lock: their tables and every recording step. The client's own blocking calls are passed on

@@ -151,7 +151,11 @@ void ControlRegisters::fault(const cc::Fault& f) {
       break;
     case cc::FaultKind::CMD_PARSE_ERROR:
     case cc::FaultKind::LIMIT: status_ |= bit(RegField::STATUS_cmd_parse_error); break;
-    case cc::FaultKind::WD_FAULT: status_ |= bit(RegField::STATUS_wd_fault); break;
+    // The U85's STATUS has no wd_fault (bit 7 is reserved there, Arm's ethosu85_interface.h): a weight stream its
+    // decoders cannot parse is reported as a command-stream parse error [I: no source says what the U85 reports].
+    case cc::FaultKind::WD_FAULT:
+      status_ |= bit(u85() ? RegField::STATUS_cmd_parse_error : RegField::STATUS_wd_fault);
+      break;
   }
 }
 

@@ -79,6 +79,19 @@ TEST(ControlRegisters, FaultsLatchUntilReset) {
   EXPECT_EQ(c.basep(0), 0u);
 }
 
+TEST(ControlRegisters, WeightDecoderFaultPerFamily) {
+  npu::ControlRegisters u65(isa::Variant::U65_256), u85(isa::Variant::U85_256);
+  for (npu::ControlRegisters* c : {&u65, &u85}) {
+    c->set_running(true);
+    c->fault({cc::FaultKind::WD_FAULT, 0, "", 0, cc::Channel::RD_WEIGHTS});
+    EXPECT_TRUE(c->faulted());
+  }
+  EXPECT_EQ(rd(u65, off(Reg::STATUS)) & 0x92u, 0x82u);  // irq_raised, wd_fault
+  // The U85 has no wd_fault: bit 7 stays clear (reserved), the fault shows as cmd_parse_error.
+  const uint32_t s = rd(u85, isa::reg_at(Reg::STATUS, 0, isa::RegisterMap::U85));
+  EXPECT_EQ(s & 0x92u, 0x12u);
+}
+
 TEST(ControlRegisters, RegionPorts) {
   npu::ControlRegisters c(isa::Variant::U65_256);
   wr(c, off(Reg::REGIONCFG), 0x0000AA8A);  // the Linux driver's value

@@ -63,8 +63,9 @@ const char* const kBenchHelp =
     "  --system NAME        a preset (imx93, imx93-800mhz, corstone-300, arm-internal-default,\n"
     "                       nxp-internal-default) or a built-in\n"
     "                       vela.ini system config with its family's memory mode; default: each case's\n"
-    "                       family default (imx93 for the U65, corstone-300 for the U55), which is the\n"
-    "                       memory system Vela's estimate of the U55 compilations assumes\n"
+    "                       family default (imx93 for the U65, corstone-300 for the U55,\n"
+    "                       Ethos_U85_SYS_DRAM_Mid for the U85), which is the memory system Vela's\n"
+    "                       estimate of the U55 and U85 compilations assumes\n"
     "  --variant NAME       only the cases compiled for that configuration (ethos-u65-256, ethos-u55-128, ...)\n"
     "  --set NAME=VALUE     a parameter, after the system (repeatable, as `run --set`); the own Vela\n"
     "                       estimate follows the memories and region ports it sets\n"
@@ -556,7 +557,7 @@ int run_bench(const std::vector<std::string>& argv) {
   const char* const conv_kernels[] = {"generic", "AVX2", "AVX-VNNI", "AVX-512 VNNI"};
   std::printf("system %s, %llu runs per case %s, %s host thread(s) per operation; host ms per run (medians); "
               "SIMD: Highway target %s, conv micro-kernels %s\n",
-              bench.system.empty() ? "per family (imx93 for the U65, corstone-300 for the U55)" : bench.system.c_str(),
+              bench.system.empty() ? "per family (imx93 for the U65, corstone-300 for the U55, Ethos_U85_SYS_DRAM_Mid for the U85)" : bench.system.c_str(),
               static_cast<unsigned long long>(bench.repeat),
               processes ? "each in a new 'ethosu-sim run' process" : "in this process", bench.threads.c_str(),
               kernels::simd_target_name(),

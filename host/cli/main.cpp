@@ -70,7 +70,7 @@ __attribute__((section(".preinit_array"), used)) void (*preinit_huge_pages)(int,
 constexpr const char* kUsage =
     "usage: ethosu-sim <command> [options]\n"
     "\n"
-    "A simulator of the Arm Ethos-U65 NPU (i.MX 93).\n"
+    "A simulator of Arm's Ethos-U NPUs: the U65 (i.MX 93), the U55 and the U85 ('run --list-variants').\n"
     "\n"
     "commands:\n"
     "  disasm FILE        disassemble a command stream (bare, COP1/COP2 payload or Vela .tflite)\n"

@@ -16,37 +16,40 @@
 namespace ethosu::host {
 namespace {
 
-// One DMA of `bytes` from region 0 to region 1, both in DRAM (AXI1 under the Linux driver's REGIONCFG).
-Capture dma_job(uint32_t bytes) {
-  const std::string text = "NPU_SET_DMA0_SRC_REGION region=0\nNPU_SET_DMA0_DST_REGION region=1\nNPU_SET_DMA0_SRC addr=0\n"
+// One DMA of `bytes` from region 0 to region 1, both in DRAM (AXI1 under the Linux driver's REGIONCFG; the
+// external port on a U85), on `variant`.
+Capture dma_job(uint32_t bytes, const std::string& variant = "ethos-u65-256") {
+  const bool u85 = variant.rfind("ethos-u85", 0) == 0;
+  const std::string text = std::string(u85 ? ".isa 2\n" : "") + "NPU_SET_DMA0_SRC_REGION region=0\nNPU_SET_DMA0_DST_REGION region=1\nNPU_SET_DMA0_SRC addr=0\n"
                            "NPU_SET_DMA0_DST addr=0\nNPU_SET_DMA0_LEN length=" +
                            std::to_string(bytes) + "\nNPU_OP_DMA_START\nNPU_OP_STOP mask=0xffff\n";
   Capture c;
   c.source = "unit-test";
+  c.variant = variant;
   c.on_hardware = true;
-  c.stream = isa::assemble(text, "dma");
+  c.stream = isa::assemble(text, "dma", u85 ? isa::IsaVersion::V2 : isa::IsaVersion::V1);
   c.regions_before[0].assign(bytes, 1);
   c.regions_before[1].assign(bytes, 0);
   c.status_recorded = false;
   return c;
 }
 
-npu::NpuConfig machine(const std::vector<std::string>& assignments) {
+npu::NpuConfig machine(const std::vector<std::string>& assignments, const std::string& variant = "ethos-u65-256") {
   MachineRequest r;
   r.assignments = assignments;
-  return npu::read_config(resolve_config(r, "ethos-u65-256"));
+  return npu::read_config(resolve_config(r, variant));
 }
 
 const std::vector<std::string> kSecret = {"mem.axi1.read_latency_cycles=800", "mem.axi1.bytes_per_cycle=2.0"};
 
 // DMA jobs of several sizes as a board with the secret timing would record them; wall times as a driver at
 // 800 MHz with 50 us per job outside the NPU would see them.
-std::vector<RecordedJob> recorded(const std::vector<uint32_t>& sizes) {
+std::vector<RecordedJob> recorded(const std::vector<uint32_t>& sizes, const std::string& variant = "ethos-u65-256") {
   std::vector<RecordedJob> jobs;
   for (uint32_t bytes : sizes) {
-    Capture c = dma_job(bytes);
+    Capture c = dma_job(bytes, variant);
     c.cycle_counter_recorded = false;
-    c.cycle_counter = RecordedJob(c, "probe").simulate(machine(kSecret));
+    c.cycle_counter = RecordedJob(c, "probe").simulate(machine(kSecret, variant));
     c.cycle_counter_recorded = true;
     c.wall_ns = 50000 + static_cast<uint64_t>(std::llround(static_cast<double>(c.cycle_counter) / 0.8));
     jobs.emplace_back(c, "dma" + std::to_string(bytes));
@@ -81,6 +84,18 @@ TEST(Calibrate, FindsTheLatencyAndBandwidthAJobSetDetermines) {
   const sim::Config fitted = resolve_config(request, "ethos-u65-256");
   EXPECT_EQ(fitted.param("mem.axi1.read_latency_cycles").value_text(), param(r, "mem.axi1.read_latency_cycles").after);
   std::filesystem::remove(file);
+}
+
+// The same on a U85 board (its external port), from the U85-256's default timing.
+TEST(Calibrate, FindsTheU85sExternalMemoryTiming) {
+  const auto jobs = recorded({64, 1024, 16384, 131072}, "ethos-u85-256");
+  CalibrationOptions o;
+  o.fit = {"mem.axi1.read_latency_cycles", "mem.axi1.bytes_per_cycle"};
+  const CalibrationResult r = calibrate(jobs, o);
+  EXPECT_NEAR(std::stod(param(r, "mem.axi1.read_latency_cycles").after), 800, 80);
+  EXPECT_NEAR(std::stod(param(r, "mem.axi1.bytes_per_cycle").after), 2.0, 0.2);
+  EXPECT_GT(r.median_abs_error_before, 0.1);
+  EXPECT_LT(r.median_abs_error_after, 0.01);
 }
 
 TEST(Calibrate, TheClockComesFromWallTimes) {

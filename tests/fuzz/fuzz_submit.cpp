@@ -3,7 +3,9 @@
 // nor the simulator may touch host memory outside the buffers they were given (the simulator works on exactly
 // sized copies of the BOs, which ASan watches) or hang.
 //
-// Input: the bytes are the stream, so the corpus cmdstream.bin files are seeds as they are. Each region the
+// Input: the bytes are the stream, on the shim's default device (the i.MX 93's U65-256), so the corpus
+// cmdstream.bin files are seeds as they are. An input that starts with "FZSU" has an 8-byte header instead, whose
+// byte 4 picks the device: even the U65-256, odd a U85-256 (the accel shim's other family). Each region the
 // validated stream reaches gets a BO of exactly that reach (page-rounded, at most 1 MiB; beyond that the job is
 // not submitted), filled with a fixed pattern; region 2 is the device's SRAM. A stream the shim's validator
 // refuses stops at CMDSTREAM_BO_CREATE, as in the kernel.
@@ -32,12 +34,19 @@ const char* fuzz_limits(const char* name) {
 
 constexpr uint64_t kMaxRegionBytes = uint64_t{1} << 20;
 
-acc::Device& device() {
-  static acc::Device* d = [] {
+const char* fuzz_limits_u85(const char* name) {
+  return std::strcmp(name, "ETHOSU_SIM_VARIANT") == 0 ? "ethos-u85-256" : fuzz_limits(name);
+}
+
+acc::Device& device(bool u85) {
+  static acc::Device* devices[2] = {nullptr, nullptr};
+  acc::Device*& d = devices[u85];
+  if (!d) {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-    // The shim's defaults (timed imx93, its SRAM), whatever the environment says.
-    return new acc::Device(ethosu::host::read_shim_settings(fuzz_limits, ethosu::host::ShimDriver::LINUX_ACCEL));
-  }();
+    // The shim's defaults (timed, the family's default system and SRAM), whatever the environment says.
+    d = new acc::Device(
+        ethosu::host::read_shim_settings(u85 ? fuzz_limits_u85 : fuzz_limits, ethosu::host::ShimDriver::LINUX_ACCEL));
+  }
   return *d;
 }
 
@@ -54,10 +63,17 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  bool u85 = false;
+  if (size >= 8 && std::memcmp(data, "FZSU", 4) == 0) {
+    u85 = data[4] & 1;
+    data += 8;
+    size -= 8;
+  }
   if (size == 0 || size > 65536) return 0;
-  acc::DeviceFile file(device());
+  acc::Device& npu = device(u85);
+  acc::DeviceFile file(npu);
   std::string reason;
-  const auto info = acc::validate_cmdstream(data, size, device().variant(), reason);
+  const auto info = acc::validate_cmdstream(data, size, npu.variant(), reason);
 
   ethosu_accel_cmdstream_bo_create c{};
   c.size = static_cast<uint32_t>(size);
@@ -71,7 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (unsigned r = 0; r < 8; ++r) {
     const uint64_t need = info->region_size_bytes[r];
     if (need == 0) continue;
-    if (r == ETHOSU_ACCEL_SRAM_REGION && need <= device().sram_size_bytes()) continue;
+    if (r == ETHOSU_ACCEL_SRAM_REGION && need <= npu.sram_size_bytes()) continue;
     if (need > kMaxRegionBytes) return 0;
     ethosu_accel_bo_create b{};
     b.size = need;

@@ -2,11 +2,15 @@
 // build, so the fuzzers start from inputs that reach deep into the readers, and the inputs earlier fuzzing runs
 // found to add coverage (tests/fuzz/seeds/<target>.hex: one input per line, in hex; libFuzzer's -merge=1 picked
 // them, the smallest kept). Usage: make_seeds DIR [HEXFILE...]
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "isa/architecture.h"
+#include "isa/assembler.h"
 #include "tests/unit/flatbuffer_builder.h"
+#include "tests/unit/npu_streams.h"
 #include "tests/unit/weight_encoder.h"
 
 namespace tb = ethosu::testing;
@@ -108,6 +112,19 @@ int main(int argc, char** argv) {
   capture_seed("capture_zero_filled_over_the_limit.json", seven);
   capture_seed("capture_zero_filled.json", R"(, {"region": 0, "size_bytes": 4294967296, "zero_filled": true},)"
                                            R"( {"region": 2, "size_bytes": 4294966272, "zero_filled": true})");
+  // A U85 stream behind the headers of fuzz_submit (byte 4 odd: the U85 device) and fuzz_run (byte 4: the
+  // configuration's index; region 1 of 1 KiB).
+  const std::vector<uint8_t> u85_pool =
+      ethosu::isa::assemble(ethosu::npu::test::kU85MaxPool2x2, "u85_pool", ethosu::isa::IsaVersion::V2);
+  const auto& variants = ethosu::isa::variants();
+  const auto u85_256 = std::find(variants.begin(), variants.end(), ethosu::isa::Variant::U85_256) - variants.begin();
+  tb::Bytes submit_u85 = {'F', 'Z', 'S', 'U', 1, 0, 0, 0};
+  submit_u85.insert(submit_u85.end(), u85_pool.begin(), u85_pool.end());
+  write("submit_u85_maxpool.bin", submit_u85);
+  tb::Bytes run_u85 = {'F', 'Z', 'R', 'N', static_cast<uint8_t>(u85_256), 1 << 3, 0, 0};
+  run_u85.insert(run_u85.end(), u85_pool.begin(), u85_pool.end());
+  write("run_u85_maxpool.bin", run_u85);
+
   for (int a = 2; a < argc; ++a) {
     std::ifstream in(argv[a]);
     if (!in) {

@@ -1,9 +1,9 @@
 #include "host/config/config.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "host/config/system_config.h"
+#include "isa/pmu_event_text.h"
 #include "isa/registers.h"
 #include "models/npu/npu.h"
 #include "sim/error.h"
@@ -123,12 +123,7 @@ PmuSelection parse_pmu_events(const std::vector<std::string>& names, isa::Varian
     if (n == arch.pmu_event_counters)
       throw InputError("PMU events: at most " + std::to_string(n) + " (the " + isa::product_name(arch.product) + " has " +
                        std::to_string(n) + " event counters)");
-    std::string_view name = raw;
-    if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
-    const isa::PmuEventInfo* e = arch.pmu_event(name);
-    if (!e && std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
-        name.size() <= 5)
-      e = arch.pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
+    const isa::PmuEventInfo* e = isa::pmu_event_from_text(arch, raw);
     if (!e) throw InputError("unknown PMU event '" + raw + "' (not one of the " + isa::product_name(arch.product) + "'s)");
     if (!pmu_event_modelled(e->hw_id, variant)) sel.not_modelled.push_back(std::string(e->name));
     sel.events[n++] = e->hw_id;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "isa/architecture.h"
+#include "isa/pmu_event_text.h"
 #include "isa/registers.h"
 
 using namespace ethosu::isa;
@@ -174,4 +175,17 @@ TEST(Architecture, MostCoresStaysInTheProduct) {
   EXPECT_EQ(most_cores(Variant::U65_512), Variant::U65_512);
   EXPECT_EQ(most_cores(Variant::U55_128), Variant::U55_128);
   EXPECT_EQ(most_cores(Variant::U85_512), Variant::U85_512);
+}
+
+TEST(PmuEventText, NamesAndIdsOfTheConfigurationsFamily) {
+  const Architecture& u65 = architecture(Variant::U65_256);
+  const Architecture& u85 = architecture(Variant::U85_256);
+  ASSERT_NE(pmu_event_from_text(u65, "MAC_ACTIVE"), nullptr);
+  EXPECT_EQ(pmu_event_from_text(u65, "ETHOSU_PMU_MAC_ACTIVE"), pmu_event_from_text(u65, "MAC_ACTIVE"));
+  EXPECT_EQ(pmu_event_from_text(u65, "17")->name, "CYCLE");
+  EXPECT_EQ(pmu_event_from_text(u85, "671")->name, "EXT1_WR_STALL_LIMIT");  // the U85's own ids
+  EXPECT_EQ(pmu_event_from_text(u65, "671"), nullptr);
+  EXPECT_EQ(pmu_event_from_text(u65, "EXT_RD_DATA_BEAT_RECEIVED"), nullptr);  // a U85 name
+  for (const char* bad : {"", "ETHOSU_PMU_", "99999", "123456", "-1", "0x11", "NO_SUCH_EVENT"})
+    EXPECT_EQ(pmu_event_from_text(u65, bad), nullptr) << bad;
 }

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <utility>
 
-#include "isa/registers.h"
+#include "isa/pmu_event_text.h"
 
 namespace ethosu::record {
 
@@ -56,11 +56,7 @@ std::vector<uint16_t> own_pmu_events(isa::Variant variant) {
   const isa::Architecture& arch = isa::architecture(variant);
   std::vector<uint16_t> ids;
   for (const std::string& item : s.own_pmu) {
-    std::string_view name = item;
-    if (name.rfind("ETHOSU_PMU_", 0) == 0) name.remove_prefix(11);
-    const isa::PmuEventInfo* e = arch.pmu_event(name);
-    if (!e && name.size() <= 5 && name.find_first_not_of("0123456789") == std::string_view::npos)
-      e = arch.pmu_event(static_cast<uint16_t>(std::stoul(std::string(name))));
+    const isa::PmuEventInfo* e = isa::pmu_event_from_text(arch, item);
     if (!e || ids.size() == arch.pmu_event_counters) {
       warn("ETHOSU_RECORD_PMU: " +
            (e ? "more than the " + std::to_string(arch.pmu_event_counters) + " event counters of the "

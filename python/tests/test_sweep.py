@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import ethosu_sim
+from conftest import case_dir
 
 # The opcorpus cases are compiled for the U65-256: another variant is a what-if they must ask for.
 WHAT_IF = ethosu_sim.Config(allow_variant_mismatch=True)
@@ -51,6 +52,20 @@ def test_sweep_in_processes_matches_serial_runs_and_repeats(conv_case):
     assert ethosu_sim.sweep(conv_case, grid, max_workers=2, base=WHAT_IF) == table
     array = table.to_numpy()
     assert array["total_cycles"].dtype == np.int64 and list(array["variant"][:3]) == ["ethos-u65-256"] * 3
+
+
+def test_sweep_across_generations_compares_each_configurations_own_build():
+    # One model, Vela's build for each configuration: U65-256 (the corpus case), U85-256 and U85-512.
+    u65 = case_dir("opcorpus/conv2d_1x1_s1_i8")
+    u85 = {m: case_dir(f"corpus-u85/conv2d_1x1_s1_i8/ethos-u85-{m}") for m in (256, 512)}
+    builds = [("ethos-u65-256", u65), ("ethos-u85-256", u85[256]), ("ethos-u85-512", u85[512])]
+    table = ethosu_sim.sweep(None, {("variant", "job"): builds}, max_workers=2)
+    assert [r["variant"] for r in table] == [v for v, _ in builds]
+    for row, (variant, path) in zip(table, builds):
+        assert row["status"] == "ok" and row["exact"] is True, row
+        assert row["total_cycles"] == ethosu_sim.run(path).total_cycles
+    # Each runs on its family's default memory system unless the base says otherwise.
+    assert len({r["total_cycles"] for r in table}) == 3
 
 
 def test_sweep_with_any_executor_and_collector(add_case, conv_case):
@@ -102,6 +117,7 @@ def _python(code, add_case, stdin=None, block_cloudpickle=False, **kwargs):
 
 SWEEP_WITH_COLLECT = """
 import ethosu_sim
+from conftest import case_dir
 def collect(r):
     return {"cycles": r.total_cycles}
 t = ethosu_sim.sweep(CASE, {"mem.axi1.read_latency_cycles": [100, 2000]}, collect=collect, max_workers=2)
@@ -159,6 +175,7 @@ def test_progress_per_point_and_cancelling_returns_the_rows_done(add_case):
 
 CTRL_C = """
 import ethosu_sim
+from conftest import case_dir
 t = ethosu_sim.sweep(CASE, {"mem.axi1.read_latency_cycles": list(range(100, 100 + 5000))}, max_workers=2,
                      progress=lambda done, total, row: print("row", done, flush=True))
 print("table", len(t), t.meta["complete"], flush=True)

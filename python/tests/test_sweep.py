@@ -117,7 +117,6 @@ def _python(code, add_case, stdin=None, block_cloudpickle=False, **kwargs):
 
 SWEEP_WITH_COLLECT = """
 import ethosu_sim
-from conftest import case_dir
 def collect(r):
     return {"cycles": r.total_cycles}
 t = ethosu_sim.sweep(CASE, {"mem.axi1.read_latency_cycles": [100, 2000]}, collect=collect, max_workers=2)
@@ -175,7 +174,6 @@ def test_progress_per_point_and_cancelling_returns_the_rows_done(add_case):
 
 CTRL_C = """
 import ethosu_sim
-from conftest import case_dir
 t = ethosu_sim.sweep(CASE, {"mem.axi1.read_latency_cycles": list(range(100, 100 + 5000))}, max_workers=2,
                      progress=lambda done, total, row: print("row", done, flush=True))
 print("table", len(t), t.meta["complete"], flush=True)

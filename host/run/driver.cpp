@@ -97,15 +97,15 @@ void HostCpu::driver_thread() {
     }
     // PMU: the Linux perfmon set-up. Cycle counter started by the CYCLE event, counters reset and enabled; as
     // many event counters as PMCR says the NPU has (4 on the U55 and U65, 8 on the U85).
-    counters_ = std::min<unsigned>(isa::get(read(off(Reg::PMCR)), RegField::PMCR_num_event_cnt), kMaxEventCounters);
-    const auto beyond = std::find_if(job_.pmu_events.begin() + counters_, job_.pmu_events.end(), [](uint16_t e) { return e != 0; });
+    const unsigned counters = std::min<unsigned>(isa::get(read(off(Reg::PMCR)), RegField::PMCR_num_event_cnt), kMaxEventCounters);
+    const auto beyond = std::find_if(job_.pmu_events.begin() + counters, job_.pmu_events.end(), [](uint16_t e) { return e != 0; });
     if (beyond != job_.pmu_events.end()) {
       result_.error = "PMU event for counter " + std::to_string(beyond - job_.pmu_events.begin()) + ", but the NPU has " +
-                      std::to_string(counters_) + " event counters";
+                      std::to_string(counters) + " event counters";
       continue;
     }
     uint32_t enable = 1u << 31;
-    for (unsigned n = 0; n < counters_; ++n) {
+    for (unsigned n = 0; n < counters; ++n) {
       write(off(Reg::PMEVTYPER, n), job_.pmu_events[n]);
       if (job_.pmu_events[n]) enable |= 1u << n;
     }
@@ -132,7 +132,7 @@ void HostCpu::driver_thread() {
     // Stop counting, then read the counters.
     write(off(Reg::PMCR), 0);
     result_.cycle_counter = read(off(Reg::PMCCNTR)) | (uint64_t{read(off(Reg::PMCCNTR) + 4)} << 32);
-    for (unsigned n = 0; n < counters_; ++n) result_.event_counters[n] = read(off(Reg::PMEVCNTR, n));
+    for (unsigned n = 0; n < counters; ++n) result_.event_counters[n] = read(off(Reg::PMEVCNTR, n));
     // The job is over for the host: hand control back to whoever called sc_start(), even if the NPU still
     // has timed events ahead (a PMU overflow due while idle).
     sc_core::sc_pause();

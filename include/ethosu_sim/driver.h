@@ -70,7 +70,6 @@ class HostCpu : public sc_core::sc_module {
   bool pending_ = false;
   sc_core::sc_time access_time_ = sc_core::sc_time(10, sc_core::SC_NS);
   bool u85_ = false;  // the NPU's ID says Ethos-U85: its register map
-  unsigned counters_ = 0;  // the NPU's event counters (PMCR.num_event_cnt)
   tlm::tlm_generic_payload gp_;
 };
 

@@ -262,21 +262,38 @@ struct Writer {
 
 }  // namespace
 
+namespace {
+
+// The Writer interface over a SumSink.
+struct SinkWriter {
+  SumSink& sink;
+  void tile(int x0, int y, int np, int ca, int cb, const int32_t* sums, ptrdiff_t stride) const {
+    sink.tile(x0, y, np, ca, cb, sums, stride);
+  }
+  void pixel(int x, int y, int ca, int cb, const int64_t* sums) const { sink.pixel(x, y, ca, cb, sums); }
+};
+
+}  // namespace
+
+// Each kernel makes its output with make_out(sum_bound) (the largest |sum| it passes, negative: unknown) once it
+// knows the bound: the U65's output stage (Writer) or a SumSink's (SinkWriter).
 struct ConvKernels {
-  static void conv(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
+  template <class MakeOut>
+  static void conv(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s,
+                   const MakeOut& make_out) {
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
     if (w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point))
-      conv_fast(p, w, b, s, ifm_bound);
+      conv_fast(p, w, b, s, ifm_bound, make_out);
     else
-      conv_exact(p, w, b, s);
+      conv_exact(p, w, b, s, make_out);
   }
 
   // Walks a block's tiles for micro-kernels that take whole sums in one call: per OFM row, per channel group (pairs of
   // groups where the set has them; groups outermost so one group's weights stay in cache across the row), each tile's
   // whole runs of the kernel's pixels in one call and then the rest, then the tile's output stage. kernel(oy, g, nb,
   // x, pixels, runs, dst) runs `runs` x `pixels` pixels from block column x into rows of dst 32 apart.
-  template <class Set, class Kernel>
-  static void tiles(const OfmTile& b, const Set& mk, const Writer& out, KernelScratch& s, const Kernel& kernel) {
+  template <class Set, class Out, class Kernel>
+  static void tiles(const OfmTile& b, const Set& mk, const Out& out, KernelScratch& s, const Kernel& kernel) {
     const int max_p = std::max(mk.max_pixels[0], mk.max_pixels[1]);
     // A tile of pixels shares one output-stage pass; rows 32 apart, padded for its vector tail (lanes past a row's
     // channels are read, not used).
@@ -304,8 +321,9 @@ struct ConvKernels {
   // byte u is the value plus an offset (128 for int8, so that it is unsigned), and the kernels subtract
   // (offset + zero point) * (the channel's weight sum): padding, whose value minus the zero point is 0, holds
   // offset + zero point. False when the case is not one for them.
+  template <class MakeOut>
   static bool conv_8bit(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s,
-                        int64_t ifm_bound) {
+                        int64_t ifm_bound, const MakeOut& make_out) {
     const MicroKernel8Set* mk = micro_kernels_8bit(s.simd);
     const DataType type = p.ifm.layout.type;
     if (!mk || w.bytes_.empty() || p.kernel.upscale == Upscale::Zeros ||
@@ -327,7 +345,7 @@ struct ConvKernels {
     for (int c = g0 * 16; c < g_end * 16; ++c)
       correction[c - g0 * 16] = static_cast<int32_t>(static_cast<uint32_t>(pad) * static_cast<uint32_t>(w.sums_[c]));
 
-    const Writer out(p, s, b.c0, b.c1, sum_bound);
+    const auto out = make_out(sum_bound);
     const ptrdiff_t tap_stride = ptrdiff_t{w.quads_} * 64;
     const ptrdiff_t group_stride = ptrdiff_t{ntaps} * tap_stride;
     const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * ic_stride;
@@ -341,9 +359,10 @@ struct ConvKernels {
   }
 
   // Convolution on int16 buffers with the SIMD micro-kernels.
+  template <class MakeOut>
   static void conv_fast(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s,
-                        int64_t ifm_bound) {
-    if (conv_8bit(p, w, b, s, ifm_bound)) return;
+                        int64_t ifm_bound, const MakeOut& make_out) {
+    if (conv_8bit(p, w, b, s, ifm_bound, make_out)) return;
     const int ic_stride = 2 * w.pairs_;
     const Window win = conv_window(p, b, 0, p.ifm_depth, ic_stride);
     gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);
@@ -365,7 +384,7 @@ struct ConvKernels {
     const bool chunked = taps_per < ntaps || pairs_per < w.pairs_;
 
     const MicroKernelSet& mk = micro_kernels(s.simd);
-    const Writer out(p, s, b.c0, b.c1, chunked ? -1 : int64_t{ntaps} * ic_stride * term_bound);
+    const auto out = make_out(chunked ? -1 : int64_t{ntaps} * ic_stride * term_bound);
     const ptrdiff_t tap_stride = ptrdiff_t{w.pairs_} * 32;
     const ptrdiff_t group_stride = ptrdiff_t{ntaps} * tap_stride;
     const ptrdiff_t pix_stride = ptrdiff_t{win.sx} * ic_stride;
@@ -409,12 +428,14 @@ struct ConvKernels {
   }
 
   // Exact int64 convolution for 16/32-bit IFMs with arbitrary zero points and wide weights.
-  static void conv_exact(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
+  template <class MakeOut>
+  static void conv_exact(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s,
+                         const MakeOut& make_out) {
     const Window win = conv_window(p, b, 0, p.ifm_depth, p.ifm_depth);
     gather_ifm<int32_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm32);
     tap_offsets(p.kernel, win.w.cols, p.ifm_depth, s.taps);
     const size_t ntaps = s.taps.size();
-    const Writer out(p, s, b.c0, b.c1);
+    const auto out = make_out(-1);
     std::vector<int64_t> sums(static_cast<size_t>(b.c1 - b.c0));
     for (int oy = b.y0; oy < b.y1; ++oy)
       for (int ox = b.x0; ox < b.x1; ++ox) {
@@ -430,7 +451,9 @@ struct ConvKernels {
       }
   }
 
-  static void depthwise(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
+  template <class MakeOut>
+  static void depthwise(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s,
+                        const MakeOut& make_out) {
     const int nc = b.c1 - b.c0;
     const int ntaps = w.height_ * w.width_;
     const int64_t ifm_bound = max_abs_ifm(p.ifm.layout.type, p.ifm_zero_point);
@@ -439,7 +462,7 @@ struct ConvKernels {
     const bool fast = w.fits_int16_ && ifm_fits_int16(p.ifm.layout.type, p.ifm_zero_point) && sum_bound <= INT32_MAX;
     const Window win = conv_window(p, b, b.c0, nc, nc);
     tap_offsets(p.kernel, win.w.cols, nc, s.taps);
-    const Writer out(p, s, b.c0, b.c1, fast ? sum_bound : -1);
+    const auto out = make_out(fast ? sum_bound : -1);
     if (fast) {
       gather_ifm<int16_t>(p.ifm, p.ifm_zero_point, win.w, 0, s.ifm16);
       const auto stride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
@@ -473,14 +496,36 @@ struct ConvKernels {
   }
 };
 
+namespace {
+
+bool empty(const OfmTile& b) { return b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1; }
+
+}  // namespace
+
 void conv_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
-  if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
-  ConvKernels::conv(p, w, b, s);
+  if (empty(b)) return;
+  ConvKernels::conv(p, w, b, s, [&](int64_t bound) { return Writer(p, s, b.c0, b.c1, bound); });
 }
 
 void depthwise_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s) {
-  if (b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return;
-  ConvKernels::depthwise(p, w, b, s);
+  if (empty(b)) return;
+  ConvKernels::depthwise(p, w, b, s, [&](int64_t bound) { return Writer(p, s, b.c0, b.c1, bound); });
+}
+
+void conv_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s, SumSink& out) {
+  if (empty(b)) return;
+  ConvKernels::conv(p, w, b, s, [&](int64_t bound) {
+    out.begin(b.c0, b.c1, bound);
+    return SinkWriter{out};
+  });
+}
+
+void depthwise_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s, SumSink& out) {
+  if (empty(b)) return;
+  ConvKernels::depthwise(p, w, b, s, [&](int64_t bound) {
+    out.begin(b.c0, b.c1, bound);
+    return SinkWriter{out};
+  });
 }
 
 void conv(const ConvParams& p, const ConvWeights& w) {

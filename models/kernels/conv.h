@@ -9,6 +9,7 @@
 // other cases use an exact int64 loop.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -104,6 +105,24 @@ struct KernelScratch {
 
 void conv_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s);
 void depthwise_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s);
+
+// Where the kernels' exact sums go (bias not added) in place of the U65's output stage: the U85 has its own
+// (u85_kernels.h). Per block, begin() comes first, then tile() and pixel() for every OFM element of the block.
+class SumSink {
+ public:
+  virtual ~SumSink() = default;
+  // The block's channels [c0, c1), and the largest |sum| tile() will pass (negative: unknown).
+  virtual void begin(int c0, int c1, int64_t sum_bound) = 0;
+  // OFM(x0 + i, y, c) for i < np, c in [ca, cb) from sums[i * stride + c - ca]; rows are readable up to
+  // round_up_lanes(cb - ca) (the lanes past cb hold anything).
+  virtual void tile(int x0, int y, int np, int ca, int cb, const int32_t* sums, ptrdiff_t stride) = 0;
+  // OFM(x, y, c) for c in [ca, cb) from sums[c - ca] (reductions that int32 could not hold).
+  virtual void pixel(int x, int y, int ca, int cb, const int64_t* sums) = 0;
+};
+
+// conv_tile() and depthwise_tile() with `out` as the output stage; p.output and p.acc_format are not read.
+void conv_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s, SumSink& out);
+void depthwise_tile(const ConvParams& p, const ConvWeights& w, const OfmTile& b, KernelScratch& s, SumSink& out);
 void conv(const ConvParams& p, const ConvWeights& w);
 void depthwise(const ConvParams& p, const ConvWeights& w);
 

@@ -26,6 +26,16 @@ ScaleBias channel_scale(const OutputStage& os, int c) {
 
 TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
                        int64_t hi, std::vector<int64_t>& storage)
+    : TileScales(
+          [&](int c) {
+            const ScaleBias e = channel_scale(os, c);
+            return ChannelScaling{e.bias, e.multiplier, e.shift, round_addend(os.round_mode, e.shift, false),
+                                  round_addend(os.round_mode, e.shift, true)};
+          },
+          c0, c1, acc_lo, acc_hi, zp, lo, hi, storage) {}
+
+TileScales::TileScales(const std::function<ChannelScaling(int)>& channel, int c0, int c1, int64_t acc_lo,
+                       int64_t acc_hi, int64_t zp, int64_t lo, int64_t hi, std::vector<int64_t>& storage)
     : padded_(round_up_lanes(static_cast<size_t>(c1 - c0)) + kRequantizeLanes) {
   const size_t half = padded_ / 2;
   // The int32 arrays (kArrays32 x padded) take half as many int64 slots.
@@ -39,12 +49,12 @@ TileScales::TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, in
   int64_t* pairs = cp + kArrays * padded_;
   for (int c = c0; c < c1; ++c) {
     const size_t i = static_cast<size_t>(c - c0);
-    const ScaleBias e = channel_scale(os, c);
+    const ChannelScaling e = channel(c);
     cp[kBias * padded_ + i] = e.bias;
     cp[kMult * padded_ + i] = e.multiplier;
     cp[kShift * padded_ + i] = e.shift;
     cp[kMask * padded_ + i] = static_cast<int64_t>((uint64_t{1} << e.shift) - 1);
-    const int64_t rpos = round_addend(os.round_mode, e.shift, false), rneg = round_addend(os.round_mode, e.shift, true);
+    const int64_t rpos = e.round_pos, rneg = e.round_neg;
     cp[kRoundPos * padded_ + i] = rpos;
     cp[kRoundNeg * padded_ + i] = rneg;
     vector_ok = vector_ok && e.shift <= 61;

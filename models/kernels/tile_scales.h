@@ -4,12 +4,22 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/kernels/output_stage.h"
 #include "models/kernels/simd_loops.h"
 
 namespace ethosu::kernels {
+
+// One channel's constants: bias, multiplier, shift, and the rounding addends for an accumulator >= 0 and < 0
+// (round(p / 2^shift) = (p + addend) >> shift; both addends in [0, 2^shift)).
+struct ChannelScaling {
+  int64_t bias = 0;
+  uint32_t multiplier = 1;
+  int shift = 0;  // 0..63
+  int64_t round_pos = 0, round_neg = 0;
+};
 
 // Channels [c0, c1) of an output stage (per channel, or its global scale with each channel's bias if any).
 class TileScales {
@@ -18,6 +28,9 @@ class TileScales {
   // constants live in `storage` (reused across operations: no allocation per operation).
   TileScales(const OutputStage& os, int c0, int c1, int64_t acc_lo, int64_t acc_hi, int64_t zp, int64_t lo,
              int64_t hi, std::vector<int64_t>& storage);
+  // The same for any scaling (the U85's rounding modes): channel(c) gives channel c's constants.
+  TileScales(const std::function<ChannelScaling(int)>& channel, int c0, int c1, int64_t acc_lo, int64_t acc_hi,
+             int64_t zp, int64_t lo, int64_t hi, std::vector<int64_t>& storage);
   // Whether requantize_tile() applies: every shift <= 61 (its split rounding cannot overflow). It does not apply
   // the output stage's function or LUT: the caller checks for those.
   bool vector_ok() const { return vector_ok_; }

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 #include "models/kernels/output_stage.h"
+#include "models/kernels/simd_loops.h"
+#include "models/kernels/tile_scales.h"
 
 namespace ethosu::kernels::u85 {
 
@@ -28,13 +31,21 @@ int32_t lut16(const uint8_t* table, int64_t v) {
   return base + ((slope * (u & 0x7F) + 64) >> 7);
 }
 
+// The double-rounding term D = 2^(30 - dbl_rnd) once the shift passes 31 - dbl_rnd. DBL_RND is a 5-bit field:
+// at 31 the term, half a unit of the product, has no integer part and adds 0 [I: no source covers 31; Vela writes
+// at most 20].
+int64_t double_round_term(const Scaling& s) {
+  if (s.shift <= 31 - s.double_round || s.double_round > 30) return 0;
+  return int64_t{1} << (30 - s.double_round);
+}
+
 }  // namespace
 
 int64_t apply(const Scaling& s, int64_t v) {
   const int128_t p = static_cast<int128_t>(v) * s.multiplier;
   if (s.shift == 0) return saturate_int64(p);
   const int128_t half = int128_t{1} << (s.shift - 1);
-  const int128_t d = s.shift > 31 - s.double_round ? int128_t{1} << (30 - s.double_round) : 0;
+  const int128_t d = double_round_term(s);
   int128_t r = 0;
   switch (s.rounding) {
     case Rounding::DoubleSymmetric: r = half + (v >= 0 ? d : -d); break;
@@ -45,6 +56,20 @@ int64_t apply(const Scaling& s, int64_t v) {
     case Rounding::TruncateToLower: r = 0; break;
   }
   return saturate_int64((p + r) >> s.shift);
+}
+
+Scaler::Scaler(const Scaling& s) : s_(s), fast_(s.shift <= 62) {
+  if (s.shift == 0) return;
+  const int64_t half = int64_t{1} << (s.shift - 1);
+  const int64_t d = double_round_term(s);
+  switch (s.rounding) {
+    case Rounding::DoubleSymmetric: pos_ = half + d, neg_ = half - d; break;
+    case Rounding::Natural: pos_ = neg_ = half; break;
+    case Rounding::DoubleAsymmetric: pos_ = neg_ = half + d; break;
+    case Rounding::Symmetric: pos_ = half, neg_ = half - 1; break;
+    case Rounding::TruncateToZero: neg_ = static_cast<int64_t>((uint64_t{1} << s.shift) - 1); break;
+    case Rounding::TruncateToLower: break;
+  }
 }
 
 unsigned lut_bytes(Lut lut) {
@@ -61,16 +86,10 @@ unsigned lut_bytes(Lut lut) {
   return 0;
 }
 
-int32_t finish(const Output& o, int64_t scaled) {
-  int64_t y = add_saturating(scaled, o.zero_point);
-  // The built-in int16 functions take the scaled input unclamped (Vela programs ACTIVATION_MIN/MAX as the int16
-  // range and an input scale that reaches beyond it) and clamp their result.
-  if (o.lut == Lut::Tanh || o.lut == Lut::Sigmoid) {
-    y = o.lut == Lut::Tanh ? int16_tanh(y) : int16_sigmoid(y);
-    if (o.clip) y = clamp64(y, o.min, o.max);
-    return static_cast<int32_t>(clamp64(y, type_min(o.type), type_max(o.type)));
-  }
-  if (o.clip) y = clamp64(y, o.min, o.max);
+namespace {
+
+// finish() after the activation clamp: the table, then the saturation to the OFM type.
+int32_t table_and_saturate(const Output& o, int64_t y) {
   switch (o.lut) {
     case Lut::None: break;
     case Lut::U8U8: y = o.table[clamp64(y, 0, 255)]; break;
@@ -84,13 +103,30 @@ int32_t finish(const Output& o, int64_t scaled) {
   return static_cast<int32_t>(clamp64(y, type_min(o.type), type_max(o.type)));
 }
 
+}  // namespace
+
+int32_t finish(const Output& o, int64_t scaled) {
+  int64_t y = add_saturating(scaled, o.zero_point);
+  // The built-in int16 functions take the scaled input unclamped (Vela programs ACTIVATION_MIN/MAX as the int16
+  // range and an input scale that reaches beyond it) and clamp their result.
+  if (o.lut == Lut::Tanh || o.lut == Lut::Sigmoid) {
+    y = o.lut == Lut::Tanh ? int16_tanh(y) : int16_sigmoid(y);
+    if (o.clip) y = clamp64(y, o.min, o.max);
+    return static_cast<int32_t>(clamp64(y, type_min(o.type), type_max(o.type)));
+  }
+  if (o.clip) y = clamp64(y, o.min, o.max);
+  return table_and_saturate(o, y);
+}
+
 FeatureMap dense_map(uint8_t* bytes, int width, int depth, DataType type) {
   FeatureMap m;
   m.region = bytes;
   FeatureMapLayout& l = m.layout;
-  l.width0 = INT32_MAX;
-  l.height0 = INT32_MAX;
-  l.height1 = INT32_MAX;
+  // One tile: every coordinate in tile 0. Not INT32_MAX: the kernels compute width0 - x for windows from x < 0.
+  constexpr int32_t kOneTile = int32_t{1} << 30;
+  l.width0 = kOneTile;
+  l.height0 = kOneTile;
+  l.height1 = kOneTile;
   l.type = type;
   l.layout = Layout::NHWC;
   l.stride_x = int64_t{depth} * element_size_bytes(type);
@@ -174,8 +210,8 @@ int64_t dot(const int16_t* a, const int16_t* b, int n, int terms) {
 
 }  // namespace
 
-void convolution(const Tensor& ifm, const Window& w, const int16_t* weights, bool depthwise,
-                 const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm) {
+void convolution_reference(const Tensor& ifm, const Window& w, const int16_t* weights, bool depthwise,
+                           const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm) {
   const Padded in = gather_for(ifm, w, ofm);
   const int wdepth = depthwise ? 1 : ifm.depth;
   const size_t taps = static_cast<size_t>(w.kernel_height) * w.kernel_width;
@@ -210,10 +246,138 @@ void convolution(const Tensor& ifm, const Window& w, const int16_t* weights, boo
       }
 }
 
+namespace {
+
+ChannelScaling channel_scaling(const ChannelScale& c) {
+  const Scaler s(c.scaling);
+  return {c.bias, c.scaling.multiplier, c.scaling.shift, s.round_pos(), s.round_neg()};
+}
+
+// The output stage of the conv kernels' sums: bias, scaling and finish(). In SIMD (requantize_tile()) where the
+// clamp it applies is finish()'s: without a table, the activation range within the OFM type; with a table, the
+// activation range, the table applied after. The int16 functions, whose input is not clamped, take the scalar
+// path, as does any tile with a value outside int32.
+class ConvOutput : public SumSink {
+ public:
+  ConvOutput(const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm, KernelScratch& s)
+      : channels_(channels), out_(out), ofm_(ofm), s_(s) {
+    const int64_t tmin = type_min(out.type), tmax = type_max(out.type);
+    if (out.lut == Lut::None) {
+      lo_ = out.clip ? std::max<int64_t>(out.min, tmin) : tmin;
+      hi_ = out.clip ? std::min<int64_t>(out.max, tmax) : tmax;
+    } else {
+      lo_ = out.clip ? out.min : INT32_MIN;
+      hi_ = out.clip ? out.max : INT32_MAX;
+    }
+    simd_ = lo_ <= hi_ && out.lut != Lut::Tanh && out.lut != Lut::Sigmoid;
+  }
+
+  void begin(int c0, int c1, int64_t sum_bound) override {
+    c0_ = c0;
+    scales_.emplace([&](int c) { return channel_scaling(channels_[static_cast<size_t>(c)]); }, c0, c1, INT64_MIN,
+                    INT64_MAX, out_.zero_point, lo_, hi_, s_.channel_params);
+    sums_fit_ = scales_->sums_fit(sum_bound);
+  }
+
+  void tile(int x0, int y, int np, int ca, int cb, const int32_t* sums, ptrdiff_t stride) override {
+    const int nc = cb - ca;
+    if (simd_ && scales_->vector_ok()) {
+      Requantize32 r32;
+      RequantizeParams r = scales_->at(static_cast<size_t>(ca - c0_), r32);
+      r.sums_fit = sums_fit_;
+      ByteElements bytes;
+      if (out_.lut == Lut::None && straight_to_ofm(x0, y, np, ca, bytes)) {
+        if (requantize_store_8bit(sums, stride, np, nc, r, bytes)) return;
+      } else {
+        const auto vstride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
+        const size_t n = static_cast<size_t>(np * vstride);
+        if (s_.values.size() < n) s_.values.resize(n);
+        int32_t* v = s_.values.data();
+        if (requantize_tile(sums, stride, np, nc, r, v, vstride)) {
+          if (out_.lut != Lut::None)
+            for (int i = 0; i < np; ++i)
+              for (int c = 0; c < nc; ++c) v[i * vstride + c] = table_and_saturate(out_, v[i * vstride + c]);
+          store_pixels(ofm_.map, x0, y, np, ca, nc, v, vstride);
+          return;
+        }
+      }
+    }
+    for (int i = 0; i < np; ++i) scalar(x0 + i, y, ca, cb, sums + i * stride);
+  }
+
+  void pixel(int x, int y, int ca, int cb, const int64_t* sums) override { scalar(x, y, ca, cb, sums); }
+
+ private:
+  // Where an 8-bit OFM's pixels x0 .. x0 + np - 1 of row y take channels from ca on, when they lie in one tile
+  // and (NHCWB16) ca starts a brick.
+  bool straight_to_ofm(int x0, int y, int np, int ca, ByteElements& e) const {
+    const FeatureMapLayout& l = ofm_.map.layout;
+    if (element_size_bytes(l.type) != 1 || (x0 < l.width0 && x0 + np > l.width0)) return false;
+    const bool nhwc = l.layout == Layout::NHWC;
+    if (!nhwc && ca % 16 != 0) return false;
+    e = {ofm_.map.region + l.pixel_offset(x0, y) + l.channel_offset(ca), l.stride_x, nhwc ? 16 : l.stride_c,
+         l.type == DataType::Int8};
+    return true;
+  }
+
+  template <typename Sum>
+  void scalar(int x, int y, int ca, int cb, const Sum* sums) {
+    if (s_.values.size() < static_cast<size_t>(cb - ca)) s_.values.resize(static_cast<size_t>(cb - ca));
+    for (int c = ca; c < cb; ++c) {
+      const ChannelScale& ch = channels_[static_cast<size_t>(c)];
+      s_.values[static_cast<size_t>(c - ca)] = finish(out_, apply(ch.scaling, ch.bias + int64_t{sums[c - ca]}));
+    }
+    store_channels(ofm_.map, x, y, ca, cb - ca, s_.values.data());
+  }
+
+  const std::vector<ChannelScale>& channels_;
+  const Output& out_;
+  const Destination& ofm_;
+  KernelScratch& s_;
+  int64_t lo_ = 0, hi_ = 0;
+  bool simd_ = false, sums_fit_ = false;
+  int c0_ = 0;
+  std::optional<TileScales> scales_;
+};
+
+}  // namespace
+
+void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights, bool depthwise,
+                 const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm,
+                 KernelScratch& scratch) {
+  ConvParams p;
+  p.ifm = ifm.map;
+  p.ifm_zero_point = ifm.zero_point;
+  p.ifm_depth = ifm.depth;
+  p.ofm = ofm.map;
+  p.ofm_width = ofm.width;
+  p.ofm_height = ofm.height;
+  p.ofm_depth = ofm.depth;
+  KernelGeometry& k = p.kernel;
+  k.width = w.kernel_width;
+  k.height = w.kernel_height;
+  k.stride_x = w.stride_x;
+  k.stride_y = w.stride_y;
+  k.dilation_x = w.dilation_x;
+  k.dilation_y = w.dilation_y;
+  k.pad_top = w.pad_top;
+  k.pad_left = w.pad_left;
+  // The kernels take the IFM extent from the padding (U65 semantics); these paddings make it the tensor's.
+  k.pad_bottom = (ofm.height - 1) * w.stride_y + (w.kernel_height - 1) * w.dilation_y + 1 - w.pad_top - ifm.height;
+  k.pad_right = (ofm.width - 1) * w.stride_x + (w.kernel_width - 1) * w.dilation_x + 1 - w.pad_left - ifm.width;
+  ConvOutput sink(channels, out, ofm, scratch);
+  const OfmTile whole{0, ofm.width, 0, ofm.height, 0, ofm.depth};
+  if (depthwise)
+    depthwise_tile(p, weights, whole, scratch, sink);
+  else
+    conv_tile(p, weights, whole, scratch, sink);
+}
+
 void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scaling, const Output& out,
           const Destination& ofm) {
   const Padded in = gather_for(ifm, w, ofm);
   const int depth = mode == PoolMode::ReduceSum ? 1 : ofm.depth;
+  const Scaler scale(scaling);
   for (int oy = 0; oy < ofm.height; ++oy)
     for (int ox = 0; ox < ofm.width; ++ox)
       for (int oc = 0; oc < depth; ++oc) {
@@ -243,17 +407,30 @@ void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scal
           }
         if (mode == PoolMode::Average && count > 0)
           acc = acc >= 0 ? (acc + count / 2) / count : -((-acc + count / 2) / count);
-        store(ofm, ox, oy, oc, finish(out, apply(scaling, acc)));
+        store(ofm, ox, oy, oc, finish(out, scale(acc)));
       }
 }
 
 namespace {
 
-int64_t operand_value(const Operand& o, int x, int y, int c) {
-  if (!o.tensor) return int64_t{o.scalar} - o.scalar_zero_point;
-  const Tensor& t = *o.tensor;
-  return int64_t{t.at(o.bw ? 0 : x, o.bh ? 0 : y, o.bc ? 0 : c)} - t.zero_point;
-}
+// One operand's values at a pixel: the tensor's pixel (its broadcast axes held at 0) minus the zero point, or the
+// scalar.
+class OperandReader {
+ public:
+  explicit OperandReader(const Operand& o) : o_(o) {}
+  void at_pixel(int x, int y) {
+    if (o_.tensor) pixel_ = o_.tensor->map.region + o_.tensor->map.layout.pixel_offset(o_.bw ? 0 : x, o_.bh ? 0 : y);
+  }
+  int64_t operator()(int c) const {
+    if (!o_.tensor) return int64_t{o_.scalar} - o_.scalar_zero_point;
+    const FeatureMapLayout& l = o_.tensor->map.layout;
+    return int64_t{load_element(pixel_ + l.channel_offset(o_.bc ? 0 : c), l.type)} - o_.tensor->zero_point;
+  }
+
+ private:
+  const Operand& o_;
+  const uint8_t* pixel_ = nullptr;
+};
 
 }  // namespace
 
@@ -262,16 +439,21 @@ void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const
   Scaling os = ofm_scaling;
   if (ifm_is_32bit) os.multiplier = 1;
   const bool unary = mode == ElementwiseMode::LeakyRelu || mode == ElementwiseMode::Abs || mode == ElementwiseMode::Clz;
+  const Scaler scale_a(a.scaling), scale_b(b.scaling), scale_out(os);
+  OperandReader read_a(a), read_b(b);
+  std::vector<int32_t> values(static_cast<size_t>(std::max(ofm.depth, 0)));
   for (int y = 0; y < ofm.height; ++y)
-    for (int x = 0; x < ofm.width; ++x)
+    for (int x = 0; x < ofm.width; ++x) {
+      read_a.at_pixel(x, y);
+      if (!unary) read_b.at_pixel(x, y);
       for (int c = 0; c < ofm.depth; ++c) {
-        const int64_t va = operand_value(a, x, y, c);
+        const int64_t va = read_a(c);
         int64_t v = 0;
         if (mode == ElementwiseMode::LeakyRelu) {
-          v = va >= 0 ? apply(a.scaling, va) : apply(b.scaling, va);
+          v = va >= 0 ? scale_a(va) : scale_b(va);
         } else {
-          const int64_t sa = apply(a.scaling, va);
-          const int64_t sb = unary ? 0 : apply(b.scaling, operand_value(b, x, y, c));
+          const int64_t sa = scale_a(va);
+          const int64_t sb = unary ? 0 : scale_b(read_b(c));
           switch (mode) {
             case ElementwiseMode::Mul: v = saturate_int64(static_cast<int128_t>(sa) * sb); break;
             case ElementwiseMode::Add: v = sa + sb; break;
@@ -298,8 +480,10 @@ void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const
             case ElementwiseMode::LeakyRelu: break;
           }
         }
-        store(ofm, x, y, c, finish(out, apply(os, v)));
+        values[static_cast<size_t>(c)] = finish(out, scale_out(v));
       }
+      store_channels(ofm.map, x, y, 0, ofm.depth, values.data());
+    }
 }
 
 namespace {
@@ -313,6 +497,7 @@ void resize(const Tensor& ifm, ResizeMode mode, const ResizeAxis& x, const Resiz
             const Output& out, const Destination& ofm) {
   const auto clamp_x = [&](int v) { return std::clamp(v, 0, ifm.width - 1); };
   const auto clamp_y = [&](int v) { return std::clamp(v, 0, ifm.height - 1); };
+  const Scaler scale(scaling);
   for (int oy = 0; oy < ofm.height; ++oy) {
     const int64_t sy = int64_t{oy} * y.d + y.offset;
     const int iy = floor_div(sy, y.n);
@@ -330,7 +515,7 @@ void resize(const Tensor& ifm, ResizeMode mode, const ResizeAxis& x, const Resiz
           acc = v(iy, ix) * (y.n - fy) * (x.n - fx) + v(iy, ix + 1) * (y.n - fy) * fx +
                 v(iy + 1, ix) * fy * (x.n - fx) + v(iy + 1, ix + 1) * fy * fx;
         }
-        store(ofm, ox, oy, c, finish(out, apply(scaling, acc * 65536)));
+        store(ofm, ox, oy, c, finish(out, scale(acc * 65536)));
       }
     }
   }

@@ -6,7 +6,8 @@
 // are the caller's. The rules are ../notes/u85/datapath.md's, from Vela 5.1 (hapv3/neural-compiler @478f864f:
 // ethos_u85_register_cs_generator.cpp, graphir_optimiser.cpp Scale<T>()) and checked against corpus-u85:
 //  * scale(v) = (v * M + r) >> shift, r by the rounding mode, with the double-rounding term D = 2^(30 - dbl_rnd)
-//    when shift > 31 - dbl_rnd (DOUBLE_SYMMETRIC adds D with the sign of v, DOUBLE_ASYMMETRIC adds +D).
+//    when shift > 31 - dbl_rnd (DOUBLE_SYMMETRIC adds D with the sign of v, DOUBLE_ASYMMETRIC adds +D; at
+//    dbl_rnd 31, D = 1/2 has no integer part and adds nothing [I]).
 //  * output: + OFM zero point, clamp to ACTIVATION_MIN/MAX unless the clip range is NONE, then the LUT (its input
 //    is the clamped value, saturated to the table's input type), then saturation to the OFM type.
 #pragma once
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/kernels/conv.h"
 #include "models/kernels/feature_map.h"
 
 namespace ethosu::kernels::u85 {
@@ -36,6 +38,27 @@ struct Scaling {
 };
 
 int64_t apply(const Scaling& s, int64_t v);
+
+// apply() for one scaling applied to many values, with the same results: the rounding term found once, and 64-bit
+// arithmetic where the product cannot leave int64 (|v| <= 2^30, M < 2^32: |v * M + term| < 2^63).
+class Scaler {
+ public:
+  explicit Scaler(const Scaling& s);
+  int64_t operator()(int64_t v) const {
+    constexpr int64_t kBound = int64_t{1} << 30;
+    if (fast_ && v >= -kBound && v <= kBound) return (v * int64_t{s_.multiplier} + (v < 0 ? neg_ : pos_)) >> s_.shift;
+    return apply(s_, v);
+  }
+  // The rounding term for v >= 0 and v < 0: apply(s, v) = (v * M + term) >> shift, then saturated to int64. Both
+  // lie in [0, 2^shift).
+  int64_t round_pos() const { return pos_; }
+  int64_t round_neg() const { return neg_; }
+
+ private:
+  Scaling s_;
+  bool fast_;
+  int64_t pos_ = 0, neg_ = 0;
+};
 
 // ACTIVATION.activation_function on the U85.
 enum class Lut : uint8_t { None, U8U8, S8S8, S8S16, S8S32, S16S16, Tanh, Sigmoid };
@@ -87,9 +110,17 @@ struct ChannelScale {
 };
 
 // Convolution / depthwise: acc = bias + sum (ifm - zp) * w over the taps inside the IFM (padding adds 0).
-// weights[((o * kh + ky) * kw + kx) * wdepth + i], wdepth = IFM depth (conv) or 1 (depthwise).
-void convolution(const Tensor& ifm, const Window& w, const int16_t* weights, bool depthwise,
-                 const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm);
+// weights[((o * kh + ky) * kw + kx) * wdepth + i], wdepth = IFM depth (conv) or 1 (depthwise). The scalar
+// reference of convolution() below.
+void convolution_reference(const Tensor& ifm, const Window& w, const int16_t* weights, bool depthwise,
+                           const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm);
+
+// The same on the U65's convolution kernels (conv.h: SIMD sums, exact) with this output stage in SIMD where every
+// value of a tile fits it (scalar otherwise), on the weights packed once per operation (ConvWeights of
+// [ofm][ky][kx][IFM depth or 1]); `scratch` holds the buffers, reused across calls.
+void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights, bool depthwise,
+                 const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm,
+                 KernelScratch& scratch);
 
 enum class PoolMode : uint8_t { Max, Average, Sum, ReduceSum, Min };
 // MAX / MIN over the taps inside the IFM; AVERAGE: their sum / count, rounded half away from zero; SUM: the sum

@@ -3,10 +3,13 @@
 #include <string>
 
 #include "models/kernels/regions.h"
+#include "models/kernels/simd_loops.h"
 #include "models/kernels/u85_kernels.h"
+#include "models/kernels/weight_cache.h"
 #include "models/kernels/weights/scale_stream_u85.h"
 #include "models/kernels/weights/weight_decoder_u85.h"
 #include "sim/error.h"
+#include "sim/host_time.h"
 
 namespace ethosu::kernels {
 
@@ -61,6 +64,30 @@ const uint8_t* stream_bytes(const Regions& regions, unsigned region, const isa::
 }
 
 }  // namespace
+
+std::shared_ptr<const ConvWeights> U85Runner::decode_weights(const wu::Layout& l, const wu::Streams& streams) {
+  // The cache key: a tag that no U65 key starts with (its first word is the operation kind, 0 or 1), every input
+  // of the decode, and the bytes of the streams the layout reads.
+  const int32_t params[] = {0x55383500,          static_cast<int32_t>(l.kind), l.ofm_depth,     l.ifm_depth,
+                            l.kernel_height,     l.kernel_width,               l.dilation_y,    l.dilation_x,
+                            l.stride_y,          l.stride_x,                   l.ofm_block_depth, l.part_kernel_first,
+                            l.ifm_bits,          l.ofm_ublock_depth,           l.macs,          l.weight_decoders,
+                            static_cast<int32_t>(l.format), l.sparse};
+  wu::validate(l);
+  std::vector<ByteSpan> key{{reinterpret_cast<const uint8_t*>(params), sizeof params}};
+  const int streams_read = wu::stream_count(l);
+  for (int i = 0; i < streams_read; ++i)
+    key.push_back({streams[static_cast<size_t>(i)].data, streams[static_cast<size_t>(i)].size_bytes});
+  return WeightCache::shared().get(key, [&] {
+    wu::stream_weight_count(l);  // refuses a layout beyond the decoder's bound before the buffer is made
+    ConvWeights w = ConvWeights::unfilled(l.ofm_depth, l.kernel_height, l.kernel_width,
+                                          l.kind == weights::OpKind::DEPTHWISE ? 1 : l.ifm_depth);
+    decode_scratch_.simd_target = simd_target();  // the decoder's loop follows the kernels' target
+    wu::decode_packed(l, streams, w.packing(), decode_scratch_);
+    w.seal();
+    return w;
+  });
+}
 
 isa::Span lut_ram_span(const Operation& op) {
   const unsigned bytes = u85::lut_bytes(lut_of(op.activation.function));
@@ -147,6 +174,7 @@ uint64_t U85Runner::execute(const Operation& op) {
                                                  u85::PoolMode::Sum, u85::PoolMode::Max, u85::PoolMode::Min};
       const bool reduce = op.pooling_mode == en::pooling_mode::REDUCE_SUM;
       const u85::Tensor ifm = tensor(op.ifm, op.ifm.width, op.ifm.height, reduce ? op.ifm.depth : op.ofm.depth);
+      const sim::HostTimer timer(host_seconds_.kernels);
       u85::pool(ifm, window_of(op), kModes[static_cast<unsigned>(op.pooling_mode)], scaling_of(op.ofm_scale), out,
                 ofm);
       break;
@@ -174,6 +202,7 @@ uint64_t U85Runner::execute(const Operation& op) {
       const u85::Operand b = op.uses_ifm2() ? operand(op.ifm2, b2, op.ifm2_scale, ifm2) : u85::Operand{};
       u85::Operand unary_b = b;
       if (op.elementwise_mode == en::elementwise_mode::LRELU) unary_b.scaling = scaling_of(op.ifm2_scale);
+      const sim::HostTimer timer(host_seconds_.kernels);
       u85::elementwise(static_cast<u85::ElementwiseMode>(op.elementwise_mode), a, unary_b, scaling_of(op.ofm_scale),
                        op.ifm.element.bits() == 32, out, ofm);
       break;
@@ -183,6 +212,7 @@ uint64_t U85Runner::execute(const Operation& op) {
       const auto& r = op.resize;
       const u85::ResizeMode mode =
           r.mode == en::resize_mode::NEAREST ? u85::ResizeMode::Nearest : u85::ResizeMode::Bilinear;
+      const sim::HostTimer timer(host_seconds_.kernels);
       u85::resize(ifm, mode, {static_cast<int>(r.x_n), static_cast<int>(r.x_d), r.x_offset},
                   {static_cast<int>(r.y_n), static_cast<int>(r.y_d), r.y_offset}, scaling_of(op.ofm_scale), out, ofm);
       break;
@@ -224,18 +254,22 @@ uint64_t U85Runner::convolution(const Operation& op, const TensorOf& tensor, con
   l.format = op.weight_format == en::weight_format::FWD ? wu::WeightFormat::FWD : wu::WeightFormat::SWD;
   l.sparse = op.weight_sparsity == en::weight_sparsity::SPARSE_2_4;
 
-  weights::DenseWeights dense;
+  wu::Streams streams{};
+  for (size_t i = 0; i < streams.size(); ++i)
+    streams[i] = {stream_bytes(regions_, op.weight_region, op.weights[i]), op.weights[i].length_bytes};
+  std::shared_ptr<const ConvWeights> packed;
   std::vector<wu::ChannelScale> records;
-  try {
-    wu::Streams streams{};
-    for (size_t i = 0; i < streams.size(); ++i)
-      streams[i] = {stream_bytes(regions_, op.weight_region, op.weights[i]), op.weights[i].length_bytes};
-    wu::decode_weights(l, streams, dense);
-    const wu::ScaleLayout sl{l.ofm_depth, l.ofm_ublock_depth,
-                             op.acc_format == en::acc_format::I48 ? wu::AccFormat::I48 : wu::AccFormat::I32};
-    wu::decode_scales(stream_bytes(regions_, op.scale_region, op.scales[0]), op.scales[0].length_bytes, sl, records);
-  } catch (const InputError& e) {
-    throw WeightFault(e.what());  // the decoders' messages name the stream or layout already
+  {
+    const sim::HostTimer timer(host_seconds_.weights);
+    try {
+      packed = decode_weights(l, streams);
+      const wu::ScaleLayout sl{l.ofm_depth, l.ofm_ublock_depth,
+                               op.acc_format == en::acc_format::I48 ? wu::AccFormat::I48 : wu::AccFormat::I32};
+      wu::decode_scales(stream_bytes(regions_, op.scale_region, op.scales[0]), op.scales[0].length_bytes, sl,
+                        records);
+    } catch (const InputError& e) {
+      throw WeightFault(e.what());  // the decoders' messages name the stream or layout already
+    }
   }
   std::vector<u85::ChannelScale> channels(records.size());
   for (size_t i = 0; i < records.size(); ++i) {
@@ -245,7 +279,8 @@ uint64_t U85Runner::convolution(const Operation& op, const TensorOf& tensor, con
     channels[i].scaling.shift = records[i].shift;
   }
   const u85::Tensor ifm = tensor(op.ifm, op.ifm.width, op.ifm.height, dw ? op.ofm.depth : op.ifm.depth);
-  u85::convolution(ifm, window_of(op), dense.values.data(), dw, channels, out, ofm);
+  const sim::HostTimer timer(host_seconds_.kernels);
+  u85::convolution(ifm, window_of(op), *packed, dw, channels, out, ofm, scratch_);
   return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.kernel.width * op.kernel.height *
          (dw ? 1 : op.ifm.depth);
 }

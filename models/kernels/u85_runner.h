@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "isa/architecture.h"
 #include "isa/operation.h"
 #include "models/kernels/op_runner.h"
 #include "models/kernels/u85_kernels.h"
+#include "models/kernels/weights/weight_decoder_u85.h"
 
 namespace ethosu::kernels {
 
@@ -27,6 +29,9 @@ class U85Runner {
   // stream the weight decoders reject, UnknownBehaviour for an operation the model cannot run.
   uint64_t execute(const isa::Operation& op);
 
+  // Host time this runner has spent since it was made, as OpRunner::host_seconds() counts it.
+  const HostSeconds& host_seconds() const { return host_seconds_; }
+
  private:
   struct Chain {
     std::vector<uint8_t> bytes;  // dense NHWC
@@ -37,10 +42,17 @@ class U85Runner {
   uint64_t convolution(const isa::Operation& op, const TensorOf& tensor, const u85::Output& out,
                        const u85::Destination& ofm);
 
+  // The operation's weights packed for the conv kernels, from the process's weight cache or decoded into it.
+  std::shared_ptr<const ConvWeights> decode_weights(const weights::u85::Layout& l,
+                                                    const weights::u85::Streams& streams);
+
   const Regions& regions_;
   const std::vector<uint8_t>& lut_ram_;
   const isa::Architecture& arch_;
   std::map<uint8_t, Chain> chains_;  // chaining buffer contents by id (the CHAINED map's region)
+  weights::DecodeScratch decode_scratch_;
+  KernelScratch scratch_;
+  HostSeconds host_seconds_;
 };
 
 }  // namespace ethosu::kernels

@@ -3,6 +3,7 @@
 // the next operation through the chaining buffer.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "isa/architecture.h"
@@ -201,9 +202,119 @@ TEST(U85Convolution, BiasPlusTapsInsideTheIfm) {
   win.pad_top = win.pad_left = 1;
   std::vector<ChannelScale> ch(1);
   ch[0].bias = 100;
-  convolution(in.tensor(), win, w.data(), false, ch, wide_output(DataType::Int16), out.destination());
+  convolution_reference(in.tensor(), win, w.data(), false, ch, wide_output(DataType::Int16), out.destination());
   EXPECT_EQ(out.get(0, 0, 0), 100 + 4 * 1 + 10);                        // only the last tap reaches the IFM
   EXPECT_EQ(out.get(1, 1, 0), 100 + 1 * 1 + 2 * 2 + 3 * 3 + 4 * 4 + 10);  // every tap
+}
+
+// Scaler is apply() with its rounding terms found once and 64-bit arithmetic where it suffices: the same results
+// for every mode, shift and double-rounding point, on values inside and outside its 64-bit range.
+TEST(U85Scaler, MatchesApplyOnRandomScalingsAndValues) {
+  std::mt19937_64 rng(85);
+  const int64_t edges[] = {0, 1, -1, (int64_t{1} << 30), -(int64_t{1} << 30), (int64_t{1} << 30) + 1,
+                           -(int64_t{1} << 30) - 1, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN};
+  for (int i = 0; i < 20000; ++i) {
+    Scaling s;
+    s.multiplier = static_cast<uint32_t>(rng() >> (rng() % 33));
+    s.shift = static_cast<int>(rng() % 64);
+    s.double_round = static_cast<int>(rng() % 32);
+    s.rounding = static_cast<Rounding>(rng() % 6);
+    const Scaler scale(s);
+    for (int k = 0; k < 8; ++k) {
+      const int64_t v = k < 4 ? static_cast<int64_t>(rng()) >> (rng() % 64) : edges[rng() % std::size(edges)];
+      ASSERT_EQ(scale(v), apply(s, v)) << "v " << v << " multiplier " << s.multiplier << " shift " << s.shift
+                                       << " dbl_rnd " << s.double_round << " mode " << int(s.rounding);
+    }
+  }
+}
+
+// An NHCWB16 destination of w x h x c elements of `type` over `bytes` (sized here).
+Destination brick_destination(std::vector<uint8_t>& bytes, int w, int h, int c, DataType type) {
+  const int es = element_size_bytes(type), bricks = (c + 15) / 16;
+  bytes.assign(size_t(w) * h * bricks * 16 * es, 0);
+  Destination d;
+  d.map.region = bytes.data();
+  FeatureMapLayout& l = d.map.layout;
+  l.width0 = l.height0 = l.height1 = 1 << 30;  // one tile
+  l.type = type;
+  l.layout = Layout::NHCWB16;
+  l.stride_x = 16 * es;
+  l.stride_c = int64_t{w} * 16 * es;
+  l.stride_y = l.stride_c * bricks;
+  d.width = w, d.height = h, d.depth = c;
+  return d;
+}
+
+// The SIMD convolution (the conv kernels with the U85's output stage) against the scalar reference on random
+// operations: shapes, strides, dilations, padding, IFM and OFM types and layouts, zero points, weights up to 16
+// bits, biases up to 40 bits, every rounding mode and double-rounding point, shifts 0..63, clip ranges and LUTs.
+TEST(U85Convolution, SimdMatchesTheReferenceOnRandomOperations) {
+  std::mt19937 rng(8585);
+  const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const DataType ifm_types[] = {DataType::Int8, DataType::UInt8, DataType::Int16};
+  const DataType ofm_types[] = {DataType::Int8, DataType::UInt8, DataType::Int16, DataType::Int32};
+  const Lut luts[] = {Lut::None, Lut::None, Lut::None, Lut::U8U8, Lut::S8S8, Lut::S8S16, Lut::S8S32, Lut::S16S16,
+                      Lut::Tanh, Lut::Sigmoid};
+  std::vector<uint8_t> table(2048);
+  for (auto& b : table) b = static_cast<uint8_t>(uniform(0, 255));
+  KernelScratch scratch;  // reused across operations, as the runner does
+  for (int iter = 0; iter < 400; ++iter) {
+    SCOPED_TRACE("operation " + std::to_string(iter));
+    const bool dw = uniform(0, 2) == 0;
+    Window win;
+    win.kernel_width = uniform(1, 4), win.kernel_height = uniform(1, 4);
+    win.stride_x = uniform(1, 3), win.stride_y = uniform(1, 3);
+    win.dilation_x = uniform(1, 2), win.dilation_y = uniform(1, 2);
+    win.pad_left = uniform(0, win.kernel_width - 1), win.pad_top = uniform(0, win.kernel_height - 1);
+    const int ofm_w = uniform(1, 9), ofm_h = uniform(1, 5), ofm_c = uniform(1, 40);
+    const int ifm_c = dw ? ofm_c : uniform(1, 40);
+    // IFMs a little smaller or larger than the windows reach.
+    const int ifm_w = std::max(1, (ofm_w - 1) * win.stride_x + (win.kernel_width - 1) * win.dilation_x + 1 -
+                                      win.pad_left - uniform(0, 2) + uniform(0, 1));
+    const int ifm_h = std::max(1, (ofm_h - 1) * win.stride_y + (win.kernel_height - 1) * win.dilation_y + 1 -
+                                      win.pad_top - uniform(0, 2) + uniform(0, 1));
+    const DataType it = ifm_types[uniform(0, 2)];
+    Map in(ifm_w, ifm_h, ifm_c, it);
+    for (int y = 0; y < ifm_h; ++y)
+      for (int x = 0; x < ifm_w; ++x)
+        for (int c = 0; c < ifm_c; ++c) in.set(x, y, c, uniform(int(type_min(it)), int(type_max(it))));
+    const int32_t ifm_zp = it == DataType::Int16 && uniform(0, 1) ? 0 : uniform(-128, 255);
+
+    const int wdepth = dw ? 1 : ifm_c;
+    std::vector<int16_t> weights(size_t(ofm_c) * win.kernel_width * win.kernel_height * wdepth);
+    const int wmax = uniform(0, 3) == 0 ? 32767 : 255;
+    for (auto& w : weights) w = static_cast<int16_t>(uniform(-wmax, wmax));
+    std::vector<ChannelScale> channels(static_cast<size_t>(ofm_c));
+    const int rounding = uniform(0, 5), dbl_rnd = uniform(0, 31);
+    for (auto& ch : channels) {
+      ch.bias = uniform(0, 4) == 0 ? int64_t{uniform(-(1 << 30), 1 << 30)} << uniform(0, 9) : uniform(-5000, 5000);
+      ch.scaling.multiplier = static_cast<uint32_t>(uniform(0, INT32_MAX));
+      ch.scaling.shift = uniform(0, 5) == 0 ? uniform(0, 63) : uniform(30, 45);
+      ch.scaling.double_round = dbl_rnd;
+      ch.scaling.rounding = static_cast<Rounding>(rounding);
+    }
+    Output out;
+    out.type = ofm_types[uniform(0, 3)];
+    out.zero_point = uniform(-200, 200);
+    out.clip = uniform(0, 3) != 0;
+    out.min = uniform(-40000, 100), out.max = uniform(-100, 40000);
+    out.lut = luts[uniform(0, 9)];
+    out.table = table.data();
+
+    const ConvWeights packed(weights.data(), ofm_c, win.kernel_height, win.kernel_width, wdepth);
+    const bool bricks = uniform(0, 1);
+    std::vector<uint8_t> ref_bytes, simd_bytes;
+    Map ref_map(ofm_w, ofm_h, ofm_c, out.type), simd_map(ofm_w, ofm_h, ofm_c, out.type);
+    const Destination ref = bricks ? brick_destination(ref_bytes, ofm_w, ofm_h, ofm_c, out.type) : ref_map.destination();
+    const Destination simd =
+        bricks ? brick_destination(simd_bytes, ofm_w, ofm_h, ofm_c, out.type) : simd_map.destination();
+    convolution_reference(in.tensor(ifm_zp), win, weights.data(), dw, channels, out, ref);
+    convolution(in.tensor(ifm_zp), win, packed, dw, channels, out, simd, scratch);
+    if (bricks)
+      ASSERT_EQ(simd_bytes, ref_bytes);
+    else
+      ASSERT_EQ(simd_map.bytes, ref_map.bytes);
+  }
 }
 
 // A two-operation chain through the runner: an ADD whose OFM is CHAINED, then a MUL reading it as its IFM.

@@ -58,8 +58,8 @@ class Run {
 
   // The operations' host time in weights and kernels, into the result.
   void take_host_seconds() {
-    result_.stats.host.weights = ops_.host_seconds().weights;
-    result_.stats.host.kernels = ops_.host_seconds().kernels;
+    result_.stats.host.weights = ops_.host_seconds().weights + u85_ops_.host_seconds().weights;
+    result_.stats.host.kernels = ops_.host_seconds().kernels + u85_ops_.host_seconds().kernels;
   }
 
   // The stream ends without NPU_OP_STOP: a command parse error at `offset`.

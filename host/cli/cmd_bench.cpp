@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -50,8 +51,9 @@ const char* const kBenchHelp =
     "over the stream's kernel operations (a cross-check of the manifest figure), host time per run and\n"
     "where it goes, simulated cycles per host second, and whether the outputs match the reference.\n"
     "Then totals, sim/Vela per configuration (geometric mean, median, range, cases within 0.5-2x),\n"
-    "and the models with published i.MX 93 silicon figures: predicted NPU time and host time next to\n"
-    "the silicon's.\n"
+    "host CPU time per run of the cases run on several configurations (and relative to the U65-256:\n"
+    "how fast one generation's runs are against another's), and the models with published i.MX 93\n"
+    "silicon figures: predicted NPU time and host time next to the silicon's.\n"
     "\n"
     "CASE_DIR   a folder with manifest.json and cmdstream.bin (the conformance corpus layout), or a\n"
     "           compilation folder CASE/<accelerator> (model_vela.tflite, with CASE/info.json)\n"
@@ -487,6 +489,60 @@ void print_ratios_by_variant(const std::vector<Row>& rows) {
   }
 }
 
+// Host CPU time per run of the cases run on several configurations, and each configuration's geometric mean relative
+// to the U65-256's over the cases both ran: how fast one generation's runs are against another's.
+void print_host_time_by_variant(const std::vector<Row>& rows) {
+  using Key = std::pair<int, std::string>;  // the Variant enumeration's order, then the name
+  std::map<std::string, std::map<Key, double>> by_case;
+  for (const Row& r : rows) {
+    if (!r.ok || r.median.cpu_s <= 0) continue;
+    const auto v = isa::parse_variant("ethos-" + r.variant);
+    by_case[r.name][{v ? static_cast<int>(*v) : 255, r.variant}] = r.median.cpu_s;
+  }
+  std::map<Key, std::vector<double>> vs_reference;  // cpu / the U65-256's, per configuration
+  std::set<Key> variants;
+  for (auto it = by_case.begin(); it != by_case.end();) {
+    if (it->second.size() < 2) {
+      it = by_case.erase(it);
+      continue;
+    }
+    const auto reference = std::find_if(it->second.begin(), it->second.end(),
+                                        [](const auto& e) { return e.first.second == "u65-256"; });
+    for (const auto& [key, cpu] : it->second) {
+      variants.insert(key);
+      if (reference != it->second.end()) vs_reference[key].push_back(cpu / reference->second);
+    }
+    ++it;
+  }
+  if (by_case.empty()) return;
+  std::printf("\nhost CPU ms per run, cases run on several configurations%s\n",
+              vs_reference.empty() ? "" : " (last row: geometric mean relative to the u65-256 over the cases both ran)");
+  std::printf("%-34s", "case");
+  for (const Key& v : variants) std::printf(" %9s", v.second.c_str());
+  std::printf("\n");
+  for (const auto& [name, cpu] : by_case) {
+    std::printf("%-34s", name.substr(0, 34).c_str());
+    for (const Key& v : variants) {
+      const auto e = cpu.find(v);
+      std::printf(" %9s", e == cpu.end() ? "-" : ms(e->second).c_str());
+    }
+    std::printf("\n");
+  }
+  if (vs_reference.empty()) return;
+  std::printf("%-34s", "relative to u65-256");
+  for (const Key& v : variants) {
+    const auto e = vs_reference.find(v);
+    if (e == vs_reference.end()) {
+      std::printf(" %9s", "-");
+      continue;
+    }
+    double log_sum = 0;
+    for (double x : e->second) log_sum += std::log(x);
+    std::printf(" %8.2fx", std::exp(log_sum / double(e->second.size())));
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int run_bench(const std::vector<std::string>& argv) {
@@ -633,6 +689,7 @@ int run_bench(const std::vector<std::string>& argv) {
     std::printf("sim/Vela: geometric mean %.3f over %zu cases with a Vela estimate\n",
                 std::exp(log_ratio / double(with_vela)), with_vela);
   print_ratios_by_variant(rows);
+  print_host_time_by_variant(rows);
   if (subgraphs)
     std::printf("* %zu case(s) are one NPU subgraph of a split model: Vela's estimate for that subgraph\n", subgraphs);
 

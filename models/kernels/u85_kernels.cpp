@@ -413,23 +413,72 @@ void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scal
 
 namespace {
 
-// One operand's values at a pixel: the tensor's pixel (its broadcast axes held at 0) minus the zero point, or the
-// scalar.
-class OperandReader {
+// One operand's values at a pixel after a function of them (its scaling): f(the tensor's element, its broadcast axes
+// held at 0, minus the zero point), or f(the scalar). f is found once per byte value for an 8-bit tensor.
+template <typename F>
+class ScaledOperand {
  public:
-  explicit OperandReader(const Operand& o) : o_(o) {}
+  ScaledOperand(const Operand& o, const F& f) : o_(o), f_(f) {
+    if (!o.tensor) {
+      scalar_ = f(int64_t{o.scalar} - o.scalar_zero_point);
+      return;
+    }
+    const DataType t = o.tensor->map.layout.type;
+    if (element_size_bytes(t) != 1) return;
+    table_.resize(256);
+    for (int byte = 0; byte < 256; ++byte) {
+      const auto b = static_cast<uint8_t>(byte);
+      table_[b] = f(int64_t{load_element(&b, t)} - o.tensor->zero_point);
+    }
+  }
   void at_pixel(int x, int y) {
     if (o_.tensor) pixel_ = o_.tensor->map.region + o_.tensor->map.layout.pixel_offset(o_.bw ? 0 : x, o_.bh ? 0 : y);
   }
-  int64_t operator()(int c) const {
-    if (!o_.tensor) return int64_t{o_.scalar} - o_.scalar_zero_point;
-    const FeatureMapLayout& l = o_.tensor->map.layout;
-    return int64_t{load_element(pixel_ + l.channel_offset(o_.bc ? 0 : c), l.type)} - o_.tensor->zero_point;
+  // The values of channels [0, n) of the pixel.
+  void channels(int64_t* dst, int n) const {
+    if (!o_.tensor || o_.bc) {
+      std::fill(dst, dst + n, o_.tensor ? at(0) : scalar_);
+      return;
+    }
+    if (!table_.empty() && o_.tensor->map.layout.layout == Layout::NHWC) {
+      for (int c = 0; c < n; ++c) dst[c] = table_[pixel_[c]];
+      return;
+    }
+    for (int c = 0; c < n; ++c) dst[c] = at(c);
   }
 
  private:
+  int64_t at(int c) const {
+    const FeatureMapLayout& l = o_.tensor->map.layout;
+    const uint8_t* p = pixel_ + l.channel_offset(c);
+    if (!table_.empty()) return table_[*p];
+    return f_(int64_t{load_element(p, l.type)} - o_.tensor->zero_point);
+  }
+
   const Operand& o_;
+  const F& f_;
+  std::vector<int64_t> table_;
+  int64_t scalar_ = 0;
   const uint8_t* pixel_ = nullptr;
+};
+
+// finish() with the case without a table inlined: one clamp to the activation range within the OFM type.
+class Finisher {
+ public:
+  explicit Finisher(const Output& o)
+      : o_(o),
+        lo_(o.clip ? std::max<int64_t>(o.min, type_min(o.type)) : type_min(o.type)),
+        hi_(o.clip ? std::min<int64_t>(o.max, type_max(o.type)) : type_max(o.type)),
+        simple_(o.lut == Lut::None && lo_ <= hi_) {}
+  int32_t operator()(int64_t scaled) const {
+    if (!simple_) return finish(o_, scaled);
+    return static_cast<int32_t>(clamp64(add_saturating(scaled, o_.zero_point), lo_, hi_));
+  }
+
+ private:
+  const Output& o_;
+  int64_t lo_, hi_;
+  bool simple_;
 };
 
 }  // namespace
@@ -440,49 +489,71 @@ void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const
   if (ifm_is_32bit) os.multiplier = 1;
   const bool unary = mode == ElementwiseMode::LeakyRelu || mode == ElementwiseMode::Abs || mode == ElementwiseMode::Clz;
   const Scaler scale_a(a.scaling), scale_b(b.scaling), scale_out(os);
-  OperandReader read_a(a), read_b(b);
-  std::vector<int32_t> values(static_cast<size_t>(std::max(ofm.depth, 0)));
+  const Finisher finisher(out);
+  // LRELU's one operand: its IFM_SCALE for values >= 0, IFM2_SCALE below.
+  const auto fa = [&](int64_t va) {
+    return mode == ElementwiseMode::LeakyRelu && va < 0 ? scale_b(va) : scale_a(va);
+  };
+  ScaledOperand<decltype(fa)> read_a(a, fa);
+  const Operand none;
+  ScaledOperand<Scaler> read_b(unary ? none : b, scale_b);
+  // A pixel at a time, each step a loop over its channels.
+  const auto n = static_cast<size_t>(std::max(ofm.depth, 0));
+  std::vector<int64_t> va(n), vb(n, 0), v(n);
+  std::vector<int32_t> values(n);
+  const int depth = ofm.depth;
   for (int y = 0; y < ofm.height; ++y)
     for (int x = 0; x < ofm.width; ++x) {
       read_a.at_pixel(x, y);
-      if (!unary) read_b.at_pixel(x, y);
-      for (int c = 0; c < ofm.depth; ++c) {
-        const int64_t va = read_a(c);
-        int64_t v = 0;
-        if (mode == ElementwiseMode::LeakyRelu) {
-          v = va >= 0 ? scale_a(va) : scale_b(va);
-        } else {
-          const int64_t sa = scale_a(va);
-          const int64_t sb = unary ? 0 : scale_b(read_b(c));
-          switch (mode) {
-            case ElementwiseMode::Mul: v = saturate_int64(static_cast<int128_t>(sa) * sb); break;
-            case ElementwiseMode::Add: v = sa + sb; break;
-            case ElementwiseMode::Sub: v = sa - sb; break;
-            case ElementwiseMode::Min: v = std::min(sa, sb); break;
-            case ElementwiseMode::Max: v = std::max(sa, sb); break;
-            case ElementwiseMode::Abs: v = sa < 0 ? -sa : sa; break;
-            case ElementwiseMode::Clz: {
-              const auto u = static_cast<uint32_t>(sa);
-              v = u == 0 ? 32 : __builtin_clz(u);
-              break;
-            }
-            case ElementwiseMode::Shr: {
-              Scaling shr;
-              shr.shift = static_cast<int>(clamp64(sb, 0, 63));
-              shr.rounding = os.rounding;
-              v = apply(shr, sa);
-              break;
-            }
-            case ElementwiseMode::Shl:
-              // A multiply, not <<: shifting a negative value left is undefined in C++17.
-              v = saturate_int64(static_cast<int128_t>(sa) * (int128_t{1} << clamp64(sb, 0, 31)));
-              break;
-            case ElementwiseMode::LeakyRelu: break;
-          }
-        }
-        values[static_cast<size_t>(c)] = finish(out, scale_out(v));
+      read_a.channels(va.data(), depth);
+      if (!unary) {
+        read_b.at_pixel(x, y);
+        read_b.channels(vb.data(), depth);
       }
-      store_channels(ofm.map, x, y, 0, ofm.depth, values.data());
+      const int64_t* sa = va.data();
+      const int64_t* sb = vb.data();
+      switch (mode) {
+        case ElementwiseMode::Mul:
+          for (int c = 0; c < depth; ++c) v[c] = saturate_int64(static_cast<int128_t>(sa[c]) * sb[c]);
+          break;
+        case ElementwiseMode::Add:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] + sb[c];
+          break;
+        case ElementwiseMode::Sub:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] - sb[c];
+          break;
+        case ElementwiseMode::Min:
+          for (int c = 0; c < depth; ++c) v[c] = std::min(sa[c], sb[c]);
+          break;
+        case ElementwiseMode::Max:
+          for (int c = 0; c < depth; ++c) v[c] = std::max(sa[c], sb[c]);
+          break;
+        case ElementwiseMode::LeakyRelu: std::copy(sa, sa + depth, v.begin()); break;
+        case ElementwiseMode::Abs:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] < 0 ? -sa[c] : sa[c];
+          break;
+        case ElementwiseMode::Clz:
+          for (int c = 0; c < depth; ++c) {
+            const auto u = static_cast<uint32_t>(sa[c]);
+            v[c] = u == 0 ? 32 : __builtin_clz(u);
+          }
+          break;
+        case ElementwiseMode::Shr:
+          for (int c = 0; c < depth; ++c) {
+            Scaling shr;
+            shr.shift = static_cast<int>(clamp64(sb[c], 0, 63));
+            shr.rounding = os.rounding;
+            v[c] = apply(shr, sa[c]);
+          }
+          break;
+        case ElementwiseMode::Shl:
+          // A multiply, not <<: shifting a negative value left is undefined in C++17.
+          for (int c = 0; c < depth; ++c)
+            v[c] = saturate_int64(static_cast<int128_t>(sa[c]) * (int128_t{1} << clamp64(sb[c], 0, 31)));
+          break;
+      }
+      for (int c = 0; c < depth; ++c) values[c] = finisher(scale_out(v[c]));
+      store_channels(ofm.map, x, y, 0, depth, values.data());
     }
 }
 

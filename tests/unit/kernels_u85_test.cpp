@@ -228,6 +228,70 @@ TEST(U85Scaler, MatchesApplyOnRandomScalingsAndValues) {
   }
 }
 
+// Elementwise against the formula element by element (apply() for each scale, finish()), on random binary
+// operations: 8- and 16-bit operands (the 8-bit ones go through per-byte tables), broadcast axes and scalars, every
+// rounding mode, clips and zero points.
+TEST(U85Elementwise, MatchesTheFormulaOnRandomOperations) {
+  std::mt19937 rng(4285);
+  const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const DataType types[] = {DataType::Int8, DataType::UInt8, DataType::Int16};
+  const ElementwiseMode modes[] = {ElementwiseMode::Add, ElementwiseMode::Sub, ElementwiseMode::Mul,
+                                   ElementwiseMode::Min, ElementwiseMode::Max};
+  const auto random_scaling = [&] {
+    Scaling s;
+    s.multiplier = static_cast<uint32_t>(uniform(1, INT32_MAX));
+    s.shift = uniform(0, 4) == 0 ? uniform(0, 63) : uniform(20, 40);
+    s.double_round = uniform(0, 31);
+    s.rounding = static_cast<Rounding>(uniform(0, 5));
+    return s;
+  };
+  for (int iter = 0; iter < 300; ++iter) {
+    SCOPED_TRACE("operation " + std::to_string(iter));
+    const int w = uniform(1, 6), h = uniform(1, 4), c = uniform(1, 20);
+    const ElementwiseMode mode = modes[uniform(0, 4)];
+    const bool bw = uniform(0, 3) == 0, bh = uniform(0, 3) == 0, bc = uniform(0, 3) == 0, scalar = uniform(0, 5) == 0;
+    Map ma(w, h, c, types[uniform(0, 2)]), mb(bw ? 1 : w, bh ? 1 : h, bc ? 1 : c, types[uniform(0, 2)]);
+    for (Map* m : {&ma, &mb})
+      for (int y = 0; y < m->h; ++y)
+        for (int x = 0; x < m->w; ++x)
+          for (int k = 0; k < m->c; ++k) m->set(x, y, k, uniform(int(type_min(m->type)), int(type_max(m->type))));
+    const Tensor ta = ma.tensor(uniform(-128, 127)), tb = mb.tensor(uniform(-128, 127));
+    Operand a, b;
+    a.tensor = &ta;
+    a.scaling = random_scaling();
+    b.scaling = random_scaling();
+    if (scalar) {
+      b.scalar = uniform(-32768, 32767), b.scalar_zero_point = uniform(-128, 127);
+    } else {
+      b.tensor = &tb, b.bw = bw, b.bh = bh, b.bc = bc;
+    }
+    const Scaling os = random_scaling();
+    Output out;
+    out.type = types[uniform(0, 2)];
+    out.zero_point = uniform(-100, 100);
+    out.clip = uniform(0, 3) != 0;
+    out.min = uniform(-40000, 0), out.max = uniform(0, 40000);
+    Map got(w, h, c, out.type);
+    elementwise(mode, a, b, os, false, out, got.destination());
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int k = 0; k < c; ++k) {
+          const int64_t va = apply(a.scaling, int64_t{ma.get(x, y, k)} - ta.zero_point);
+          const int64_t vb = apply(b.scaling, scalar ? int64_t{b.scalar} - b.scalar_zero_point
+                                                     : int64_t{mb.get(bw ? 0 : x, bh ? 0 : y, bc ? 0 : k)} - tb.zero_point);
+          int64_t v = 0;
+          switch (mode) {
+            case ElementwiseMode::Add: v = va + vb; break;
+            case ElementwiseMode::Sub: v = va - vb; break;
+            case ElementwiseMode::Mul: v = saturate_int64(static_cast<int128_t>(va) * vb); break;
+            case ElementwiseMode::Min: v = std::min(va, vb); break;
+            default: v = std::max(va, vb); break;
+          }
+          ASSERT_EQ(got.get(x, y, k), finish(out, apply(os, v))) << "at " << x << "," << y << "," << k;
+        }
+  }
+}
+
 // An NHCWB16 destination of w x h x c elements of `type` over `bytes` (sized here).
 Destination brick_destination(std::vector<uint8_t>& bytes, int w, int h, int c, DataType type) {
   const int es = element_size_bytes(type), bricks = (c + 15) / 16;

@@ -467,7 +467,9 @@ Capture read_capture(const fs::path& dir) {
       d.sram_size_bytes =
           static_cast<uint32_t>(m.uint(m.member(device, "sram_size_bytes", "device"), "device.sram_size_bytes", UINT32_MAX));
       const std::optional<std::string> named = variant_of_config(d.config);
-      if (!named) m.fail("device.config", hex32(d.config) + " is not the CONFIG register of an Ethos-U65");
+      if (!named)
+        m.fail("device.config", hex32(d.config) + " is not the CONFIG register of an Ethos-U configuration the "
+                                                   "simulator models");
       if (*named != c.variant)
         m.fail("device.config", hex32(d.config) + " is the CONFIG of an " + *named + ", the capture says variant '" +
                                     c.variant + "' (wrong variant)");

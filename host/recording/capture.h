@@ -158,7 +158,8 @@ std::optional<std::filesystem::path> capture_dir_from_env(const std::string& sou
 // processes sharing ROOT never get the same one); `variable` names where ROOT came from in errors.
 std::filesystem::path next_capture_dir(const std::filesystem::path& root, const std::string& source,
                                        const std::string& variable);
-// The U65 variant an NPU's CONFIG register names (product 1, log2 MACs per cycle 8 or 9), or nothing.
+// The configuration an NPU's CONFIG register names: the one whose whole word it is, else the one of its product and
+// log2 MACs per cycle; or nothing.
 std::optional<std::string> variant_of_config(uint32_t config);
 // CRC-32 as zlib computes it, continued from `crc` (0 to start).
 uint32_t crc32(const uint8_t* data, size_t size_bytes, uint32_t crc = 0);

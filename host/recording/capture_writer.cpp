@@ -281,9 +281,11 @@ void write_capture(const fs::path& dir, const Capture& c) {
 }
 
 std::optional<std::string> variant_of_config(uint32_t config) {
+  // The whole word first: the U85's also says its AXI ports and weight decoders.
+  if (const isa::Architecture* exact = isa::from_config_register(config)) return std::string(exact->name);
   const uint32_t product = isa::get(config, isa::RegField::CONFIG_product);
   const uint32_t macs_log2 = isa::get(config, isa::RegField::CONFIG_macs_per_cc);
-  if (product > static_cast<uint32_t>(isa::Product::U65) || macs_log2 > 16) return std::nullopt;
+  if (product > static_cast<uint32_t>(isa::Product::U85) || macs_log2 > 16) return std::nullopt;
   const isa::Architecture* a = isa::find_architecture(static_cast<isa::Product>(product), uint32_t{1} << macs_log2);
   if (!a) return std::nullopt;
   return std::string(a->name);

@@ -2,6 +2,8 @@
 // does: run under LD_PRELOAD=libethosu-sim-accel.so it drives the simulator, on a board it would drive the NPU.
 //
 //   accel_client CASE_DIR [--timed] [--region2-bo]   run one conformance case end to end, compare bit-exact
+//                                                    (a manifest case, or a compilation CASE/<accelerator> of
+//                                                    corpus-u85, prepared with the library's job_from_compilation)
 //   accel_client --errors                            the interface's error paths and a hand-made DMA job
 //   accel_client --concurrent                        two threads' jobs in one shared arena BO while a third thread
 //                                                    writes bytes no job writes, in the arena and the flash BO: no
@@ -11,7 +13,8 @@
 //   accel_client --record-close-global               (under libethosu-record.so) the global perfmon's file closed
 //                                                    by another thread while a job it counts runs
 //
-// A case: BOs for the regions the stream refers to (region 2 only with --region2-bo or when it exceeds the SRAM;
+// A case: the device must be the configuration the case was compiled for (DEV_QUERY's ID and PMU counters); BOs for
+// the regions the stream refers to (region 2 only with --region2-bo or when it exceeds the SRAM;
 // otherwise it is the driver's SRAM via sram_size), loaded through mmap; the stream through CMDSTREAM_BO_CREATE; SUBMIT
 // with a perfmon; BO_WAIT; outputs compared with the expected files (bit-exact; those whose only reference is ArmNN's
 // float arithmetic within the corpus suite's bound of 4). --timed also requires the perfmon's cycle and
@@ -38,13 +41,17 @@
 #include <vector>
 
 #include "host/backends/accel/ethosu_accel_uapi.h"
+#include "host/run/job.h"
+#include "isa/pmu_event_text.h"
+#include "isa/validator.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-constexpr uint16_t kEventCycle = 0x011, kEventNpuIdle = 0x020, kEventNpuActive = 0x023;
+// The U65's event numbers (the error paths' device is the default U65).
+constexpr uint16_t kEventCycle = 0x011, kEventNpuActive = 0x023;
 
 int failures = 0;
 
@@ -117,7 +124,9 @@ int wait_bo(int fd, uint32_t handle) {
   return call(fd, ETHOSU_ACCEL_IOCTL_BO_WAIT, &w);
 }
 
-ethosu_accel_npu_info query(int fd) {
+// DEV_QUERY's NPU info, checked against the configuration expected (the U65 unless a case says otherwise).
+ethosu_accel_npu_info query(int fd, const ethosu::isa::Architecture& expected = ethosu::isa::architecture(
+                                        ethosu::isa::kDefaultVariant)) {
   ethosu_accel_dev_query q{};
   q.type = ETHOSU_ACCEL_DEV_QUERY_NPU_INFO;
   if (call(fd, ETHOSU_ACCEL_IOCTL_DEV_QUERY, &q) || q.size != sizeof(ethosu_accel_npu_info))
@@ -125,8 +134,12 @@ ethosu_accel_npu_info query(int fd) {
   ethosu_accel_npu_info info{};
   q.pointer = reinterpret_cast<uintptr_t>(&info);
   if (int e = call(fd, ETHOSU_ACCEL_IOCTL_DEV_QUERY, &q)) fail(std::string("DEV_QUERY: ") + std::strerror(e));
-  if (info.id >> 28 != 1) fail("DEV_QUERY: ID arch major is not 1 (U65)");
-  if (info.pmu_counters != 4) fail("DEV_QUERY: " + std::to_string(info.pmu_counters) + " PMU counters, the U65 has 4");
+  if (info.id != expected.id)
+    fail("DEV_QUERY: ID " + std::to_string(info.id) + ", the " + expected.describe() + "'s is " +
+         std::to_string(expected.id));
+  if (info.pmu_counters != expected.pmu_event_counters)
+    fail("DEV_QUERY: " + std::to_string(info.pmu_counters) + " PMU counters, the " + expected.describe() + " has " +
+         std::to_string(expected.pmu_event_counters));
   return info;
 }
 
@@ -142,51 +155,53 @@ void check_version(int fd) {
 
 // ---- one conformance case ----
 
-int run_case(const fs::path& dir, bool timed, bool region2_bo) {
-  if (!fs::exists(dir / "manifest.json")) {
-    std::printf("SKIP: no case at %s\n", dir.c_str());
-    return 77;
-  }
-  const json m = json::parse(read_file(dir / "manifest.json"));
-  const int fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
-  if (fd < 0) {
-    std::fprintf(stderr, "FAIL: open /dev/accel/accel0: %s (is LD_PRELOAD=libethosu-sim-accel.so set?)\n",
-                 std::strerror(errno));
-    return 1;
-  }
-  check_version(fd);
-  const ethosu_accel_npu_info info = query(fd);
+// What a case gives the client: the bytes of each region (inputs placed), which regions the stream refers to, the
+// stream, the outputs with their references, and the configuration it was compiled for.
+struct CaseData {
+  std::array<std::vector<uint8_t>, 8> regions;  // each the region's size; empty when the case has none
+  std::vector<bool> referenced = std::vector<bool>(8, true);
+  std::vector<uint8_t> stream;
+  struct Output {
+    std::string name;
+    unsigned region = 0;
+    uint64_t offset = 0;
+    std::vector<uint8_t> expected;
+    bool armnn = false;  // the only reference is ArmNN's float arithmetic
+    size_t element_bytes = 1;
+    bool is_signed = true;
+  };
+  std::vector<Output> outputs;
+  ethosu::isa::Variant variant = ethosu::isa::kDefaultVariant;
+};
 
+// A manifest case folder.
+CaseData from_manifest(const fs::path& dir) {
+  CaseData c;
+  const json m = json::parse(read_file(dir / "manifest.json"));
+  if (m.contains("accelerator") && m["accelerator"].is_string())
+    if (const auto v = ethosu::isa::parse_variant(m["accelerator"].get<std::string>())) c.variant = *v;
   // The kernel refuses a BO for a region the stream never touches, so only the regions the manifest says the
   // stream refers to go into the job (all declared regions when it does not say); the others still hold their
   // tensors, as a driver's buffers would.
-  std::vector<bool> referenced(8, true);
   const json& cs = m.at("cmdstream");
   if (cs.contains("regions_referenced") || cs.contains("region_commands_seen")) {
-    referenced.assign(8, false);
+    c.referenced.assign(8, false);
     if (cs.contains("regions_referenced")) {
       for (const auto& r : cs["regions_referenced"])
-        if (r.get<unsigned>() < 8) referenced[r.get<unsigned>()] = true;
+        if (r.get<unsigned>() < 8) c.referenced[r.get<unsigned>()] = true;
     } else {
       for (const auto& [key, commands] : cs["region_commands_seen"].items())
-        if (std::stoul(key) < 8) referenced[std::stoul(key)] = true;
+        if (std::stoul(key) < 8) c.referenced[std::stoul(key)] = true;
     }
   }
-  ethosu_accel_job job{};
-  std::vector<Bo> bos(8);
   for (const auto& [key, r] : m.at("regions").items()) {
     const unsigned index = static_cast<unsigned>(std::stoul(key));
     const uint64_t size = r.at("size_bytes").get<uint64_t>();
     if (index >= 8 || size == 0) continue;
-    if (index == ETHOSU_ACCEL_SRAM_REGION && !region2_bo && size <= info.sram_size) {
-      if (referenced[index]) job.sram_size = static_cast<uint32_t>(size);
-      continue;
-    }
-    bos[index] = create_bo(fd, size);
-    if (referenced[index]) job.region_bo_handles[index] = bos[index].handle;
+    c.regions[index].assign(size, 0);
     if (r.contains("file") && r["file"].is_string()) {
       const auto bytes = read_file(dir / r["file"].get<std::string>());
-      std::memcpy(bos[index].map, bytes.data(), std::min<size_t>(bytes.size(), size));
+      std::memcpy(c.regions[index].data(), bytes.data(), std::min<size_t>(bytes.size(), size));
     }
   }
   const bool normalised = m.contains("inputs");
@@ -194,21 +209,107 @@ int run_case(const fs::path& dir, bool timed, bool region2_bo) {
     const unsigned r = in.at("region").get<unsigned>();
     const auto bytes = read_file(dir / in.at("file").get<std::string>());
     const uint64_t offset = in.at("offset").get<uint64_t>();
-    if (r >= 8 || !bos[r].map || offset + bytes.size() > bos[r].size) {
-      fail("input " + in.at("name").get<std::string>() + " has no BO to go into");
+    if (r >= 8 || offset + bytes.size() > c.regions[r].size()) {
+      fail("input " + in.at("name").get<std::string>() + " has no region to go into");
       continue;
     }
-    std::memcpy(bos[r].map + offset, bytes.data(), bytes.size());
+    std::memcpy(c.regions[r].data() + offset, bytes.data(), bytes.size());
   }
-  if (int e = cmdstream_bo(fd, read_file(dir / m.at("cmdstream").at("file").get<std::string>()), job.cmd_bo)) {
+  c.stream = read_file(dir / m.at("cmdstream").at("file").get<std::string>());
+  const json* reference_files = nullptr;
+  if (m.contains("reference") && m["reference"].is_object() && m["reference"].contains("files"))
+    reference_files = &m["reference"]["files"];
+  for (const auto& out : m.at(normalised ? "outputs" : "npu_outputs")) {
+    CaseData::Output o;
+    o.name = out.at("name").get<std::string>();
+    o.region = out.at("region").get<unsigned>();
+    o.offset = out.at("offset").get<uint64_t>();
+    const std::string file = out.at(normalised ? "file" : "expected_file").get<std::string>();
+    o.expected = read_file(dir / file);
+    o.armnn = reference_files && reference_files->contains(file) &&
+              (*reference_files)[file].get<std::string>().find("armnn") != std::string::npos;
+    const std::string dtype = out.value("dtype", "int8");
+    o.element_bytes = dtype == "int16" ? 2 : dtype == "int32" ? 4 : 1;
+    o.is_signed = dtype.rfind("int", 0) == 0;
+    c.outputs.push_back(std::move(o));
+  }
+  return c;
+}
+
+// A compilation folder (CASE/<accelerator> of corpus-u85): the library prepares the job from Vela's model, as a
+// harness would; the regions the stream refers to are those the validator sees it reach.
+CaseData from_compilation(const fs::path& dir) {
+  namespace isa = ethosu::isa;
+  const ethosu::host::Job job = ethosu::host::job_from_compilation(dir);
+  CaseData c;
+  c.variant = *isa::parse_variant(job.variant);
+  c.stream = job.stream;
+  for (unsigned r = 0; r < 8; ++r) c.regions[r] = job.regions[r];
+  isa::ValidatorOptions options;
+  options.variant = c.variant;
+  const isa::Report report = isa::validate(isa::decode(job.stream, isa::architecture(c.variant)), options);
+  for (unsigned r = 0; r < 8; ++r) {
+    c.referenced[r] = report.region_extent(r).used;
+    // A region the stream reaches beyond the job's bytes (scratch) is sized to what it reaches.
+    const auto end = static_cast<uint64_t>(std::max<int64_t>(0, report.region_extent(r).end));
+    if (c.referenced[r] && c.regions[r].size() < end) c.regions[r].resize(end, 0);
+  }
+  for (const ethosu::host::OutputSpec& out : job.outputs) {
+    if (!out.expected) continue;
+    CaseData::Output o;
+    o.name = out.name;
+    o.region = out.region;
+    o.offset = out.offset;
+    o.expected = read_file(*out.expected);
+    o.armnn = out.reference_engine.find("armnn") != std::string::npos;
+    o.element_bytes = out.element_bytes;
+    o.is_signed = out.element_signed;
+    c.outputs.push_back(std::move(o));
+  }
+  return c;
+}
+
+int run_case(const fs::path& dir, bool timed, bool region2_bo) {
+  const bool manifest = fs::exists(dir / "manifest.json");
+  if (!manifest && !fs::exists(dir / "model_vela.tflite")) {
+    std::printf("SKIP: no case at %s\n", dir.c_str());
+    return 77;
+  }
+  const CaseData c = manifest ? from_manifest(dir) : from_compilation(dir);
+  const ethosu::isa::Architecture& arch = ethosu::isa::architecture(c.variant);
+  const int fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    std::fprintf(stderr, "FAIL: open /dev/accel/accel0: %s (is LD_PRELOAD=libethosu-sim-accel.so set?)\n",
+                 std::strerror(errno));
+    return 1;
+  }
+  check_version(fd);
+  const ethosu_accel_npu_info info = query(fd, arch);
+
+  ethosu_accel_job job{};
+  std::vector<Bo> bos(8);
+  for (unsigned index = 0; index < 8; ++index) {
+    const std::vector<uint8_t>& bytes = c.regions[index];
+    if (bytes.empty()) continue;
+    if (index == ETHOSU_ACCEL_SRAM_REGION && !region2_bo && bytes.size() <= info.sram_size &&
+        std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; })) {
+      if (c.referenced[index]) job.sram_size = static_cast<uint32_t>(bytes.size());
+      continue;
+    }
+    bos[index] = create_bo(fd, bytes.size());
+    if (c.referenced[index]) job.region_bo_handles[index] = bos[index].handle;
+    std::memcpy(bos[index].map, bytes.data(), bytes.size());
+  }
+  if (int e = cmdstream_bo(fd, c.stream, job.cmd_bo)) {
     fail(std::string("CMDSTREAM_BO_CREATE: ") + std::strerror(e));
     return 1;
   }
 
   ethosu_accel_perfmon_create pc{};
-  const uint16_t events[] = {kEventCycle, kEventNpuActive, kEventNpuIdle};
+  // The configuration's own numbers for the events (the U85's differ from the U65's).
+  const char* const names[] = {"CYCLE", "NPU_ACTIVE", "NPU_IDLE"};
   pc.ncounters = 3;
-  std::memcpy(pc.counters, events, sizeof events);
+  for (unsigned k = 0; k < 3; ++k) pc.counters[k] = ethosu::isa::pmu_event_from_text(arch, names[k])->hw_id;
   if (int e = call(fd, ETHOSU_ACCEL_IOCTL_PERFMON_CREATE, &pc))
     fail(std::string("PERFMON_CREATE: ") + std::strerror(e));
 
@@ -221,31 +322,24 @@ int run_case(const fs::path& dir, bool timed, bool region2_bo) {
 
   // Outputs whose only reference is ArmNN's float arithmetic are held to the corpus suite's bound (4 elements'
   // worth, tests/corpus/run_corpus_test.cpp); every other output must match byte for byte.
-  const json* reference_files = nullptr;
-  if (m.contains("reference") && m["reference"].is_object() && m["reference"].contains("files"))
-    reference_files = &m["reference"]["files"];
   size_t exact = 0, within = 0, outputs = 0;
-  for (const auto& out : m.at(normalised ? "outputs" : "npu_outputs")) {
+  for (const CaseData::Output& out : c.outputs) {
     ++outputs;
-    const std::string name = out.at("name").get<std::string>();
-    const unsigned r = out.at("region").get<unsigned>();
-    const uint64_t offset = out.at("offset").get<uint64_t>();
-    const std::string file = out.at(normalised ? "file" : "expected_file").get<std::string>();
-    const auto expected = read_file(dir / file);
-    if (r >= 8 || !bos[r].map || offset + expected.size() > bos[r].size) {
+    const std::string& name = out.name;
+    const unsigned r = out.region;
+    const std::vector<uint8_t>& expected = out.expected;
+    if (r >= 8 || !bos[r].map || out.offset + expected.size() > bos[r].size) {
       fail("output " + name + " is not in a mapped BO");
       continue;
     }
-    const uint8_t* got = bos[r].map + offset;
+    const uint8_t* got = bos[r].map + out.offset;
     if (std::memcmp(got, expected.data(), expected.size()) == 0) {
       ++exact;
       continue;
     }
-    const bool armnn = reference_files && reference_files->contains(file) &&
-                       (*reference_files)[file].get<std::string>().find("armnn") != std::string::npos;
-    const std::string dtype = out.value("dtype", "int8");
-    const size_t eb = dtype == "int16" ? 2 : dtype == "int32" ? 4 : 1;
-    const bool is_signed = dtype.rfind("int", 0) == 0;
+    const bool armnn = out.armnn;
+    const size_t eb = out.element_bytes;
+    const bool is_signed = out.is_signed;
     int64_t max_diff = 0;
     size_t differ = 0;
     for (size_t i = 0; i + eb <= expected.size(); i += eb) {
@@ -287,8 +381,8 @@ int run_case(const fs::path& dir, bool timed, bool region2_bo) {
   for (const Bo& b : bos) {
     if (!b.handle) continue;
     munmap(b.map, b.size);
-    ethosu_drm_gem_close c{b.handle, 0};
-    if (call(fd, ETHOSU_DRM_IOCTL_GEM_CLOSE, &c)) fail("GEM_CLOSE");
+    ethosu_drm_gem_close gc{b.handle, 0};
+    if (call(fd, ETHOSU_DRM_IOCTL_GEM_CLOSE, &gc)) fail("GEM_CLOSE");
   }
   close(fd);
   std::printf("%s: %zu/%zu outputs bit-exact, %zu within the ArmNN tolerance, %llu cycles (NPU_ACTIVE %llu)%s\n",

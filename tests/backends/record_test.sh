@@ -4,9 +4,10 @@
 #   transparent BUILD WORK       without the corpus: the shim tests' clients (error paths, Mesa's sequence, threads,
 #                                fork, NXP robustness) pass with the recorder in between, every recording replays with
 #                                identical outputs, and bad recordings are refused naming the file
-#   calibrate accel|nxp BUILD SHARED WORK
-#                                records corpus jobs on the secret board, checks they replay to the byte (and to the
-#                                cycle on the secret configuration), fits the memory parameters on some jobs from the
+#   calibrate accel|accel-u85|nxp BUILD SHARED WORK
+#                                records corpus jobs on the secret board (accel-u85: an Ethos-U85-256 board running
+#                                corpus-u85's compilations for it), checks they replay to the byte (and to the cycle
+#                                on the secret configuration), fits the memory parameters on some jobs from the
 #                                default configuration and checks the values and the cycle error on the others
 # BUILD is the build folder. Exit 0 pass, 1 fail, 77 skip (no corpus).
 set -u
@@ -113,6 +114,10 @@ interface=$1 build=$2 shared=${ETHOSU_SIM_SHARED_DIR:-$3} work=$4
   echo "SKIP: no conformance data at $shared"
   exit 77
 }
+[ "$interface" != accel-u85 ] || [ -d "$shared/corpus-u85" ] || {
+  echo "SKIP: no corpus-u85 at $shared"
+  exit 77
+}
 rec=$build/host/backends/record/libethosu-record.so
 sim=$build/ethosu-sim
 rm -rf "$work" && mkdir -p "$work" || exit 1
@@ -127,6 +132,16 @@ if [ "$interface" = accel ]; then
     env ETHOSU_SIM_SET="$SECRET" ETHOSU_RECORD_DIR="$board" LD_PRELOAD="$rec $shim" \
       "$build/tests/backends/accel_client" "$shared/$c" --timed || fail "accel_client $c on the board"
   done
+elif [ "$interface" = accel-u85 ]; then
+  shim=$build/host/backends/accel/libethosu-sim-accel.so
+  for c in add_i8 conv2d_3x3_large_i8 fc_1024x256_large_i8 kws_dscnn_mlperf ic_resnet8_mlperf \
+           ad_fc_autoencoder_mlperf person_detect_int8_tflm dwconv_3x3_large_i8 avgpool_7x7_global_i8 mul_i8; do
+    env ETHOSU_SIM_VARIANT=ethos-u85-256 ETHOSU_SIM_SET="$SECRET" ETHOSU_RECORD_DIR="$board" LD_PRELOAD="$rec $shim" \
+      "$build/tests/backends/accel_client" "$shared/corpus-u85/$c/ethos-u85-256" --timed ||
+      fail "accel_client $c on the U85 board"
+  done
+  grep -q '"variant": "ethos-u85-256"' "$(ls -d "$board"/* | head -1)/capture.json" ||
+    fail "the recording does not name the U85 it was made on"
 else
   shim=$build/host/backends/nxp/libethosu-sim-nxp.so
   # nxp_client --model runs each model twice: per-tensor buffers, then the arena. It counts nothing; the

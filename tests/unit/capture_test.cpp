@@ -247,6 +247,28 @@ TEST(Capture, InferenceRecordingRoundTrip) {
   expect_equal(read_capture(t.path()), c);
 }
 
+// A board's DEV_QUERY CONFIG names the configuration the recorder writes into the capture: every one the simulator
+// models, the U85's too (whose word also holds its AXI ports and weight decoders), and a capture made on a U85 board
+// reads back with it.
+TEST(Capture, EveryConfigurationsConfigWordNamesIt) {
+  for (const isa::Variant v : isa::variants()) {
+    const isa::Architecture& a = isa::architecture(v);
+    EXPECT_EQ(variant_of_config(a.config).value_or("none"), a.name) << a.describe();
+  }
+  EXPECT_FALSE(variant_of_config(0xF0000008).has_value());  // product 15
+  TempDir t;
+  Capture c = sample();
+  c.on_hardware = true;
+  c.variant = "ethos-u85-512";
+  c.parameters.clear();
+  c.pmu_events = {};  // the sample's are U65 event ids
+  c.event_counters = {};
+  const isa::Architecture& u85 = isa::architecture(isa::Variant::U85_512);
+  c.device = NpuIdentity{u85.id, u85.config, 0x60000};
+  write_capture(t.path() / "u85", c);
+  EXPECT_EQ(read_capture(t.path() / "u85").variant, "ethos-u85-512");
+}
+
 TEST(Capture, ZerosNeedNoFile) {
   TempDir t;
   Capture c = sample();

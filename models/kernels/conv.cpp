@@ -218,7 +218,7 @@ struct Writer {
     r.sums_fit = sums_fit;
     const bool simd = scales.vector_ok() && (!with_function || function_in_simd());
     ByteElements bytes;
-    if (simd && !with_function && straight_to_ofm(x0, y, np, ca, bytes)) {
+    if (simd && !with_function && byte_elements_at(p.ofm, x0, y, np, ca, bytes)) {
       if (requantize_store_8bit(sums, stride, np, nc, r, bytes)) return;
       for (int i = 0; i < np; ++i) scalar(x0 + i, y, ca, cb, sums + i * stride);
       return;
@@ -232,18 +232,6 @@ struct Writer {
     for (int i = 0; i < np; ++i) scalar(x0 + i, y, ca, cb, sums + i * stride);
   }
   void pixel(int x, int y, int ca, int cb, const int64_t* sums) const { scalar(x, y, ca, cb, sums); }
-
-  // Where an 8-bit OFM's pixels x0 .. x0 + np - 1 of row y take channels from ca on, when they lie in one tile
-  // and (NHCWB16) ca starts a brick.
-  bool straight_to_ofm(int x0, int y, int np, int ca, ByteElements& e) const {
-    const FeatureMapLayout& l = p.ofm.layout;
-    if (element_size_bytes(l.type) != 1 || (x0 < l.width0 && x0 + np > l.width0)) return false;
-    const bool nhwc = l.layout == Layout::NHWC;
-    if (!nhwc && ca % 16 != 0) return false;
-    e = {p.ofm.region + l.pixel_offset(x0, y) + l.channel_offset(ca), l.stride_x, nhwc ? 16 : l.stride_c,
-         l.type == DataType::Int8};
-    return true;
-  }
 
   template <typename Acc>
   void scalar(int x, int y, int ca, int cb, const Acc* sums) const {

@@ -81,6 +81,16 @@ TileScales::TileScales(const std::function<ChannelScaling(int)>& channel, int c0
            cp + kRoundPos * padded_, cp + kRoundNeg * padded_, acc_lo, acc_hi, zp, lo, hi};
 }
 
+bool byte_elements_at(const FeatureMap& m, int x0, int y, int np, int ca, ByteElements& e) {
+  const FeatureMapLayout& l = m.layout;
+  if (element_size_bytes(l.type) != 1 || (x0 < l.width0 && x0 + np > l.width0)) return false;
+  const bool nhwc = l.layout == Layout::NHWC;
+  if (!nhwc && ca % 16 != 0) return false;
+  e = {m.region + l.pixel_offset(x0, y) + l.channel_offset(ca), l.stride_x, nhwc ? 16 : l.stride_c,
+       l.type == DataType::Int8};
+  return true;
+}
+
 Requantize32 TileScales::fast_at(size_t offset) const {
   const int64_t* pairs = params_ + kArrays * padded_ + offset / 2;
   const size_t half = padded_ / 2;

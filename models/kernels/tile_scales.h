@@ -69,6 +69,10 @@ class TileScales {
   RequantizeParams base_{};
 };
 
+// Where an 8-bit map's pixels x0 .. x0 + np - 1 of row y take channels from ca on, as requantize_store_8bit() writes
+// them; false unless the map is 8-bit, the pixels lie in one tile and (NHCWB16) ca starts a brick.
+bool byte_elements_at(const FeatureMap& m, int x0, int y, int np, int ca, ByteElements& e);
+
 inline size_t round_up_lanes(size_t n) { return (n + kRequantizeLanes - 1) / kRequantizeLanes * kRequantizeLanes; }
 
 }  // namespace ethosu::kernels

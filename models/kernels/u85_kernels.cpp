@@ -286,7 +286,7 @@ class ConvOutput : public SumSink {
       RequantizeParams r = scales_->at(static_cast<size_t>(ca - c0_), r32);
       r.sums_fit = sums_fit_;
       ByteElements bytes;
-      if (out_.lut == Lut::None && straight_to_ofm(x0, y, np, ca, bytes)) {
+      if (out_.lut == Lut::None && byte_elements_at(ofm_.map, x0, y, np, ca, bytes)) {
         if (requantize_store_8bit(sums, stride, np, nc, r, bytes)) return;
       } else {
         const auto vstride = static_cast<ptrdiff_t>(round_up_lanes(static_cast<size_t>(nc)));
@@ -308,18 +308,6 @@ class ConvOutput : public SumSink {
   void pixel(int x, int y, int ca, int cb, const int64_t* sums) override { scalar(x, y, ca, cb, sums); }
 
  private:
-  // Where an 8-bit OFM's pixels x0 .. x0 + np - 1 of row y take channels from ca on, when they lie in one tile
-  // and (NHCWB16) ca starts a brick.
-  bool straight_to_ofm(int x0, int y, int np, int ca, ByteElements& e) const {
-    const FeatureMapLayout& l = ofm_.map.layout;
-    if (element_size_bytes(l.type) != 1 || (x0 < l.width0 && x0 + np > l.width0)) return false;
-    const bool nhwc = l.layout == Layout::NHWC;
-    if (!nhwc && ca % 16 != 0) return false;
-    e = {ofm_.map.region + l.pixel_offset(x0, y) + l.channel_offset(ca), l.stride_x, nhwc ? 16 : l.stride_c,
-         l.type == DataType::Int8};
-    return true;
-  }
-
   template <typename Sum>
   void scalar(int x, int y, int ca, int cb, const Sum* sums) {
     if (s_.values.size() < static_cast<size_t>(cb - ca)) s_.values.resize(static_cast<size_t>(cb - ca));

@@ -107,6 +107,28 @@ void ConvWeights::pack_bytes() {
   }
 }
 
+void ConvWeights::measure() {
+  const size_t weights = static_cast<size_t>(ofm_depth_) * height_ * width_ * ifm_depth_;
+  std::vector<uint64_t> seen(65536 / 64, 0);
+  size_t zeros = 0;
+  const auto count = [&](int32_t v) {
+    zeros += v == 0;
+    const auto u = static_cast<uint16_t>(v);
+    seen[u / 64] |= uint64_t{1} << (u % 64);
+  };
+  if (fits_int16_) {
+    for (const int16_t v : grouped_) count(v);
+    zeros -= grouped_.size() - weights;  // the padding, all zeros
+  } else {
+    for (const int32_t v : dense_) count(v);  // wider weights (tests) keep no packed copy
+  }
+  uint32_t distinct = 0;
+  for (const uint64_t w : seen) distinct += static_cast<uint32_t>(__builtin_popcountll(w));
+  if (zeros == 0 && (seen[0] & 1)) --distinct;  // 0 seen only in the padding
+  stats_.zero_fraction = weights ? double(zeros) / double(weights) : 0;
+  stats_.distinct_values = distinct;
+}
+
 size_t ConvWeights::size_bytes() const {
   return sizeof(*this) + dense_.capacity() * sizeof(int32_t) +
          (grouped_.capacity() + by_tap_.capacity()) * sizeof(int16_t) + bytes_.capacity() +

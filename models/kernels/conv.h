@@ -57,6 +57,15 @@ class ConvWeights {
   // Host memory held, for caches.
   size_t size_bytes() const;
 
+  // What the Ethos-U85's weight decoders' rate depends on: the fraction of the weights that are zero and how many
+  // distinct values they take (padding not counted). measure() (sealed weights, a pass over them) sets them.
+  struct Stats {
+    double zero_fraction = 0;
+    uint32_t distinct_values = 0;
+  };
+  void measure();
+  const Stats& stats() const { return stats_; }
+
  private:
   friend struct ConvKernels;
   ConvWeights(int ofm_depth, int height, int width, int ifm_depth);
@@ -85,6 +94,7 @@ class ConvWeights {
   int quads_ = 0;  // ceil(ifm_depth / 4)
   std::vector<int8_t> bytes_;
   std::vector<int32_t> sums_;
+  Stats stats_;
 };
 
 // Reusable per-thread buffers, and the SIMD level (tests select lower levels to check them).

@@ -1,5 +1,6 @@
 #include "models/kernels/u85_runner.h"
 
+#include <algorithm>
 #include <string>
 
 #include "models/kernels/regions.h"
@@ -85,6 +86,7 @@ std::shared_ptr<const ConvWeights> U85Runner::decode_weights(const wu::Layout& l
     decode_scratch_.simd_target = simd_target();  // the decoder's loop follows the kernels' target
     wu::decode_packed(l, streams, w.packing(), decode_scratch_);
     w.seal();
+    w.measure();
     return w;
   });
 }
@@ -100,6 +102,7 @@ U85Runner::U85Runner(const Regions& regions, const std::vector<uint8_t>& lut_ram
     : regions_(regions), lut_ram_(lut_ram), arch_(arch) {}
 
 uint64_t U85Runner::execute(const Operation& op) {
+  weight_stats_.reset();
   if (const auto why = isa::unknown_behaviour(op)) throw UnknownBehaviour("not modelled: " + *why);
 
   // A feature map in memory or in a chaining buffer, as the kernels read it.
@@ -279,6 +282,7 @@ uint64_t U85Runner::convolution(const Operation& op, const TensorOf& tensor, con
     channels[i].scaling.shift = records[i].shift;
   }
   const u85::Tensor ifm = tensor(op.ifm, op.ifm.width, op.ifm.height, dw ? op.ofm.depth : op.ifm.depth);
+  weight_stats_ = packed->stats();
   const sim::HostTimer timer(host_seconds_.kernels);
   u85::convolution(ifm, window_of(op), *packed, dw, channels, out, ofm, scratch_);
   return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.kernel.width * op.kernel.height *

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "isa/architecture.h"
@@ -31,6 +32,9 @@ class U85Runner {
 
   // Host time this runner has spent since it was made, as OpRunner::host_seconds() counts it.
   const HostSeconds& host_seconds() const { return host_seconds_; }
+  // The weights of the operation execute() ran last, measured for the weight decoders' timing; empty when it had
+  // none.
+  const std::optional<ConvWeights::Stats>& weight_stats() const { return weight_stats_; }
 
  private:
   struct Chain {
@@ -53,6 +57,7 @@ class U85Runner {
   weights::DecodeScratch decode_scratch_;
   KernelScratch scratch_;
   HostSeconds host_seconds_;
+  std::optional<ConvWeights::Stats> weight_stats_;
 };
 
 }  // namespace ethosu::kernels

@@ -25,7 +25,8 @@ axi::Completion AxiMap::write_behind(unsigned region, const axi::Completion& rea
   return c;
 }
 
-OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, TileSink* sink) {
+OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, TileSink* sink,
+                  const WeightStreamU85* measured) {
   OpTiming t;
   const npu::MacWork mac(op, *u.mac_timing);
   const npu::OfmTiles tiles(op, mac, *u.wd_timing);
@@ -84,7 +85,7 @@ OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& u, T
         fetched = std::max(fetched, c.complete_cycle);
       }
       const uint64_t weights = mac.slice_weights(0, tiles.depth_slice(i));
-      const uint64_t wd_cycles = u.wd_timing->decode_cycles(op, weights);
+      const uint64_t wd_cycles = u.wd_timing->decode_cycles(op, weights, measured);
       first_in = std::max(first_in, wbuf_free);
       wd_start = std::max(first_in, u.wd->free_at);
       wd_busy_end = u.wd->run(first_in, wd_cycles);

@@ -136,6 +136,9 @@ struct TileRecorder : TileSink {
 
 // Schedules op, whose first block may start reading its IFM at `ready`, handing each tile's stages to `sink`
 // when one is given.
-OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& blocks, TileSink* sink = nullptr);
+// `weights`: an Ethos-U85 operation's weights as measured (zero fraction, distinct values), which set its weight
+// decoders' rate; without them the decoders run at their rate for dense weights.
+OpTiming schedule(const isa::Operation& op, uint64_t ready, PipelineBlocks& blocks, TileSink* sink = nullptr,
+                  const WeightStreamU85* weights = nullptr);
 
 }  // namespace ethosu::npu

@@ -312,6 +312,25 @@ void run_random(bool depthwise, int iterations, uint32_t seed) {
   }
 }
 
+// The weights' zero fraction and distinct values (the U85 decoders' rate), the packing's padding not counted: an odd
+// IFM depth and 20 OFM channels leave padding in the last pair and in the last group of 16.
+TEST(ConvWeights, MeasureCountsTheWeightsNotThePadding) {
+  std::vector<int16_t> dense(20 * 3);  // [20 OFM][1x1][3 IFM]
+  for (size_t i = 0; i < dense.size(); ++i) dense[i] = static_cast<int16_t>(i % 4 == 0 ? 0 : (i % 3) - 1);
+  ConvWeights w(dense.data(), 20, 1, 1, 3);
+  w.measure();
+  size_t zeros = 0;
+  for (int16_t v : dense) zeros += v == 0;
+  EXPECT_DOUBLE_EQ(w.stats().zero_fraction, double(zeros) / double(dense.size()));
+  EXPECT_EQ(w.stats().distinct_values, 3u);  // -1, 0, 1
+  std::vector<int16_t> no_zero(dense.size(), -300);
+  no_zero[5] = 7;
+  ConvWeights nz(no_zero.data(), 20, 1, 1, 3);
+  nz.measure();
+  EXPECT_DOUBLE_EQ(nz.stats().zero_fraction, 0.0);
+  EXPECT_EQ(nz.stats().distinct_values, 2u);  // the padding's zeros are not a value
+}
+
 TEST(ConvRandom, MatchesReferenceOnRandomShapes) { run_random(false, 300, 1234); }
 TEST(DepthwiseRandom, MatchesReferenceOnRandomShapes) { run_random(true, 300, 99); }
 

@@ -521,7 +521,7 @@ cc::KernelTimes Cc::kernel(uint32_t offset, const isa::Operation& op, const cc::
     }
   } stages(time_, tracing() ? &stages_ : nullptr);
   time_.begin_kernel(cc_cycle_);
-  const OpTiming t = schedule(op, cc_cycle_, pipeline_, &stages);
+  const OpTiming t = schedule(op, cc_cycle_, pipeline_, &stages, issue.u85_weights ? &*issue.u85_weights : nullptr);
   rec.exclusive_cycles = time_.end_kernel(t.times.end_cycle, next_record());
   rec.start_cycle = t.start_cycle;
   rec.end_cycle = t.times.end_cycle;

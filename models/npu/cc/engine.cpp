@@ -258,7 +258,15 @@ class Run {
     KernelTimes t;
     {
       const sim::HostTimer timer(result_.stats.host.timing);
-      t = timeline_.kernel(offset, op, {macs, new_layout});
+      KernelIssue issue{macs, new_layout, std::nullopt};
+      if (op.v2() && u85_ops_.weight_stats()) {
+        npu::WeightStreamU85 w;
+        w.fast = op.weight_format == isa::enums::weight_format::FWD;
+        w.zero_fraction = u85_ops_.weight_stats()->zero_fraction;
+        w.distinct_values = u85_ops_.weight_stats()->distinct_values;
+        issue.u85_weights = w;
+      }
+      t = timeline_.kernel(offset, op, issue);
     }
     kernels_.push_back({t.end_cycle, t.writes_acknowledged_cycle});
     writes_acknowledged_ = std::max(writes_acknowledged_, t.writes_acknowledged_cycle);

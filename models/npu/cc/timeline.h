@@ -17,6 +17,7 @@
 #include "isa/operation.h"
 #include "models/npu/cc/fault.h"
 #include "models/npu/job_report.h"
+#include "models/npu/wd/wd_timing_u85.h"
 
 namespace ethosu::cc {
 
@@ -38,6 +39,9 @@ struct KernelTimes {
 struct KernelIssue {
   uint64_t macs = 0;                  // what its data effect computed
   bool shram_layout_changed = false;  // it lays the SHRAM out differently from its predecessor
+  // An Ethos-U85 operation's weights as its data effect found them (their zero fraction and distinct values set
+  // the decoders' rate); empty without weights, or when they were not measured.
+  std::optional<npu::WeightStreamU85> u85_weights;
 };
 
 class Timeline {

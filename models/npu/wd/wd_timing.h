@@ -22,11 +22,12 @@ struct WdTiming {
   WdTimingU85 u85;
 
   uint64_t decode_cycles(uint64_t weights) const { return (weights + weights_per_cycle - 1) / weights_per_cycle; }
-  // Cycles to decode `weights` weights of op's stream. The U85's standard decoders at their dense-weight rate: the
-  // zero fraction that speeds them up is not measured on the stream yet.
-  uint64_t decode_cycles(const isa::Operation& op, uint64_t weights) const {
+  // Cycles to decode `weights` weights of op's stream. On the U85 at the rate its weights give (`measured`: their
+  // zero fraction and distinct values), or without them at the rate for dense weights of many values.
+  uint64_t decode_cycles(const isa::Operation& op, uint64_t weights, const WeightStreamU85* measured = nullptr) const {
     if (!op.v2()) return decode_cycles(weights);
     WeightStreamU85 s;
+    if (measured) s = *measured;
     s.fast = op.weight_format == isa::enums::weight_format::FWD;
     return u85.decode_cycles(s, weights);
   }

@@ -2,6 +2,8 @@
 // descriptions.
 #include "models/npu/wd/wd_timing_u85.h"
 
+#include "models/npu/wd/wd_timing.h"
+
 #include <gtest/gtest.h>
 
 namespace ethosu::npu {
@@ -37,6 +39,23 @@ TEST(TimingWdU85, OneFastDecoder) {
   EXPECT_DOUBLE_EQ(wd(Variant::U85_128).weights_per_cycle(s), 64.0);
   s.distinct_values = 16;
   EXPECT_DOUBLE_EQ(wd(Variant::U85_128).weights_per_cycle(s), 32.0);
+}
+
+// An operation's decode time follows its measured weights; a U65 operation's does not.
+TEST(TimingWdU85, AnOperationDecodesAtItsMeasuredWeightsRate) {
+  WdTiming t;
+  t.u85 = wd(Variant::U85_256);
+  isa::Operation op;
+  op.version = isa::IsaVersion::V2;
+  WeightStreamU85 sparse;
+  sparse.zero_fraction = 0.9;
+  EXPECT_EQ(t.decode_cycles(op, 3200), 400u);             // not measured: dense, 8 per cycle
+  EXPECT_EQ(t.decode_cycles(op, 3200, &sparse), 100u);    // 90 % zeros: 32 per cycle
+  op.weight_format = isa::enums::weight_format::FWD;
+  sparse.distinct_values = 3;
+  EXPECT_EQ(t.decode_cycles(op, 3200, &sparse), 50u);     // the fast decoder, few values: 64 per cycle
+  op.version = isa::IsaVersion::V1;
+  EXPECT_EQ(t.decode_cycles(op, 3200, &sparse), 400u);    // the U65's decoder: weights_per_cycle
 }
 
 }  // namespace

@@ -269,10 +269,12 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
            " (accumulators kept or loaded from IFM2) is not modelled yet";
   if (op.acc_output != enums::acc_output::ENABLE)
     return std::string("ACC_FORMAT acc_output DISABLE (accumulators kept for a later operation) is not modelled yet");
-  if (op.transpose != enums::activation_transpose::HWC)
-    return "OFM transpose " + named(EnumId::activation_transpose, op.transpose) + " is not modelled yet";
-  if (op.reverse != enums::activation_reverse::NONE)
-    return "OFM reverse " + named(EnumId::activation_reverse, op.reverse) + " is not modelled yet";
+  if (op.transpose != enums::activation_transpose::HWC && op.reverse != enums::activation_reverse::NONE)
+    return "OFM transpose " + named(EnumId::activation_transpose, op.transpose) + " with reverse " +
+           named(EnumId::activation_reverse, op.reverse) + ": which applies first is not known (Vela never combines them)";
+  if (ofm_permuted(op) && !op.ofm.in_memory())
+    return std::string("a transposed or reversed OFM that is not written to memory (chained: its buffer layout is "
+                       "not known; Vela never chains them)");
   if (op.kind != OpKind::ELEMENTWISE && op.kind != OpKind::RESIZE && op.upscale != enums::ifm_upscale_mode::NONE)
     return "IFM_UPSCALE " + named(EnumId::ifm_upscale_mode, op.upscale) +
            " on the Ethos-U85 is not modelled yet (Vela 5.1 decomposes strides instead)";
@@ -322,6 +324,46 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
 }
 
 }  // namespace
+
+bool ofm_permuted(const Operation& op) {
+  return op.v2() && (op.transpose != enums::activation_transpose::HWC || op.reverse != enums::activation_reverse::NONE);
+}
+
+OfmCoord stored_ofm_coord(const Operation& op, OfmCoord at) {
+  if (!ofm_permuted(op)) return at;
+  using R = enums::activation_reverse;
+  if (op.reverse == R::H) at.y = op.ofm.height - 1 - at.y;
+  if (op.reverse == R::W) at.x = op.ofm.width - 1 - at.x;
+  if (op.reverse == R::C) at.c = op.ofm.depth - 1 - at.c;
+  const uint32_t h = at.y, w = at.x, c = at.c;
+  using T = enums::activation_transpose;
+  switch (op.transpose) {  // stored (y, x, channel)
+    case T::HWC: return {w, h, c};
+    case T::WHC: return {h, w, c};
+    case T::HCW: return {c, h, w};
+    case T::WCH: return {c, w, h};
+    case T::CHW: return {h, c, w};
+    case T::CWH: return {w, c, h};
+  }
+  return {w, h, c};
+}
+
+OfmCoord stored_ofm_extents(const Operation& op) {
+  if (!ofm_permuted(op) || op.ofm.width == 0 || op.ofm.height == 0 || op.ofm.depth == 0)
+    return {op.ofm.width, op.ofm.height, op.ofm.depth};
+  const OfmCoord last = stored_ofm_coord(op, {op.ofm.width - 1, op.ofm.height - 1, op.ofm.depth - 1});
+  const OfmCoord first = stored_ofm_coord(op, {0, 0, 0});
+  return {std::max(first.x, last.x) + 1, std::max(first.y, last.y) + 1, std::max(first.c, last.c) + 1};
+}
+
+OfmBox3 stored_ofm_box(const Operation& op, const OfmBox3& b) {
+  if (!ofm_permuted(op) || b.x0 >= b.x1 || b.y0 >= b.y1 || b.c0 >= b.c1) return b;
+  // Each stored axis is one computed axis, maybe mirrored: the corners' images bound the image.
+  const OfmCoord p = stored_ofm_coord(op, {b.x0, b.y0, b.c0});
+  const OfmCoord q = stored_ofm_coord(op, {b.x1 - 1, b.y1 - 1, b.c1 - 1});
+  return {std::min(p.x, q.x), std::max(p.x, q.x) + 1, std::min(p.y, q.y), std::max(p.y, q.y) + 1,
+          std::min(p.c, q.c), std::max(p.c, q.c) + 1};
+}
 
 std::optional<std::string> unknown_behaviour(const Operation& op) {
   if (op.v2()) return unknown_behaviour_v2(op);

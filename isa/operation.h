@@ -254,6 +254,27 @@ struct Operation {
   unsigned cores() const { return parallel_mode == enums::parallel_mode::DUAL_CORE_DEPTH ? 2 : 1; }
 };
 
+// The Ethos-U85's OFM transpose and reverse (NPU_SET_OFM_PRECISION): OFM_WIDTH/HEIGHT/DEPTH hold the extents the
+// operation computes; the OFM's base, tile and stride registers address the tensor as stored, whose axes are the
+// computed ones reordered by ACTIVATION_TRANSPOSE (outer to inner: WHC stores computed (h, w, c) at y = w, x = h,
+// channel c), each mirrored within its computed extent first where ACTIVATION_REVERSE names it (Vela 5.1's
+// ethos_u85_register_cs_generator.cpp GenerateOFM and scheduler_decompose.cpp; [I] that the hardware moves elements
+// as Vela moves shapes). Identity on the U55 and U65.
+struct OfmCoord {
+  uint32_t x = 0, y = 0, c = 0;
+};
+struct OfmBox3 {
+  uint32_t x0 = 0, x1 = 0, y0 = 0, y1 = 0, c0 = 0, c1 = 0;  // half-open
+};
+// Where computed element `at` (inside the OFM extents) is stored.
+OfmCoord stored_ofm_coord(const Operation& op, OfmCoord at);
+// The stored tensor's extents (width, height, depth as x, y, c).
+OfmCoord stored_ofm_extents(const Operation& op);
+// The stored image of a computed box (a box too); empty boxes stay empty.
+OfmBox3 stored_ofm_box(const Operation& op, const OfmBox3& computed);
+// Whether the OFM is written other than as computed.
+bool ofm_permuted(const Operation& op);
+
 // The first field value or combination of this operation whose hardware behaviour no public source
 // settles (isa/FIELD_COVERAGE.md lists every value and how it is modelled), as a sentence naming the
 // registers; nothing when every value it uses is modelled. The functional model refuses to run such an

@@ -246,7 +246,12 @@ class Checker {
     // A chained feature map or one in no storage (a scalar operand, an OFM not written) touches no memory.
     if (op.reads_ifm()) feature_map(Access::IFM, "IFM", op.ifm);
     if (op.reads_ifm2()) feature_map(Access::IFM2, "IFM2", op.ifm2);
-    if (op.writes_ofm()) feature_map(Access::OFM, "OFM", op.ofm);
+    if (op.writes_ofm()) {
+      FeatureMap stored = op.ofm;  // the tensor the OFM registers address: transposed on the U85
+      const OfmCoord e = stored_ofm_extents(op);
+      stored.width = e.x, stored.height = e.y, stored.depth = e.c;
+      feature_map(Access::OFM, "OFM", stored);
+    }
 
     if (op.ifm.element.precision == enums::activation_precision::B32 && !op.ifm.element.is_signed())
       add(Severity::WARNING, Category::UNSUPPORTED, "IFM precision U32 is encodable but unused (spec 01 section 5)");

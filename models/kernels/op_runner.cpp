@@ -42,7 +42,12 @@ std::vector<AccessRange> accesses(const Operation& op) {
   };
   if (op.reads_ifm()) fm(Access::IFM, op.ifm, std::max(op.ifm.depth, ifm_depth_read(op)));
   if (op.reads_ifm2()) fm(Access::IFM2, op.ifm2, op.ifm2.depth);
-  if (op.writes_ofm()) fm(Access::OFM, op.ofm, op.ofm.depth);
+  if (op.writes_ofm()) {
+    isa::FeatureMap stored = op.ofm;  // the tensor the OFM registers address: transposed on the U85
+    const isa::OfmCoord e = isa::stored_ofm_extents(op);
+    stored.width = e.x, stored.height = e.y;
+    fm(Access::OFM, stored, e.c);
+  }
   if (op.v2()) {
     // One stream per weight decoder (the unused ones have length 0) and one scale stream.
     for (const isa::StreamRef& w : op.weights)

@@ -151,10 +151,16 @@ uint64_t U85Runner::execute(const Operation& op) {
   ofm.height = static_cast<int>(op.ofm.height);
   ofm.depth = static_cast<int>(op.ofm.depth);
   const DataType ofm_type = data_type(op.ofm.element);
+  const uint64_t ofm_bytes = uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.ofm.element.bytes();
+  // A transposed or reversed OFM: the results as computed, dense, then stored element by element where they go.
+  std::vector<uint8_t> computed;
+  const bool permuted = isa::ofm_permuted(op);
   if (op.ofm.chained()) {
-    produced = {std::vector<uint8_t>(uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.ofm.element.bytes()),
-                op.ofm.width, op.ofm.height, op.ofm.depth, ofm_type};
+    produced = {std::vector<uint8_t>(ofm_bytes), op.ofm.width, op.ofm.height, op.ofm.depth, ofm_type};
     ofm.map = u85::dense_map(produced.bytes.data(), ofm.width, ofm.depth, ofm_type);
+  } else if (permuted) {
+    computed.resize(ofm_bytes);
+    ofm.map = u85::dense_map(computed.data(), ofm.width, ofm.depth, ofm_type);
   } else {
     ofm.map = tensor(op.ofm, op.ofm.width, op.ofm.height, op.ofm.depth).map;
   }
@@ -223,6 +229,19 @@ uint64_t U85Runner::execute(const Operation& op) {
     case OpKind::DMA: break;
   }
   if (op.ofm.chained()) chains_[op.ofm.region] = std::move(produced);
+  if (permuted) {
+    const FeatureMap stored = tensor(op.ofm, op.ofm.width, op.ofm.height, op.ofm.depth).map;
+    const unsigned es = op.ofm.element.bytes();
+    const uint8_t* from = computed.data();
+    for (uint32_t y = 0; y < op.ofm.height; ++y)
+      for (uint32_t x = 0; x < op.ofm.width; ++x)
+        for (uint32_t c = 0; c < op.ofm.depth; ++c, from += es) {
+          const isa::OfmCoord at = isa::stored_ofm_coord(op, {x, y, c});
+          std::copy(from, from + es,
+                    stored.region + stored.layout.byte_offset(static_cast<int>(at.x), static_cast<int>(at.y),
+                                                              static_cast<int>(at.c)));
+        }
+  }
   return macs;
 }
 

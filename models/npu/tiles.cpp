@@ -73,8 +73,11 @@ uint64_t OfmTiles::count_of(const isa::Operation& op) {
          ceil_div(op.ofm.depth, std::max(1u, b.depth));
 }
 
-OfmTiles::OfmTiles(const isa::Operation& op, const MacWork& mac, const WdTiming& wd) : op_(op), mac_(mac), wd_(wd) {
+OfmTiles::OfmTiles(const isa::Operation& op, const MacWork& mac, const WdTiming& wd)
+    : op_(op), stored_ofm_(op.ofm), mac_(mac), wd_(wd) {
   if (!op.is_kernel() || op.ofm.width == 0 || op.ofm.height == 0 || op.ofm.depth == 0) return;
+  const isa::OfmCoord extents = isa::stored_ofm_extents(op);
+  stored_ofm_.width = extents.x, stored_ofm_.height = extents.y, stored_ofm_.depth = extents.c;
   const auto& b = op.block;
   nx_ = static_cast<uint32_t>(ceil_div(op.ofm.width, std::max(1u, b.width)));
   ny_ = static_cast<uint32_t>(ceil_div(op.ofm.height, std::max(1u, b.height)));
@@ -231,9 +234,11 @@ TileTraffic OfmTiles::traffic(size_t index) const {
   for (unsigned c = 0; c < cores && op_.reads_scales(); ++c)
     t.scale_bytes[c] = scale_run(index, c).bytes;
   if (!op_.writes_ofm()) return t;
-  // A write into part of an NHCWB16 brick moves the whole brick, the other channels' byte strobes off.
-  t.ofm_bytes = box_bytes(op_.ofm, bw, bh, o.c0, o.c1, true);
-  t.ofm_run_bytes = run_bytes(op_.ofm, bw, bh, o.c0, o.c1, true);
+  // A write into part of an NHCWB16 brick moves the whole brick, the other channels' byte strobes off. The block
+  // writes the stored image of its box.
+  const isa::OfmBox3 s = isa::stored_ofm_box(op_, {o.x0, o.x1, o.y0, o.y1, o.c0, o.c1});
+  t.ofm_bytes = box_bytes(stored_ofm_, s.x1 - s.x0, s.y1 - s.y0, s.c0, s.c1, true);
+  t.ofm_run_bytes = run_bytes(stored_ofm_, s.x1 - s.x0, s.y1 - s.y0, s.c0, s.c1, true);
   return t;
 }
 
@@ -265,7 +270,8 @@ void OfmTiles::ofm_runs(size_t index, std::vector<ByteRun>& runs) const {
   runs.clear();
   if (!op_.writes_ofm()) return;
   const OfmBox o = box(index);
-  box_runs(op_.ofm, o.x0, o.width(), o.y0, o.height(), o.c0, o.c1, false, runs);
+  const isa::OfmBox3 s = isa::stored_ofm_box(op_, {o.x0, o.x1, o.y0, o.y1, o.c0, o.c1});
+  box_runs(stored_ofm_, s.x0, s.x1 - s.x0, s.y0, s.y1 - s.y0, s.c0, s.c1, false, runs);
 }
 
 ByteRun OfmTiles::weight_run(size_t index, unsigned stream) const {

@@ -86,6 +86,8 @@ class OfmTiles {
   unsigned weight_streams() const;
 
   isa::Operation op_;
+  // The OFM as stored (isa::stored_ofm_extents(): transposed on the U85), which the OFM writes address.
+  isa::FeatureMap stored_ofm_;
   const MacWork& mac_;
   WdTiming wd_;
   uint32_t nx_ = 0, ny_ = 0, nz_ = 0;

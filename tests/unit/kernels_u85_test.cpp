@@ -3,10 +3,13 @@
 // the next operation through the chaining buffer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <random>
 #include <vector>
 
 #include "isa/architecture.h"
+#include "models/kernels/op_runner.h"
 #include "models/kernels/regions.h"
 #include "models/kernels/u85_kernels.h"
 #include "models/kernels/u85_runner.h"
@@ -351,7 +354,8 @@ TEST(U85Convolution, SimdMatchesTheReferenceOnRandomOperations) {
     std::vector<ChannelScale> channels(static_cast<size_t>(ofm_c));
     const int rounding = uniform(0, 5), dbl_rnd = uniform(0, 31);
     for (auto& ch : channels) {
-      ch.bias = uniform(0, 4) == 0 ? int64_t{uniform(-(1 << 30), 1 << 30)} << uniform(0, 9) : uniform(-5000, 5000);
+      ch.bias = uniform(0, 4) == 0 ? int64_t{uniform(-(1 << 30), 1 << 30)} * (int64_t{1} << uniform(0, 9))
+                                   : uniform(-5000, 5000);
       ch.scaling.multiplier = static_cast<uint32_t>(uniform(0, INT32_MAX));
       ch.scaling.shift = uniform(0, 5) == 0 ? uniform(0, 63) : uniform(30, 45);
       ch.scaling.double_round = dbl_rnd;
@@ -427,6 +431,85 @@ TEST(U85Runner, ChainedOfmFeedsTheNextOperation) {
   mul.op_scalar = 3;
   runner.execute(mul);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(memory[16 + 2 * i] | memory[17 + 2 * i] << 8, (i + 1 + 100) * 3) << i;
+}
+
+// A 1x1 SUM pool (Vela's standalone TRANSPOSE and REVERSE) over a 2x3x4 (H x W x C) IFM of distinct values, its
+// OFM transposed or reversed: each element where the mode's order of the computed axes puts it in the stored
+// tensor, whose registers (BASE, strides) describe it as stored.
+TEST(U85Runner, TransposedAndReversedOfmsStoreEachElementWhereTheModeSays) {
+  namespace en = isa::enums;
+  constexpr uint32_t H = 2, W = 3, C = 4;
+  const auto value = [](uint32_t h, uint32_t w, uint32_t c) { return static_cast<uint8_t>(h * 16 + w * 4 + c + 1); };
+  struct Case {
+    en::activation_transpose transpose;
+    en::activation_reverse reverse;
+    // The stored coordinate (y, x, channel) of computed (h, w, c), as the stored tensor's outer-to-inner axes.
+    std::array<uint32_t, 3> (*stored)(uint32_t h, uint32_t w, uint32_t c);
+  };
+  using T = en::activation_transpose;
+  using R = en::activation_reverse;
+  const Case cases[] = {
+      {T::WHC, R::NONE, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{w, h, c}; }},
+      {T::HCW, R::NONE, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{h, c, w}; }},
+      {T::WCH, R::NONE, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{w, c, h}; }},
+      {T::CHW, R::NONE, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{c, h, w}; }},
+      {T::CWH, R::NONE, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{c, w, h}; }},
+      {T::HWC, R::H, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{H - 1 - h, w, c}; }},
+      {T::HWC, R::W, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{h, W - 1 - w, c}; }},
+      {T::HWC, R::C, [](uint32_t h, uint32_t w, uint32_t c) { return std::array<uint32_t, 3>{h, w, C - 1 - c}; }},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE("transpose " + std::to_string(int(k.transpose)) + " reverse " + std::to_string(int(k.reverse)));
+    std::vector<uint8_t> memory(256, 0);
+    for (uint32_t h = 0; h < H; ++h)
+      for (uint32_t w = 0; w < W; ++w)
+        for (uint32_t c = 0; c < C; ++c) memory[(h * W + w) * C + c] = value(h, w, c);
+    Regions regions{};
+    regions[1] = {memory.data(), memory.size()};
+    const std::vector<uint8_t> lut_ram(2048);
+    U85Runner runner(regions, lut_ram, isa::architecture(isa::Variant::U85_256));
+    isa::Operation op;
+    op.version = isa::IsaVersion::V2;
+    op.kind = isa::OpKind::POOL;
+    op.pooling_mode = en::pooling_mode::SUM;
+    op.ofm_scale_mode = en::ofm_scale_mode::GLOBAL;
+    op.ofm_scale = {1, 0};
+    op.activation.function = en::activation_function::LUT_NONE;
+    op.activation.clip_range = en::activation_clip_range::NONE;
+    op.ifm.region = 1;
+    op.ifm.element.precision = en::activation_precision::B8;
+    op.ifm.width0 = op.ifm.height0 = op.ifm.height1 = 100;
+    op.ifm.width = W, op.ifm.height = H, op.ifm.depth = C;
+    op.ifm.stride_c = 1, op.ifm.stride_x = C, op.ifm.stride_y = W * C;
+    op.ofm = op.ifm;  // computed extents H x W x C
+    op.ofm.base[0] = 128;
+    op.transpose = k.transpose;
+    op.reverse = k.reverse;
+    // The stored tensor's extents and NHWC strides.
+    const auto last = k.stored(H - 1, W - 1, C - 1), first = k.stored(0, 0, 0);
+    const uint32_t sw = std::max(first[1], last[1]) + 1, sc = std::max(first[2], last[2]) + 1;
+    op.ofm.stride_c = 1, op.ofm.stride_x = sc, op.ofm.stride_y = int64_t{sw} * sc;
+    ASSERT_FALSE(isa::unknown_behaviour(op).has_value()) << *isa::unknown_behaviour(op);
+    runner.execute(op);
+    for (uint32_t h = 0; h < H; ++h)
+      for (uint32_t w = 0; w < W; ++w)
+        for (uint32_t c = 0; c < C; ++c) {
+          const auto s = k.stored(h, w, c);
+          EXPECT_EQ(memory[128 + (s[0] * sw + s[1]) * sc + s[2]], value(h, w, c)) << h << "," << w << "," << c;
+          const isa::OfmCoord at = isa::stored_ofm_coord(op, {w, h, c});
+          EXPECT_EQ((std::array<uint32_t, 3>{at.y, at.x, at.c}), s);
+        }
+    const isa::OfmCoord e = isa::stored_ofm_extents(op);
+    EXPECT_EQ(uint64_t{e.x} * e.y * e.c, uint64_t{H} * W * C);
+    // The bounds checks see the stored tensor's bytes, not the computed extents over the stored strides.
+    for (const AccessRange& a : accesses(op)) {
+      if (a.access != isa::Access::OFM) continue;
+      EXPECT_EQ(a.span.lo, 128);
+      EXPECT_EQ(a.span.hi, int64_t{128 + H * W * C});
+    }
+    EXPECT_EQ(e.x, sw);
+    EXPECT_EQ(e.c, sc);
+  }
 }
 
 TEST(U85Runner, RefusesAModeItDoesNotModelByName) {

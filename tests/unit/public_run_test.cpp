@@ -144,6 +144,67 @@ TEST(PublicRun, TheU85CountsEightEvents) {
 
 // Exceptions are thrown before SystemC runs in the process (ASan misreads a throw after SystemC's
 // coroutine stacks have run).
+// A 1x1 SUM pool of a 1 x 16 x 2 (H x W x C) IFM whose OFM is stored transposed CHW, as a 2 x 1 x 16 tensor: the
+// OFM registers hold the computed 1 x 16 x 2, the strides the stored tensor's. The region ends where the stored
+// tensor does, which the computed extents over the stored strides would pass by 210 bytes (an out-of-region
+// fault before transposes were modelled), timed and functional alike.
+TEST(PublicRun, TheU85StoresATransposedOfmWhereItsRegistersSay) {
+  const std::string stream = R"(.isa 2
+NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC activation_storage=TILE2X2
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_BASE0 addr=0x0
+NPU_SET_IFM_HEIGHT0_M1 height_m1=0
+NPU_SET_IFM_HEIGHT1_M1 height_m1=0
+NPU_SET_IFM_WIDTH0_M1 width_m1=15
+NPU_SET_IFM_DEPTH_M1 depth_m1=1
+NPU_SET_IFM_STRIDE_Y stride=32
+NPU_SET_IFM_STRIDE_X stride=2
+NPU_SET_IFM_STRIDE_C stride=1
+NPU_SET_IFM_PAD_TOP pad=0
+NPU_SET_IFM_PAD_LEFT pad=0
+NPU_SET_IFM_PAD_BOTTOM pad=0
+NPU_SET_IFM_PAD_RIGHT pad=0
+NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC scale_mode=GLOBAL activation_transpose=CHW activation_storage=TILE2X2
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x20
+NPU_SET_OFM_HEIGHT_M1 height_m1=0
+NPU_SET_OFM_WIDTH_M1 width_m1=15
+NPU_SET_OFM_DEPTH_M1 depth_m1=1
+NPU_SET_OFM_HEIGHT0_M1 height_m1=1
+NPU_SET_OFM_HEIGHT1_M1 height_m1=1
+NPU_SET_OFM_WIDTH0_M1 width_m1=0
+NPU_SET_OFM_STRIDE_Y stride=16
+NPU_SET_OFM_STRIDE_X stride=16
+NPU_SET_OFM_STRIDE_C stride=1
+NPU_SET_KERNEL_HEIGHT_M1 height_m1=0
+NPU_SET_KERNEL_WIDTH_M1 width_m1=0
+NPU_SET_KERNEL_STRIDE stride_x_lsb=0 stride_y_lsb=0
+NPU_SET_ACTIVATION_MIN clip_boundary=-128
+NPU_SET_ACTIVATION_MAX clip_boundary=127
+NPU_SET_OFM_SCALE shift=0 scale=1
+NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=0
+NPU_SET_OFM_BLK_WIDTH_M1 width_m1=15
+NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15
+NPU_SET_ACC_FORMAT acc_format=I32 acc_input=RESET acc_output=ENABLE microblock=U1X2
+NPU_OP_POOL pooling_mode=SUM
+NPU_OP_STOP mask=0
+)";
+  for (const bool timed : {true, false}) {
+    SCOPED_TRACE(timed ? "timed" : "functional");
+    std::array<std::vector<uint8_t>, kRegionCount> regions{};
+    regions[1].resize(0x40);
+    for (size_t i = 0; i < 32; ++i) regions[1][i] = static_cast<uint8_t>(i * 5 + 1);  // IFM (0, w, c) at 2w + c
+    Job job = Job::from_stream(assemble(stream), regions, "ethos-u85-256");
+    RunOptions o;
+    o.timed = timed;
+    const RunResult r = run(job, o);
+    ASSERT_TRUE(r.completed) << r.fault.value_or("");
+    for (size_t w = 0; w < 16; ++w)
+      for (size_t c = 0; c < 2; ++c)
+        EXPECT_EQ(job.region(1)[0x20 + c * 16 + w], job.region(1)[2 * w + c]) << w << "," << c;
+  }
+}
+
 TEST(PublicRun, BadInputIsAnInputError) {
   EXPECT_NE(input_error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }), "");
   EXPECT_NE(input_error_of([] { pmu_events({"NO_SUCH_EVENT"}); }).find("NO_SUCH_EVENT"), std::string::npos);

@@ -296,8 +296,11 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
   }
   if (op.kind == OpKind::POOL) {
     const P p = op.pooling_mode;
-    if (p == P::NONE || p == P::ARGMAX_X || p == P::ARGMAX_Y)
-      return "pooling mode " + named(EnumId::pooling_mode, p) + " is not modelled yet";
+    if (p == P::NONE) return "pooling mode " + named(EnumId::pooling_mode, p) + " is not modelled yet";
+    if ((p == P::ARGMAX_X && op.kernel.height > 1) || (p == P::ARGMAX_Y && op.kernel.width > 1))
+      return "pooling mode " + named(EnumId::pooling_mode, p) + " with a " + std::to_string(op.kernel.width) + "x" +
+             std::to_string(op.kernel.height) + " kernel: which index a window across both axes gives is not "
+             "known (Vela's kernels are one row or column)";
     if (op.ofm_scale_mode == enums::ofm_scale_mode::PER_CHANNEL)
       return std::string("NPU_OP_POOL in per-channel OFM scale mode: the scale it would apply is not known");
   }

@@ -370,7 +370,7 @@ void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scal
     for (int ox = 0; ox < ofm.width; ++ox)
       for (int oc = 0; oc < depth; ++oc) {
         int64_t acc = mode == PoolMode::Max ? INT64_MIN : mode == PoolMode::Min ? INT64_MAX : 0;
-        int64_t count = 0;
+        int64_t count = 0, best = INT64_MIN, index = 0;
         for (int ky = 0; ky < w.kernel_height; ++ky)
           for (int kx = 0; kx < w.kernel_width; ++kx) {
             const int iy = oy * w.stride_y - w.pad_top + ky * w.dilation_y;
@@ -391,10 +391,15 @@ void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scal
               case PoolMode::ReduceSum:
                 for (int c = 0; c < ifm.depth; ++c) acc += px[c];
                 break;
+              case PoolMode::ArgmaxX:
+              case PoolMode::ArgmaxY:
+                if (valid && px[oc] > best) best = px[oc], index = mode == PoolMode::ArgmaxX ? kx : ky;
+                break;
             }
           }
         if (mode == PoolMode::Average && count > 0)
           acc = acc >= 0 ? (acc + count / 2) / count : -((-acc + count / 2) / count);
+        if (mode == PoolMode::ArgmaxX || mode == PoolMode::ArgmaxY) acc = index * 65536;
         store(ofm, ox, oy, oc, finish(out, scale(acc)));
       }
 }

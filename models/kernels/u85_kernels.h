@@ -122,10 +122,15 @@ void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights,
                  const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm,
                  KernelScratch& scratch);
 
-enum class PoolMode : uint8_t { Max, Average, Sum, ReduceSum, Min };
+enum class PoolMode : uint8_t { Max, Average, Sum, ReduceSum, Min, ArgmaxX, ArgmaxY };
 // MAX / MIN over the taps inside the IFM; AVERAGE: their sum / count, rounded half away from zero; SUM: the sum
-// over the window (padding adds 0); REDUCE_SUM: the sum over the window and every IFM channel (OFM depth 1). Then
-// `scaling` and the output stage.
+// over the window (padding adds 0); REDUCE_SUM: the sum over the window and every IFM channel (OFM depth 1);
+// ARGMAX_X / ARGMAX_Y: the index along the window's row / column (kernel 1 high / wide) of its first largest tap
+// inside the IFM, as index << 16 (0 when no tap is inside). Then `scaling` and the output stage.
+//  [I] ARGMAX: Vela 5.1 programs OFM_SCALE 1 with shift 16 "to separate values and indices", rounding
+//  TRUNCATE_TO_LOWER (or DOUBLE_SYMMETRIC), and splits axes at 32768 so that the index "shifted out" is never
+//  negative: the index sits in bits 16 and up, and low bits of 0 give it under either rounding. That the first of
+//  equal maxima wins is TFLite's ARG_MAX, which Vela's U85 lowering relies on without correction.
 void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scaling, const Output& out,
           const Destination& ofm);
 

@@ -1,6 +1,7 @@
 #include "models/kernels/u85_runner.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "models/kernels/regions.h"
@@ -179,12 +180,17 @@ uint64_t U85Runner::execute(const Operation& op) {
     case OpKind::CONV:
     case OpKind::DEPTHWISE: macs = convolution(op, tensor, out, ofm); break;
     case OpKind::POOL: {
+      // By POOLING_MODE; NONE (4) is refused before.
       static constexpr u85::PoolMode kModes[] = {u85::PoolMode::Max, u85::PoolMode::Average, u85::PoolMode::ReduceSum,
-                                                 u85::PoolMode::Sum, u85::PoolMode::Max, u85::PoolMode::Min};
+                                                 u85::PoolMode::Sum, u85::PoolMode::Max,     u85::PoolMode::Min,
+                                                 u85::PoolMode::ArgmaxX, u85::PoolMode::ArgmaxY};
       const bool reduce = op.pooling_mode == en::pooling_mode::REDUCE_SUM;
       const u85::Tensor ifm = tensor(op.ifm, op.ifm.width, op.ifm.height, reduce ? op.ifm.depth : op.ofm.depth);
       const sim::HostTimer timer(host_seconds_.kernels);
-      u85::pool(ifm, window_of(op), kModes[static_cast<unsigned>(op.pooling_mode)], scaling_of(op.ofm_scale), out,
+      const auto mode = static_cast<unsigned>(op.pooling_mode);
+      if (mode >= std::size(kModes))
+        throw UnknownBehaviour("not modelled: pooling mode " + std::to_string(mode));
+      u85::pool(ifm, window_of(op), kModes[mode], scaling_of(op.ofm_scale), out,
                 ofm);
       break;
     }

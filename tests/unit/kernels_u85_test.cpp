@@ -131,6 +131,56 @@ TEST(U85Pool, ReduceSumAddsEveryChannelOfTheWindow) {
   EXPECT_EQ(out.get(0, 0, 0), 10);  // (5-1) + (-2-1) + (10-1)
 }
 
+// ARGMAX as Vela 5.1 programs it (TFLite ARG_MAX: the reduced axis as a kernel the axis long, OFM_SCALE 1 >> 16,
+// TRUNCATE_TO_LOWER, a 32-bit OFM): per channel, the index of the first largest value along the axis; the same
+// under DOUBLE_SYMMETRIC (the low 16 bits are 0); along Y with a kernel the column high.
+TEST(U85Pool, ArgmaxGivesTheFirstLargestIndexAlongItsAxis) {
+  const int values[2][5] = {{3, -7, 9, 9, -128}, {-5, -5, -6, -100, -5}};  // channel 0: 9 at 2 and 3; channel 1: -5
+  Map row(5, 1, 2, DataType::Int8), col(1, 5, 2, DataType::Int8);
+  for (int x = 0; x < 5; ++x)
+    for (int c = 0; c < 2; ++c) row.set(x, 0, c, values[c][x]), col.set(0, x, c, values[c][x]);
+  Output o = wide_output(DataType::Int32);
+  o.clip = false;
+  for (const Rounding r : {Rounding::TruncateToLower, Rounding::DoubleSymmetric}) {
+    Map out(1, 1, 2, DataType::Int32);
+    Window w;
+    w.kernel_width = 5;
+    pool(row.tensor(-3), w, PoolMode::ArgmaxX, scaling(1, 16, r), o, out.destination());
+    EXPECT_EQ(out.get(0, 0, 0), 2);
+    EXPECT_EQ(out.get(0, 0, 1), 0);
+    Map down(1, 1, 2, DataType::Int32);
+    Window h;
+    h.kernel_height = 5;
+    pool(col.tensor(0), h, PoolMode::ArgmaxY, scaling(1, 16, r), o, down.destination());
+    EXPECT_EQ(down.get(0, 0, 0), 2);
+    EXPECT_EQ(down.get(0, 0, 1), 0);
+  }
+  // A window partly in the padding: indices count from the window's first tap, padding taps never win.
+  Map out(2, 1, 1, DataType::Int32);
+  Map neg(2, 1, 1, DataType::Int8);
+  neg.set(0, 0, 0, -9), neg.set(1, 0, 0, -8);
+  Window w;
+  w.kernel_width = 2;
+  w.pad_left = 1;
+  pool(neg.tensor(0), w, PoolMode::ArgmaxX, scaling(1, 16, Rounding::TruncateToLower), o, out.destination());
+  EXPECT_EQ(out.get(0, 0, 0), 1);  // taps (pad, -9)
+  EXPECT_EQ(out.get(1, 0, 0), 1);  // taps (-9, -8)
+
+  // The runner takes ARGMAX with a one-row (X) or one-column (Y) kernel, and refuses a window across both by name.
+  isa::Operation op;
+  op.version = isa::IsaVersion::V2;
+  op.kind = isa::OpKind::POOL;
+  op.ofm_scale_mode = isa::enums::ofm_scale_mode::GLOBAL;
+  op.pooling_mode = isa::enums::pooling_mode::ARGMAX_X;
+  op.kernel.width = 5;
+  EXPECT_FALSE(isa::unknown_behaviour(op).has_value());
+  op.kernel.height = 2;
+  EXPECT_NE(isa::unknown_behaviour(op).value_or("").find("ARGMAX_X with a 5x2 kernel"), std::string::npos);
+  op.pooling_mode = isa::enums::pooling_mode::ARGMAX_Y;
+  op.kernel.width = 1;
+  EXPECT_FALSE(isa::unknown_behaviour(op).has_value());
+}
+
 TEST(U85Elementwise, OperandScalesApplyBeforeTheOperationAndBroadcastHoldsAxes) {
   Map a(2, 1, 2, DataType::Int8), b(1, 1, 2, DataType::Int8), out(2, 1, 2, DataType::Int16);
   a.set(0, 0, 0, 10), a.set(0, 0, 1, 20), a.set(1, 0, 0, 30), a.set(1, 0, 1, 40);

@@ -98,7 +98,16 @@ bool Operation::is_unary() const {
 }
 
 bool Operation::uses_ifm2() const { return kind == OpKind::ELEMENTWISE && !is_unary(); }
-bool Operation::reads_ifm2() const { return uses_ifm2() && !broadcast.scalar && (!v2() || ifm2.in_memory()); }
+bool Operation::reads_ifm2() const {
+  return (uses_ifm2() && !broadcast.scalar && (!v2() || ifm2.in_memory())) ||
+         (loads_ifm2_into_accumulators() && ifm2.in_memory());
+}
+
+bool Operation::null_pool() const {
+  return v2() && kind == OpKind::POOL && pooling_mode == enums::pooling_mode::NONE;
+}
+
+bool Operation::loads_ifm2_into_accumulators() const { return null_pool() && acc_input == enums::acc_input::IFM2; }
 
 bool Operation::reads_scales() const {
   // Pooling in per-channel mode reads no scale stream (spec 03 section 4.1 [V]); the mainline Linux
@@ -249,7 +258,8 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
   }
   const std::pair<const char*, const FeatureMap*> maps[] = {{"IFM", &op.ifm}, {"IFM2", &op.ifm2}, {"OFM", &op.ofm}};
   for (const auto& [name, fm] : maps) {
-    if (fm == &op.ifm2 && !op.uses_ifm2()) continue;
+    if (fm == &op.ifm2 && !op.uses_ifm2() && !op.loads_ifm2_into_accumulators()) continue;
+    if (fm == &op.ifm && op.null_pool()) continue;  // not read
     if (fm->storage == S::TILE3X1)
       return std::string(name) + " storage TILE3X1: its tile layout is not documented and no compiler emits it";
     if (fm == &op.ofm && fm->storage == S::NONE)
@@ -264,9 +274,16 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
       return std::string(name) + " in NHWC with STRIDE_C " + std::to_string(fm->stride_c) +
              ": whether NHWC channels follow STRIDE_C is not known";
   }
-  if (op.acc_input != enums::acc_input::RESET)
+  if (op.acc_input != enums::acc_input::RESET && !op.loads_ifm2_into_accumulators())
     return "ACC_FORMAT acc_input " + named(EnumId::acc_input, op.acc_input) +
+           (op.acc_input == enums::acc_input::IFM2 ? " with an operation other than pooling NONE" : "") +
            " (accumulators kept or loaded from IFM2) is not modelled yet";
+  if (op.null_pool() && !op.loads_ifm2_into_accumulators())
+    return std::string("pooling mode NONE without ACC_FORMAT acc_input IFM2: its accumulators would hold nothing");
+  if (op.null_pool() && (op.kernel.width != 1 || op.kernel.height != 1 || op.kernel.stride_x != 1 ||
+                         op.kernel.stride_y != 1 || op.padding.top || op.padding.left))
+    return std::string("pooling mode NONE with a kernel, stride or padding other than 1x1, 1, 0: how IFM2 is read "
+                       "then is not known (Vela programs a unit kernel)");
   if (op.acc_output != enums::acc_output::ENABLE)
     return std::string("ACC_FORMAT acc_output DISABLE (accumulators kept for a later operation) is not modelled yet");
   if (op.transpose != enums::activation_transpose::HWC && op.reverse != enums::activation_reverse::NONE)
@@ -296,7 +313,6 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
   }
   if (op.kind == OpKind::POOL) {
     const P p = op.pooling_mode;
-    if (p == P::NONE) return "pooling mode " + named(EnumId::pooling_mode, p) + " is not modelled yet";
     if ((p == P::ARGMAX_X && op.kernel.height > 1) || (p == P::ARGMAX_Y && op.kernel.width > 1))
       return "pooling mode " + named(EnumId::pooling_mode, p) + " with a " + std::to_string(op.kernel.width) + "x" +
              std::to_string(op.kernel.height) + " kernel: which index a window across both axes gives is not "
@@ -740,6 +756,12 @@ Operation describe_v2(const Command& c, const RegisterState& s) {
   op.block.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_DEPTH_M1_depth_m1_v2)) + 1;
   op.acc_format = as<enums::acc_format>(s.get(Field::NPU_SET_ACC_FORMAT_acc_format));
   op.acc_input = as<enums::acc_input>(s.get(Field::NPU_SET_ACC_FORMAT_acc_input));
+  if (op.loads_ifm2_into_accumulators()) {
+    // The accumulators take IFM2 element by element: IFM2 has the OFM's extent.
+    op.ifm2.width = op.ofm.width;
+    op.ifm2.height = op.ofm.height;
+    op.ifm2.depth = op.ofm.depth;
+  }
   op.acc_output = as<enums::acc_output>(s.get(Field::NPU_SET_ACC_FORMAT_acc_output));
   op.microblock = as<enums::microblock>(s.get(Field::NPU_SET_ACC_FORMAT_microblock));
   op.blockdep = static_cast<uint32_t>(s.get(Field::NPU_SET_BLOCKDEP_blockdep_v2));

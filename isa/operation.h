@@ -239,8 +239,13 @@ struct Operation {
   bool is_kernel() const { return kind != OpKind::DMA; }
   bool v2() const { return version == IsaVersion::V2; }
   bool is_unary() const;           // ELEMENTWISE LRELU/ABS/CLZ
-  bool reads_ifm() const { return is_kernel() && (!v2() || ifm.in_memory()); }
-  bool reads_ifm2() const;         // binary elementwise with a feature-map IFM2
+  // The U85's pooling NONE reads no IFM (Vela programs it as an unused int8 map; the Linux validator skips it).
+  bool reads_ifm() const { return is_kernel() && (!v2() || (ifm.in_memory() && !null_pool())); }
+  bool reads_ifm2() const;         // binary elementwise with a feature-map IFM2, or accumulators loaded from IFM2
+  // The U85's pooling NONE ("NullPool"), and one whose accumulators ACC_FORMAT acc_input IFM2 loads from IFM2 (Vela
+  // 5.1's 32-bit memory copy, transpose, reverse and rescale).
+  bool null_pool() const;
+  bool loads_ifm2_into_accumulators() const;
   bool uses_ifm2() const;          // binary elementwise (feature map or scalar)
   bool reads_weights() const { return (kind == OpKind::CONV && !weights_from_ifm2) || kind == OpKind::DEPTHWISE; }
   bool reads_scales() const;       // CONV/DEPTHWISE with per-channel scaling

@@ -180,7 +180,15 @@ uint64_t U85Runner::execute(const Operation& op) {
     case OpKind::CONV:
     case OpKind::DEPTHWISE: macs = convolution(op, tensor, out, ofm); break;
     case OpKind::POOL: {
-      // By POOLING_MODE; NONE (4) is refused before.
+      if (op.loads_ifm2_into_accumulators()) {
+        // NullPool: each accumulator is its IFM2 element (minus IFM2's zero point [I: Vela's own constant folding
+        // subtracts it; it programs 0 for the 32-bit maps it copies]), then the output stage: a 1x1 SUM of IFM2.
+        const u85::Tensor ifm2 = tensor(op.ifm2, op.ifm2.width, op.ifm2.height, op.ifm2.depth);
+        const sim::HostTimer timer(host_seconds_.kernels);
+        u85::pool(ifm2, u85::Window{}, u85::PoolMode::Sum, scaling_of(op.ofm_scale), out, ofm);
+        break;
+      }
+      // By POOLING_MODE; NONE (4) without IFM2 into the accumulators is refused before.
       static constexpr u85::PoolMode kModes[] = {u85::PoolMode::Max, u85::PoolMode::Average, u85::PoolMode::ReduceSum,
                                                  u85::PoolMode::Sum, u85::PoolMode::Max,     u85::PoolMode::Min,
                                                  u85::PoolMode::ArgmaxX, u85::PoolMode::ArgmaxY};

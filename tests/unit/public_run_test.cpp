@@ -1,5 +1,6 @@
 // The public configuration, jobs and runs (include/ethosu_sim/config.h, run.h).
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -203,6 +204,90 @@ NPU_OP_STOP mask=0
       for (size_t c = 0; c < 2; ++c)
         EXPECT_EQ(job.region(1)[0x20 + c * 16 + w], job.region(1)[2 * w + c]) << w << "," << c;
   }
+}
+
+// Vela 5.1's transpose of a 32-bit tensor: pooling NONE with ACC_FORMAT acc_input IFM2 (the accumulators loaded from
+// IFM2, the IFM programmed as an unused int8 map of the same bytes), a unit OFM scale, the OFM stored transposed WHC.
+// Every int32 value arrives whole where the transpose puts it, timed and functional; pooling NONE without IFM2 into
+// the accumulators is refused by name.
+TEST(PublicRun, TheU85CopiesInt32ThroughItsAccumulators) {
+  const std::string head = R"(.isa 2
+NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC activation_storage=TILE2X2
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_BASE0 addr=0x0
+NPU_SET_IFM_HEIGHT0_M1 height_m1=1
+NPU_SET_IFM_HEIGHT1_M1 height_m1=1
+NPU_SET_IFM_WIDTH0_M1 width_m1=1
+NPU_SET_IFM_DEPTH_M1 depth_m1=2
+NPU_SET_IFM_STRIDE_Y stride=24
+NPU_SET_IFM_STRIDE_X stride=12
+NPU_SET_IFM_STRIDE_C stride=4
+NPU_SET_IFM_PAD_TOP pad=0
+NPU_SET_IFM_PAD_LEFT pad=0
+NPU_SET_IFM_PAD_BOTTOM pad=0
+NPU_SET_IFM_PAD_RIGHT pad=0
+NPU_SET_IFM2_PRECISION activation_type=SIGNED activation_precision=B32 activation_format=NHWC activation_storage=TILE2X2
+NPU_SET_IFM2_REGION region=1
+NPU_SET_IFM2_BASE0 addr=0x0
+NPU_SET_IFM2_HEIGHT0_M1 height_m1=1
+NPU_SET_IFM2_HEIGHT1_M1 height_m1=1
+NPU_SET_IFM2_WIDTH0_M1 width_m1=1
+NPU_SET_IFM2_STRIDE_Y stride=24
+NPU_SET_IFM2_STRIDE_X stride=12
+NPU_SET_IFM2_STRIDE_C stride=4
+NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B32 activation_format=NHWC scale_mode=GLOBAL activation_transpose=WHC activation_storage=TILE2X2
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x40
+NPU_SET_OFM_HEIGHT_M1 height_m1=1
+NPU_SET_OFM_WIDTH_M1 width_m1=1
+NPU_SET_OFM_DEPTH_M1 depth_m1=2
+NPU_SET_OFM_HEIGHT0_M1 height_m1=1
+NPU_SET_OFM_HEIGHT1_M1 height_m1=1
+NPU_SET_OFM_WIDTH0_M1 width_m1=1
+NPU_SET_OFM_STRIDE_Y stride=24
+NPU_SET_OFM_STRIDE_X stride=12
+NPU_SET_OFM_STRIDE_C stride=4
+NPU_SET_KERNEL_HEIGHT_M1 height_m1=0
+NPU_SET_KERNEL_WIDTH_M1 width_m1=0
+NPU_SET_KERNEL_STRIDE stride_x_lsb=0 stride_y_lsb=0
+NPU_SET_ACTIVATION activation_function=LUT_NONE activation_clip_range=NONE
+NPU_SET_OFM_SCALE shift=0 scale=1
+NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=1
+NPU_SET_OFM_BLK_WIDTH_M1 width_m1=1
+NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15
+)";
+  const auto job_with = [&](const std::string& acc_input) {
+    std::array<std::vector<uint8_t>, kRegionCount> regions{};
+    regions[1].resize(0x70);
+    for (uint32_t i = 0; i < 12; ++i) {  // IFM2 (h, w, c) at 24h + 12w + 4c
+      const auto v = static_cast<uint32_t>(int32_t{-1} * static_cast<int32_t>(i * 0x01234567u % 0x7FFFFFFF));
+      std::memcpy(regions[1].data() + 4 * i, &v, 4);
+    }
+    return Job::from_stream(assemble(head + "NPU_SET_ACC_FORMAT acc_format=I32 acc_input=" + acc_input +
+                                     " acc_output=ENABLE microblock=U1X2\nNPU_OP_POOL pooling_mode=NONE\n"
+                                     "NPU_OP_STOP mask=0\n"),
+                            regions, "ethos-u85-256");
+  };
+  for (const bool timed : {true, false}) {
+    SCOPED_TRACE(timed ? "timed" : "functional");
+    Job job = job_with("IFM2");
+    RunOptions o;
+    o.timed = timed;
+    const RunResult r = run(job, o);
+    ASSERT_TRUE(r.completed) << r.fault.value_or("");
+    for (uint32_t h = 0; h < 2; ++h)
+      for (uint32_t w = 0; w < 2; ++w)
+        for (uint32_t c = 0; c < 3; ++c)  // stored at (y = w, x = h, c)
+          EXPECT_EQ(std::memcmp(job.region(1).data() + 0x40 + 24 * w + 12 * h + 4 * c,
+                                job.region(1).data() + 24 * h + 12 * w + 4 * c, 4),
+                    0)
+              << h << "," << w << "," << c;
+  }
+  Job reset = job_with("RESET");
+  const RunResult refused = run(reset, RunOptions{});
+  ASSERT_FALSE(refused.completed);
+  EXPECT_NE(refused.fault.value_or("").find("pooling mode NONE without ACC_FORMAT acc_input IFM2"), std::string::npos)
+      << refused.fault.value_or("");
 }
 
 TEST(PublicRun, BadInputIsAnInputError) {

@@ -332,7 +332,7 @@ class ConvOutput : public SumSink {
 
 void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights, bool depthwise,
                  const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm,
-                 KernelScratch& scratch) {
+                 KernelScratch& scratch, int y0, int y1) {
   ConvParams p;
   p.ifm = ifm.map;
   p.ifm_zero_point = ifm.zero_point;
@@ -354,11 +354,11 @@ void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights,
   k.pad_bottom = (ofm.height - 1) * w.stride_y + (w.kernel_height - 1) * w.dilation_y + 1 - w.pad_top - ifm.height;
   k.pad_right = (ofm.width - 1) * w.stride_x + (w.kernel_width - 1) * w.dilation_x + 1 - w.pad_left - ifm.width;
   ConvOutput sink(channels, out, ofm, scratch);
-  const OfmTile whole{0, ofm.width, 0, ofm.height, 0, ofm.depth};
+  const OfmTile rows{0, ofm.width, y0, y1 < 0 ? ofm.height : y1, 0, ofm.depth};
   if (depthwise)
-    depthwise_tile(p, weights, whole, scratch, sink);
+    depthwise_tile(p, weights, rows, scratch, sink);
   else
-    conv_tile(p, weights, whole, scratch, sink);
+    conv_tile(p, weights, rows, scratch, sink);
 }
 
 void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scaling, const Output& out,

@@ -117,10 +117,11 @@ void convolution_reference(const Tensor& ifm, const Window& w, const int16_t* we
 
 // The same on the U65's convolution kernels (conv.h: SIMD sums, exact) with this output stage in SIMD where every
 // value of a tile fits it (scalar otherwise), on the weights packed once per operation (ConvWeights of
-// [ofm][ky][kx][IFM depth or 1]); `scratch` holds the buffers, reused across calls.
+// [ofm][ky][kx][IFM depth or 1]), for OFM rows [y0, y1) (-1: to the last; bands of rows may run on several threads
+// at once); `scratch` holds the buffers, reused across calls.
 void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights, bool depthwise,
                  const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm,
-                 KernelScratch& scratch);
+                 KernelScratch& scratch, int y0 = 0, int y1 = -1);
 
 enum class PoolMode : uint8_t { Max, Average, Sum, ReduceSum, Min, ArgmaxX, ArgmaxY };
 // MAX / MIN over the taps inside the IFM; AVERAGE: their sum / count, rounded half away from zero; SUM: the sum

@@ -99,8 +99,9 @@ isa::Span lut_ram_span(const Operation& op) {
   return {lo, lo + bytes};
 }
 
-U85Runner::U85Runner(const Regions& regions, const std::vector<uint8_t>& lut_ram, const isa::Architecture& arch)
-    : regions_(regions), lut_ram_(lut_ram), arch_(arch) {}
+U85Runner::U85Runner(const Regions& regions, const std::vector<uint8_t>& lut_ram, const isa::Architecture& arch,
+                     unsigned host_threads)
+    : regions_(regions), lut_ram_(lut_ram), arch_(arch), threads_(host_threads), scratch_(threads_.threads()) {}
 
 uint64_t U85Runner::execute(const Operation& op) {
   weight_stats_.reset();
@@ -317,7 +318,18 @@ uint64_t U85Runner::convolution(const Operation& op, const TensorOf& tensor, con
   const u85::Tensor ifm = tensor(op.ifm, op.ifm.width, op.ifm.height, dw ? op.ofm.depth : op.ifm.depth);
   weight_stats_ = packed->stats();
   const sim::HostTimer timer(host_seconds_.kernels);
-  u85::convolution(ifm, window_of(op), *packed, dw, channels, out, ofm, scratch_);
+  // Bands of OFM rows, one per host thread, as the U65's kernels run (kernel_bands()).
+  const unsigned n = kernel_bands(op, regions_, threads_.threads());
+  const u85::Window window = window_of(op);
+  if (n == 1) {
+    u85::convolution(ifm, window, *packed, dw, channels, out, ofm, scratch_[0]);
+  } else {
+    threads_.run(n, [&](unsigned band) {
+      u85::convolution(ifm, window, *packed, dw, channels, out, ofm, scratch_[band],
+                       static_cast<int>(int64_t{ofm.height} * band / n),
+                       static_cast<int>(int64_t{ofm.height} * (band + 1) / n));
+    });
+  }
   return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.kernel.width * op.kernel.height *
          (dw ? 1 : op.ifm.depth);
 }

@@ -16,6 +16,7 @@
 #include "models/kernels/op_runner.h"
 #include "models/kernels/u85_kernels.h"
 #include "models/kernels/weights/weight_decoder_u85.h"
+#include "sim/host_threads.h"
 
 namespace ethosu::kernels {
 
@@ -25,7 +26,9 @@ isa::Span lut_ram_span(const isa::Operation& op);
 class U85Runner {
  public:
   // lut_ram: the LUT RAM (DMA destination of INTERNAL region mode), at least the architecture's lut_bytes.
-  U85Runner(const Regions& regions, const std::vector<uint8_t>& lut_ram, const isa::Architecture& arch);
+  // host_threads: how many host threads a convolution may use (cc::Limits::host_threads; kernel_bands()).
+  U85Runner(const Regions& regions, const std::vector<uint8_t>& lut_ram, const isa::Architecture& arch,
+            unsigned host_threads = 1);
   // Executes op (bounds already checked); returns the multiply-accumulates performed. Throws WeightFault for a
   // stream the weight decoders reject, UnknownBehaviour for an operation the model cannot run.
   uint64_t execute(const isa::Operation& op);
@@ -55,7 +58,8 @@ class U85Runner {
   const isa::Architecture& arch_;
   std::map<uint8_t, Chain> chains_;  // chaining buffer contents by id (the CHAINED map's region)
   weights::DecodeScratch decode_scratch_;
-  KernelScratch scratch_;
+  sim::HostThreads threads_;
+  std::vector<KernelScratch> scratch_;  // one per host thread
   HostSeconds host_seconds_;
   std::optional<ConvWeights::Stats> weight_stats_;
 };

@@ -38,7 +38,8 @@ class Run {
       : regions_(regions), shram_(shram), config_(config), timeline_(timeline), result_(result),
         work_left_(config.limits.work),
         ops_(regions, shram, config.limits.host_threads, isa::architecture(config.variant).ofm_ublock.d),
-        u85_ops_(regions, shram.empty() ? no_lut_ram_ : shram.front(), isa::architecture(config.variant)) {}
+        u85_ops_(regions, shram.empty() ? no_lut_ram_ : shram.front(), isa::architecture(config.variant),
+                 config.limits.host_threads) {}
 
   // Handles one event; false when the stream ends (stop or fault).
   bool event(const isa::Event& e, const isa::StreamState& st) {

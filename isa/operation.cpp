@@ -100,7 +100,7 @@ bool Operation::is_unary() const {
 bool Operation::uses_ifm2() const { return kind == OpKind::ELEMENTWISE && !is_unary(); }
 bool Operation::reads_ifm2() const {
   return (uses_ifm2() && !broadcast.scalar && (!v2() || ifm2.in_memory())) ||
-         (loads_ifm2_into_accumulators() && ifm2.in_memory());
+         ((loads_ifm2_into_accumulators() || (v2() && kind == OpKind::CONV && weights_from_ifm2)) && ifm2.in_memory());
 }
 
 bool Operation::null_pool() const {
@@ -258,7 +258,7 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
   }
   const std::pair<const char*, const FeatureMap*> maps[] = {{"IFM", &op.ifm}, {"IFM2", &op.ifm2}, {"OFM", &op.ofm}};
   for (const auto& [name, fm] : maps) {
-    if (fm == &op.ifm2 && !op.uses_ifm2() && !op.loads_ifm2_into_accumulators()) continue;
+    if (fm == &op.ifm2 && !op.uses_ifm2() && !op.loads_ifm2_into_accumulators() && !op.weights_from_ifm2) continue;
     if (fm == &op.ifm && op.null_pool()) continue;  // not read
     if (fm->storage == S::TILE3X1)
       return std::string(name) + " storage TILE3X1: its tile layout is not documented and no compiler emits it";
@@ -302,11 +302,20 @@ std::optional<std::string> unknown_behaviour_v2(const Operation& op) {
     return "activation " + named(EnumId::activation_function, f) + " with a " +
            std::to_string(op.ofm.element.bits()) + "-bit OFM: the built-in function is known for int16 only";
   if (op.kind == OpKind::CONV || op.kind == OpKind::DEPTHWISE) {
-    if (op.weights_from_ifm2)
-      return std::string("NPU_OP_CONV weights_ifm2 (MatMul, weights from IFM2) is not modelled yet");
-    if (op.ofm_scale_mode == enums::ofm_scale_mode::GLOBAL)
+    if (op.weights_from_ifm2) {
+      // Vela 5.1's MatMul: one OFM row, a unit kernel, the global OFM scale, accumulators from 0.
+      if (op.kind != OpKind::CONV) return std::string("NPU_OP_DEPTHWISE with weights from IFM2: no compiler emits it");
+      if (op.ofm.height != 1 || op.kernel.width != 1 || op.kernel.height != 1 || op.kernel.stride_x != 1 ||
+          op.kernel.stride_y != 1 || op.padding.top || op.padding.left || op.padding.bottom || op.padding.right)
+        return std::string("NPU_OP_CONV weights_ifm2 (MatMul) with more than one OFM row, or a kernel, stride or "
+                           "padding: how IFM2 is indexed then is not known (Vela programs one row, a unit kernel)");
+      if (op.ofm_scale_mode != enums::ofm_scale_mode::GLOBAL)
+        return std::string("NPU_OP_CONV weights_ifm2 (MatMul) in per-channel OFM scale mode: which scale stream it "
+                           "would read is not known (Vela programs the global scale)");
+    } else if (op.ofm_scale_mode == enums::ofm_scale_mode::GLOBAL) {
       return std::string("NPU_OP_CONV/DEPTHWISE in global OFM scale mode: whether the bias comes from the scale "
                          "stream is not known (Vela programs per-channel mode)");
+    }
     if (op.kernel.stride_x > 3 || op.kernel.stride_y > 3)
       return "stride " + std::to_string(op.kernel.stride_x) + "x" + std::to_string(op.kernel.stride_y) +
              ": 4 is encodable but beyond the supported 1..3";
@@ -761,6 +770,12 @@ Operation describe_v2(const Command& c, const RegisterState& s) {
     op.ifm2.width = op.ofm.width;
     op.ifm2.height = op.ofm.height;
     op.ifm2.depth = op.ofm.depth;
+  } else if (op.kind == OpKind::CONV && op.weights_from_ifm2) {
+    // MatMul: IFM2 holds the weights as one row, OFM channel n's at x = n, over the IFM's depth (IFM_DEPTH_M1 serves
+    // both; Vela 5.1's GenerateIFM2 and DecomposeMatmul, hapv3/neural-compiler @478f864f).
+    op.ifm2.width = op.ofm.depth;
+    op.ifm2.height = 1;
+    op.ifm2.depth = op.ifm.depth;
   }
   op.acc_output = as<enums::acc_output>(s.get(Field::NPU_SET_ACC_FORMAT_acc_output));
   op.microblock = as<enums::microblock>(s.get(Field::NPU_SET_ACC_FORMAT_microblock));

@@ -179,7 +179,9 @@ uint64_t U85Runner::execute(const Operation& op) {
   uint64_t macs = 0;
   switch (op.kind) {
     case OpKind::CONV:
-    case OpKind::DEPTHWISE: macs = convolution(op, tensor, out, ofm); break;
+    case OpKind::DEPTHWISE:
+      macs = op.weights_from_ifm2 ? matmul(op, tensor, out, ofm) : convolution(op, tensor, out, ofm);
+      break;
     case OpKind::POOL: {
       if (op.loads_ifm2_into_accumulators()) {
         // NullPool: each accumulator is its IFM2 element (minus IFM2's zero point [I: Vela's own constant folding
@@ -258,6 +260,25 @@ uint64_t U85Runner::execute(const Operation& op) {
         }
   }
   return macs;
+}
+
+template <typename TensorOf>
+uint64_t U85Runner::matmul(const Operation& op, const TensorOf& tensor, const u85::Output& out,
+                           const u85::Destination& ofm) {
+  // The weights are IFM2's elements minus its zero point, OFM channel n's at IFM2 (x = n, y = 0) over the IFM's
+  // depth; no bias; the global OFM scale (Vela 5.1's MatMul: GenerateConvolutionOp, GenerateIFM2, DecomposeMatmul).
+  const u85::Tensor ifm2 = tensor(op.ifm2, op.ifm2.width, op.ifm2.height, op.ifm2.depth);
+  const int n = static_cast<int>(op.ofm.depth), k = static_cast<int>(op.ifm.depth);
+  std::vector<int32_t> dense(static_cast<size_t>(n) * static_cast<size_t>(k));
+  for (int o = 0; o < n; ++o)
+    for (int i = 0; i < k; ++i) dense[static_cast<size_t>(o) * k + i] = ifm2.at(o, 0, i) - ifm2.zero_point;
+  const ConvWeights weights(dense.data(), n, 1, 1, k);
+  std::vector<u85::ChannelScale> channels(static_cast<size_t>(n));
+  for (u85::ChannelScale& c : channels) c.scaling = scaling_of(op.ofm_scale);
+  const u85::Tensor ifm = tensor(op.ifm, op.ifm.width, op.ifm.height, op.ifm.depth);
+  const sim::HostTimer timer(host_seconds_.kernels);
+  u85::convolution(ifm, window_of(op), weights, false, channels, out, ofm, scratch_[0]);
+  return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.ifm.depth;
 }
 
 template <typename TensorOf>

@@ -48,6 +48,10 @@ class U85Runner {
   template <typename TensorOf>
   uint64_t convolution(const isa::Operation& op, const TensorOf& tensor, const u85::Output& out,
                        const u85::Destination& ofm);
+  // NPU_OP_CONV with weights_ifm2 (MatMul): the weights from IFM2.
+  template <typename TensorOf>
+  uint64_t matmul(const isa::Operation& op, const TensorOf& tensor, const u85::Output& out,
+                  const u85::Destination& ofm);
 
   // The operation's weights packed for the conv kernels, from the process's weight cache or decoded into it.
   std::shared_ptr<const ConvWeights> decode_weights(const weights::u85::Layout& l,

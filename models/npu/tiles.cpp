@@ -222,7 +222,11 @@ TileTraffic OfmTiles::traffic(size_t index) const {
     t.ifm_bytes += box_bytes(op_.ifm, c.hi - c.lo, r.hi - r.lo, ic0, ic1, true);
     if (s == 0) t.ifm_run_bytes = run_bytes(op_.ifm, c.hi - c.lo, r.hi - r.lo, ic0, ic1, true);
   }
-  if (op_.reads_ifm2()) {
+  if (op_.reads_ifm2() && op_.weights_from_ifm2) {
+    // MatMul: the block's OFM channels' weights, one IFM2 column each over the IFM depth.
+    t.ifm2_bytes = box_bytes(op_.ifm2, o.c1 - o.c0, 1, 0, op_.ifm2.depth, true);
+    t.ifm2_run_bytes = run_bytes(op_.ifm2, o.c1 - o.c0, 1, 0, op_.ifm2.depth, true);
+  } else if (op_.reads_ifm2()) {
     const auto& f = op_.ifm2;
     const uint64_t iw = op_.broadcast.w ? 1 : bw, ih = op_.broadcast.h ? 1 : bh;
     const uint32_t c0 = op_.broadcast.c ? 0 : o.c0, c1 = op_.broadcast.c ? 1 : o.c1;
@@ -261,6 +265,10 @@ void OfmTiles::ifm2_runs(size_t index, std::vector<ByteRun>& runs) const {
   runs.clear();
   if (!op_.reads_ifm2()) return;
   const OfmBox o = box(index);
+  if (op_.weights_from_ifm2) {
+    box_runs(op_.ifm2, o.c0, o.c1 - o.c0, 0, 1, 0, op_.ifm2.depth, true, runs);
+    return;
+  }
   const auto& b = op_.broadcast;
   box_runs(op_.ifm2, b.w ? 0 : o.x0, b.w ? 1 : o.width(), b.h ? 0 : o.y0, b.h ? 1 : o.height(), b.c ? 0 : o.c0,
            b.c ? 1 : o.c1, true, runs);

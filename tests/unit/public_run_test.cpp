@@ -290,6 +290,95 @@ NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15
       << refused.fault.value_or("");
 }
 
+// Vela 5.1's MatMul (BATCH_MATMUL): NPU_OP_CONV with weights_ifm2, the IFM one row of M = 3 vectors of K = 5, IFM2
+// one row of N = 4 vectors of K (output channel n's weights at x = n), zero points on both, one OFM row of M x N
+// int32 sums (unit global scale, no clip): OFM(m, n) = sum over k of (IFM(m, k) - zp) * (IFM2(n, k) - zp2), timed and
+// functional. With two OFM rows it is refused by name.
+TEST(PublicRun, TheU85MultipliesMatricesWithWeightsFromIfm2) {
+  const auto stream = [](int ofm_height_m1) {
+    return std::string(R"(.isa 2
+NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC activation_storage=TILE2X2
+NPU_SET_IFM_REGION region=1
+NPU_SET_IFM_BASE0 addr=0x0
+NPU_SET_IFM_HEIGHT0_M1 height_m1=1
+NPU_SET_IFM_HEIGHT1_M1 height_m1=1
+NPU_SET_IFM_WIDTH0_M1 width_m1=2
+NPU_SET_IFM_DEPTH_M1 depth_m1=4
+NPU_SET_IFM_STRIDE_Y stride=15
+NPU_SET_IFM_STRIDE_X stride=5
+NPU_SET_IFM_STRIDE_C stride=1
+NPU_SET_IFM_ZERO_POINT zero_point=3
+NPU_SET_IFM_PAD_TOP pad=0
+NPU_SET_IFM_PAD_LEFT pad=0
+NPU_SET_IFM_PAD_BOTTOM pad=0
+NPU_SET_IFM_PAD_RIGHT pad=0
+NPU_SET_IFM2_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC activation_storage=TILE2X2
+NPU_SET_IFM2_REGION region=1
+NPU_SET_IFM2_BASE0 addr=0x20
+NPU_SET_IFM2_HEIGHT0_M1 height_m1=0
+NPU_SET_IFM2_HEIGHT1_M1 height_m1=0
+NPU_SET_IFM2_WIDTH0_M1 width_m1=3
+NPU_SET_IFM2_STRIDE_Y stride=20
+NPU_SET_IFM2_STRIDE_X stride=5
+NPU_SET_IFM2_STRIDE_C stride=1
+NPU_SET_IFM2_ZERO_POINT zero_point=-2
+NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B32 activation_format=NHWC scale_mode=GLOBAL activation_storage=TILE2X2
+NPU_SET_OFM_REGION region=1
+NPU_SET_OFM_BASE0 addr=0x40
+NPU_SET_OFM_HEIGHT_M1 height_m1=)") + std::to_string(ofm_height_m1) + R"(
+NPU_SET_OFM_WIDTH_M1 width_m1=2
+NPU_SET_OFM_DEPTH_M1 depth_m1=3
+NPU_SET_OFM_HEIGHT0_M1 height_m1=1
+NPU_SET_OFM_HEIGHT1_M1 height_m1=1
+NPU_SET_OFM_WIDTH0_M1 width_m1=2
+NPU_SET_OFM_STRIDE_Y stride=48
+NPU_SET_OFM_STRIDE_X stride=16
+NPU_SET_OFM_STRIDE_C stride=4
+NPU_SET_KERNEL_HEIGHT_M1 height_m1=0
+NPU_SET_KERNEL_WIDTH_M1 width_m1=0
+NPU_SET_KERNEL_STRIDE stride_x_lsb=0 stride_y_lsb=0
+NPU_SET_ACTIVATION activation_function=LUT_NONE activation_clip_range=NONE
+NPU_SET_OFM_SCALE shift=0 scale=1
+NPU_SET_OFM_BLK_HEIGHT_M1 height_m1=0
+NPU_SET_OFM_BLK_WIDTH_M1 width_m1=2
+NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15
+NPU_SET_ACC_FORMAT acc_format=I32 acc_input=RESET acc_output=ENABLE microblock=U1X2
+NPU_OP_CONV weights_ifm2=1
+NPU_OP_STOP mask=0
+)";
+  };
+  const auto job_of = [&](int ofm_height_m1) {
+    std::array<std::vector<uint8_t>, kRegionCount> regions{};
+    regions[1].resize(0x100);
+    for (size_t i = 0; i < 15; ++i) regions[1][i] = static_cast<uint8_t>(static_cast<int8_t>(i * 11 % 37 - 18));
+    for (size_t i = 0; i < 20; ++i) regions[1][0x20 + i] = static_cast<uint8_t>(static_cast<int8_t>(i * 7 % 29 - 14));
+    return Job::from_stream(assemble(stream(ofm_height_m1)), regions, "ethos-u85-256");
+  };
+  for (const bool timed : {true, false}) {
+    SCOPED_TRACE(timed ? "timed" : "functional");
+    Job job = job_of(0);
+    RunOptions o;
+    o.timed = timed;
+    const RunResult r = run(job, o);
+    ASSERT_TRUE(r.completed) << r.fault.value_or("");
+    const std::vector<uint8_t>& m = job.region(1);
+    for (int x = 0; x < 3; ++x)
+      for (int n = 0; n < 4; ++n) {
+        int32_t sum = 0;
+        for (int k = 0; k < 5; ++k)
+          sum += (static_cast<int8_t>(m[x * 5 + k]) - 3) * (static_cast<int8_t>(m[0x20 + n * 5 + k]) + 2);
+        int32_t got = 0;
+        std::memcpy(&got, m.data() + 0x40 + x * 16 + n * 4, 4);
+        EXPECT_EQ(got, sum) << x << "," << n;
+      }
+  }
+  Job two_rows = job_of(1);
+  const RunResult refused = run(two_rows, RunOptions{});
+  ASSERT_FALSE(refused.completed);
+  EXPECT_NE(refused.fault.value_or("").find("weights_ifm2 (MatMul) with more than one OFM row"), std::string::npos)
+      << refused.fault.value_or("");
+}
+
 TEST(PublicRun, BadInputIsAnInputError) {
   EXPECT_NE(input_error_of([] { pmu_events({"MAC_ACTIVE", "CYCLE", "NPU_IDLE", "NPU_ACTIVE", "AO_ACTIVE"}); }), "");
   EXPECT_NE(input_error_of([] { pmu_events({"NO_SUCH_EVENT"}); }).find("NO_SUCH_EVENT"), std::string::npos);

@@ -476,11 +476,12 @@ class Finisher {
 
 }  // namespace
 
-void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const Scaling& ofm_scaling,
-                 bool ifm_is_32bit, const Output& out, const Destination& ofm) {
+bool elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const Scaling& ofm_scaling, int ifm_bits,
+                 const Output& out, const Destination& ofm) {
   Scaling os = ofm_scaling;
-  if (ifm_is_32bit) os.multiplier = 1;
-  const bool unary = mode == ElementwiseMode::LeakyRelu || mode == ElementwiseMode::Abs || mode == ElementwiseMode::Clz;
+  if (ifm_bits == 32) os.multiplier = 1;
+  const bool unary = mode == ElementwiseMode::LeakyRelu || mode == ElementwiseMode::Abs ||
+                     mode == ElementwiseMode::Clz || mode == ElementwiseMode::Not;
   const Scaler scale_a(a.scaling), scale_b(b.scaling), scale_out(os);
   const Finisher finisher(out);
   // LRELU's one operand: its IFM_SCALE for values >= 0, IFM2_SCALE below.
@@ -495,6 +496,15 @@ void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const
   std::vector<int64_t> va(n), vb(n, 0), v(n);
   std::vector<int32_t> values(n);
   const int depth = ofm.depth;
+  if (mode == ElementwiseMode::Div) {  // a zero divisor anywhere: nothing written
+    for (int y = 0; y < ofm.height; ++y)
+      for (int x = 0; x < ofm.width; ++x) {
+        read_b.at_pixel(x, y);
+        read_b.channels(vb.data(), depth);
+        if (std::find(vb.begin(), vb.end(), 0) != vb.end()) return false;
+      }
+  }
+  const uint64_t lsr_mask = ifm_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << ifm_bits) - 1;
   for (int y = 0; y < ofm.height; ++y)
     for (int x = 0; x < ofm.width; ++x) {
       read_a.at_pixel(x, y);
@@ -544,10 +554,48 @@ void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const
           for (int c = 0; c < depth; ++c)
             v[c] = saturate_int64(static_cast<int128_t>(sa[c]) * (int128_t{1} << clamp64(sb[c], 0, 31)));
           break;
+        case ElementwiseMode::Lsr:
+          for (int c = 0; c < depth; ++c) {
+            const int64_t shift = clamp64(sb[c], 0, 64);
+            v[c] = shift >= ifm_bits ? 0 : static_cast<int64_t>((static_cast<uint64_t>(sa[c]) & lsr_mask) >> shift);
+          }
+          break;
+        case ElementwiseMode::Div:
+          for (int c = 0; c < depth; ++c)
+            v[c] = sb[c] != -1 ? sa[c] / sb[c] : (sa[c] == INT64_MIN ? INT64_MAX : -sa[c]);
+          break;
+        case ElementwiseMode::CmpEq:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] == sb[c] ? -1 : 0;
+          break;
+        case ElementwiseMode::CmpNe:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] != sb[c] ? -1 : 0;
+          break;
+        case ElementwiseMode::CmpGe:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] >= sb[c] ? -1 : 0;
+          break;
+        case ElementwiseMode::CmpGt:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] > sb[c] ? -1 : 0;
+          break;
+        case ElementwiseMode::And:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] & sb[c];
+          break;
+        case ElementwiseMode::Or:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] | sb[c];
+          break;
+        case ElementwiseMode::Xor:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] ^ sb[c];
+          break;
+        case ElementwiseMode::Not:
+          for (int c = 0; c < depth; ++c) v[c] = ~sa[c];
+          break;
+        case ElementwiseMode::AndNot:
+          for (int c = 0; c < depth; ++c) v[c] = sa[c] & ~sb[c];
+          break;
       }
       for (int c = 0; c < depth; ++c) values[c] = finisher(scale_out(v[c]));
       store_channels(ofm.map, x, y, 0, depth, values.data());
     }
+  return true;
 }
 
 namespace {

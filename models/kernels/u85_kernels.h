@@ -135,7 +135,11 @@ enum class PoolMode : uint8_t { Max, Average, Sum, ReduceSum, Min, ArgmaxX, Argm
 void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scaling, const Output& out,
           const Destination& ofm);
 
-enum class ElementwiseMode : uint8_t { Mul, Add, Sub, Min, Max, LeakyRelu, Abs, Clz, Shr, Shl };
+// ELEMENTWISE_MODE's values.
+enum class ElementwiseMode : uint8_t {
+  Mul = 0, Add = 1, Sub = 2, Min = 3, Max = 4, LeakyRelu = 5, Abs = 6, Clz = 7, Shr = 8, Shl = 9, Lsr = 10, Div = 11,
+  CmpEq = 16, CmpNe = 17, CmpGe = 18, CmpGt = 19, And = 33, Or = 34, Xor = 35, Not = 36, AndNot = 42
+};
 struct Operand {
   const Tensor* tensor = nullptr;  // null: the scalar
   int32_t scalar = 0;              // OP_SCALAR (already minus nothing: the zero point is the tensor's or below)
@@ -147,8 +151,17 @@ struct Operand {
 // (its multiplier ignored for a 32-bit IFM: only the shift applies, as on the U65 and as Vela relies on); output.
 // LRELU: a >= 0 ? scale(a, IFM_SCALE) : scale(a, IFM2_SCALE), then OFM_SCALE. SHR: a >> b rounded by the OFM
 // rounding mode. Shift amounts are clamped to 0..63 (SHR) and 0..31 (SHL) [I].
-void elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const Scaling& ofm_scaling,
-                 bool ifm_is_32bit, const Output& out, const Destination& ofm);
+// The modes Vela 5.1 programs with unit scales and zero points 0 (ethos_u85_register_cs_generator.cpp, graphir_
+// optimiser.cpp @478f864f), on the scaled operands all the same [I where Vela does not set scales]:
+//  * CMP_EQ/NE/GE/GT: -1 where a = b, a != b, a >= b, a > b, else 0 (Vela's booleans are -1 and 0: ConvertBool8Tensors;
+//    LESS is GT with the operands swapped). Different operand scales compare the scaled values.
+//  * AND, OR, XOR, NOT (unary), AND_NOT = a & ~b (Vela's SELECT rewrite): on the values' two's complement bits.
+//  * LSR: a's `ifm_bits` bits as unsigned, shifted right by b (TOSA LOGICAL_RIGHT_SHIFT: int8 -128 >> 1 = 64); a shift
+//    of the width or more gives 0 [I].
+//  * DIV: a / b truncated toward zero (TOSA INTDIV). A zero divisor's result is not known: elementwise() returns false
+//    then, writing nothing.
+bool elementwise(ElementwiseMode mode, const Operand& a, const Operand& b, const Scaling& ofm_scaling, int ifm_bits,
+                 const Output& out, const Destination& ofm);
 
 enum class ResizeMode : uint8_t { Bilinear, Nearest };
 struct ResizeAxis {

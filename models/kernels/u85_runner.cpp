@@ -229,8 +229,10 @@ uint64_t U85Runner::execute(const Operation& op) {
       u85::Operand unary_b = b;
       if (op.elementwise_mode == en::elementwise_mode::LRELU) unary_b.scaling = scaling_of(op.ifm2_scale);
       const sim::HostTimer timer(host_seconds_.kernels);
-      u85::elementwise(static_cast<u85::ElementwiseMode>(op.elementwise_mode), a, unary_b, scaling_of(op.ofm_scale),
-                       op.ifm.element.bits() == 32, out, ofm);
+      if (!u85::elementwise(static_cast<u85::ElementwiseMode>(op.elementwise_mode), a, unary_b,
+                            scaling_of(op.ofm_scale), static_cast<int>(op.ifm.element.bits()), out, ofm))
+        throw UnknownBehaviour("not modelled: elementwise DIV by zero (IFM2 holds a 0): the hardware's result is not "
+                               "known");
       break;
     }
     case OpKind::RESIZE: {

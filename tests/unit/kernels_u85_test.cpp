@@ -191,7 +191,7 @@ TEST(U85Elementwise, OperandScalesApplyBeforeTheOperationAndBroadcastHoldsAxes) 
   oa.scaling = scaling(3, 0, Rounding::DoubleSymmetric);
   ob.tensor = &tb;
   ob.bw = true;
-  elementwise(ElementwiseMode::Sub, oa, ob, scaling(1, 0, Rounding::DoubleSymmetric), false,
+  elementwise(ElementwiseMode::Sub, oa, ob, scaling(1, 0, Rounding::DoubleSymmetric), 8,
               wide_output(DataType::Int16), out.destination());
   EXPECT_EQ(out.get(0, 0, 0), 29);
   EXPECT_EQ(out.get(1, 0, 1), 118);
@@ -206,10 +206,10 @@ TEST(U85Elementwise, ScalarShiftRightRoundsByTheOfmMode) {
   ob.scalar = 2;  // 6 / 4 = 1.5
   Output o = wide_output(DataType::Int32);
   o.clip = false;
-  elementwise(ElementwiseMode::Shr, oa, ob, scaling(1, 0, Rounding::Natural), true, o, out.destination());
+  elementwise(ElementwiseMode::Shr, oa, ob, scaling(1, 0, Rounding::Natural), 32, o, out.destination());
   EXPECT_EQ(out.get(0, 0, 0), 2);
   EXPECT_EQ(out.get(0, 0, 1), -1);
-  elementwise(ElementwiseMode::Shr, oa, ob, scaling(1, 0, Rounding::TruncateToZero), true, o, out.destination());
+  elementwise(ElementwiseMode::Shr, oa, ob, scaling(1, 0, Rounding::TruncateToZero), 32, o, out.destination());
   EXPECT_EQ(out.get(0, 0, 0), 1);
   EXPECT_EQ(out.get(0, 0, 1), -1);
 }
@@ -222,7 +222,7 @@ TEST(U85Elementwise, LeakyReluScalesNegativesByTheSecondOperandScale) {
   oa.tensor = &ta;
   oa.scaling = scaling(1, 0, Rounding::Natural);
   ob.scaling = scaling(1, 2, Rounding::Natural);  // alpha 1/4
-  elementwise(ElementwiseMode::LeakyRelu, oa, ob, scaling(1, 0, Rounding::Natural), false,
+  elementwise(ElementwiseMode::LeakyRelu, oa, ob, scaling(1, 0, Rounding::Natural), 8,
               wide_output(DataType::Int16), out.destination());
   EXPECT_EQ(out.get(0, 0, 0), 100);
   EXPECT_EQ(out.get(1, 0, 0), -25);
@@ -325,7 +325,7 @@ TEST(U85Elementwise, MatchesTheFormulaOnRandomOperations) {
     out.clip = uniform(0, 3) != 0;
     out.min = uniform(-40000, 0), out.max = uniform(0, 40000);
     Map got(w, h, c, out.type);
-    elementwise(mode, a, b, os, false, out, got.destination());
+    elementwise(mode, a, b, os, 8, out, got.destination());
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x)
         for (int k = 0; k < c; ++k) {
@@ -343,6 +343,51 @@ TEST(U85Elementwise, MatchesTheFormulaOnRandomOperations) {
           ASSERT_EQ(got.get(x, y, k), finish(out, apply(os, v))) << "at " << x << "," << y << "," << k;
         }
   }
+}
+
+// The modes Vela 5.1 programs with unit scales: compares write -1 for true (Vela's booleans) and compare the scaled
+// operands; bitwise ops work on the bits, AND_NOT is a & ~b; LSR shifts the IFM's bits as unsigned (int8 -128 >> 1 =
+// 64), 0 from the width on; DIV truncates toward zero, and a zero divisor writes nothing and says so.
+TEST(U85Elementwise, ComparesBitwiseLsrAndDivAsVelaProgramsThem) {
+  Map a(5, 1, 1, DataType::Int8), b(5, 1, 1, DataType::Int8);
+  const int av[] = {-128, -7, 5, 7, 100}, bv[] = {1, 2, 5, -2, 7};
+  for (int x = 0; x < 5; ++x) a.set(x, 0, 0, av[x]), b.set(x, 0, 0, bv[x]);
+  const Tensor ta = a.tensor(), tb = b.tensor();
+  Operand oa, ob;
+  oa.tensor = &ta, ob.tensor = &tb;
+  oa.scaling = ob.scaling = scaling(1, 0, Rounding::DoubleSymmetric);
+  Output o;
+  o.clip = false;
+  const auto run = [&](ElementwiseMode m) {
+    Map out(5, 1, 1, DataType::Int8);
+    EXPECT_TRUE(elementwise(m, oa, ob, scaling(1, 0, Rounding::DoubleSymmetric), 8, o, out.destination()));
+    std::vector<int> r;
+    for (int x = 0; x < 5; ++x) r.push_back(out.get(x, 0, 0));
+    return r;
+  };
+  EXPECT_EQ(run(ElementwiseMode::CmpEq), (std::vector<int>{0, 0, -1, 0, 0}));
+  EXPECT_EQ(run(ElementwiseMode::CmpNe), (std::vector<int>{-1, -1, 0, -1, -1}));
+  EXPECT_EQ(run(ElementwiseMode::CmpGe), (std::vector<int>{0, 0, -1, -1, -1}));
+  EXPECT_EQ(run(ElementwiseMode::CmpGt), (std::vector<int>{0, 0, 0, -1, -1}));
+  EXPECT_EQ(run(ElementwiseMode::And), (std::vector<int>{-128 & 1, -7 & 2, 5 & 5, 7 & -2, 100 & 7}));
+  EXPECT_EQ(run(ElementwiseMode::Or), (std::vector<int>{-128 | 1, -7 | 2, 5 | 5, 7 | -2, 100 | 7}));
+  EXPECT_EQ(run(ElementwiseMode::Xor), (std::vector<int>{-128 ^ 1, -7 ^ 2, 5 ^ 5, 7 ^ -2, 100 ^ 7}));
+  EXPECT_EQ(run(ElementwiseMode::Not), (std::vector<int>{127, 6, -6, -8, -101}));
+  EXPECT_EQ(run(ElementwiseMode::AndNot), (std::vector<int>{-128 & ~1, -7 & ~2, 0, 7 & ~-2, 100 & ~7}));
+  // LSR: -128 is 0x80 as 8 bits: 0x40; -7 (0xF9) >> 2 = 0x3E; a shift of -2 clamps to 0; 100 >> 7 = 0.
+  EXPECT_EQ(run(ElementwiseMode::Lsr), (std::vector<int>{64, 62, 0, 7, 0}));
+  EXPECT_EQ(run(ElementwiseMode::Div), (std::vector<int>{-128, -3, 1, -3, 14}));  // toward zero
+  // Scaled operands compare as scaled: a / 2 (NATURAL) against b.
+  oa.scaling = scaling(1, 1, Rounding::Natural);
+  EXPECT_EQ(run(ElementwiseMode::CmpEq), (std::vector<int>{0, 0, 0, 0, 0}));
+  EXPECT_EQ(run(ElementwiseMode::CmpGt), (std::vector<int>{0, 0, 0, -1, -1}));
+  // A zero divisor: false, and the OFM untouched.
+  b.set(2, 0, 0, 0);
+  Map out(5, 1, 1, DataType::Int8);
+  out.set(0, 0, 0, 33);
+  EXPECT_FALSE(elementwise(ElementwiseMode::Div, oa, ob, scaling(1, 0, Rounding::DoubleSymmetric), 8, o,
+                           out.destination()));
+  EXPECT_EQ(out.get(0, 0, 0), 33);
 }
 
 // An NHCWB16 destination of w x h x c elements of `type` over `bytes` (sized here).
@@ -571,13 +616,14 @@ TEST(U85Runner, RefusesAModeItDoesNotModelByName) {
   isa::Operation op;
   op.version = isa::IsaVersion::V2;
   op.kind = isa::OpKind::ELEMENTWISE;
-  op.elementwise_mode = isa::enums::elementwise_mode::CMP_EQ;
+  op.elementwise_mode = isa::enums::elementwise_mode::ADD;
   op.ofm_scale_mode = isa::enums::ofm_scale_mode::GLOBAL;
+  op.activation.function = isa::enums::activation_function::LUT_S16_S32;
   try {
     runner.execute(op);
-    ADD_FAILURE() << "CMP_EQ ran";
+    ADD_FAILURE() << "LUT_S16_S32 ran";
   } catch (const UnknownBehaviour& e) {
-    EXPECT_NE(std::string(e.what()).find("CMP_EQ"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("LUT_S16_S32"), std::string::npos) << e.what();
   }
 }
 

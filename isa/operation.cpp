@@ -765,6 +765,11 @@ Operation describe_v2(const Command& c, const RegisterState& s) {
   op.block.depth = static_cast<uint32_t>(s.get(Field::NPU_SET_OFM_BLK_DEPTH_M1_depth_m1_v2)) + 1;
   op.acc_format = as<enums::acc_format>(s.get(Field::NPU_SET_ACC_FORMAT_acc_format));
   op.acc_input = as<enums::acc_input>(s.get(Field::NPU_SET_ACC_FORMAT_acc_input));
+  if (op.loads_ifm2_into_accumulators() || (op.kind == OpKind::CONV && op.weights_from_ifm2)) {
+    // IFM2_BROADCAST is an elementwise operand's: Vela 5.1 leaves it as the last elementwise operation set it for
+    // these, so the hardware must ignore it.
+    op.broadcast = {};
+  }
   if (op.loads_ifm2_into_accumulators()) {
     // The accumulators take IFM2 element by element: IFM2 has the OFM's extent.
     op.ifm2.width = op.ofm.width;

@@ -208,8 +208,9 @@ NPU_OP_STOP mask=0
 
 // Vela 5.1's transpose of a 32-bit tensor: pooling NONE with ACC_FORMAT acc_input IFM2 (the accumulators loaded from
 // IFM2, the IFM programmed as an unused int8 map of the same bytes), a unit OFM scale, the OFM stored transposed WHC.
-// Every int32 value arrives whole where the transpose puts it, timed and functional; pooling NONE without IFM2 into
-// the accumulators is refused by name.
+// Every int32 value arrives whole where the transpose puts it, timed and functional, and the IFM2 bytes read are the
+// whole tensor's though IFM2_BROADCAST still says C from an earlier elementwise operation (Vela leaves it so: only
+// elementwise operands broadcast); pooling NONE without IFM2 into the accumulators is refused by name.
 TEST(PublicRun, TheU85CopiesInt32ThroughItsAccumulators) {
   const std::string head = R"(.isa 2
 NPU_SET_IFM_PRECISION activation_type=SIGNED activation_precision=B8 activation_format=NHWC activation_storage=TILE2X2
@@ -235,6 +236,7 @@ NPU_SET_IFM2_WIDTH0_M1 width_m1=1
 NPU_SET_IFM2_STRIDE_Y stride=24
 NPU_SET_IFM2_STRIDE_X stride=12
 NPU_SET_IFM2_STRIDE_C stride=4
+NPU_SET_IFM2_BROADCAST broadcast_mode=C
 NPU_SET_OFM_PRECISION activation_type=SIGNED activation_precision=B32 activation_format=NHWC scale_mode=GLOBAL activation_transpose=WHC activation_storage=TILE2X2
 NPU_SET_OFM_REGION region=1
 NPU_SET_OFM_BASE0 addr=0x40
@@ -282,6 +284,12 @@ NPU_SET_OFM_BLK_DEPTH_M1 depth_m1=15
                                 job.region(1).data() + 24 * h + 12 * w + 4 * c, 4),
                     0)
               << h << "," << w << "," << c;
+    if (timed) {
+      uint64_t ifm2 = 0, ifm = 0;
+      for (const PortTraffic& p : r.report->ports) ifm2 += p.read(Access::IFM2), ifm += p.read(Access::IFM);
+      EXPECT_EQ(ifm2, 48u);  // 2 x 2 x 3 int32
+      EXPECT_EQ(ifm, 0u);    // pooling NONE reads no IFM
+    }
   }
   Job reset = job_with("RESET");
   const RunResult refused = run(reset, RunOptions{});

@@ -147,8 +147,8 @@ uint64_t AxiPortTiming::make_room(ReadBuffer& b, uint64_t issue, uint64_t bytes,
 
 namespace {
 
-// The port's own times: a bus that adds nothing.
-struct NoBus : TransactionBus {
+// The port's own times: a bus that adds nothing (final: transfer_each() inlines it).
+struct NoBus final : TransactionBus {
   uint64_t transaction(bool, const AddressRun&, uint64_t, uint64_t, uint64_t) override { return 0; }
 };
 
@@ -173,11 +173,10 @@ Completion AxiPortTiming::transfer(Dir dir, uint64_t request_cycle, uint64_t byt
   if (is_read && params_.read_buffer_bytes[static_cast<size_t>(client)]) {
     // Two slot limits at once have no closed form here: the runs one by one, apart so that each is padded.
     const uint64_t run = (run_bytes == 0 || run_bytes >= bytes) ? bytes : run_bytes;
-    std::vector<AddressRun> runs;
-    runs.reserve((bytes + run - 1) / run);
-    for (uint64_t at = 0; at < bytes; at += run) runs.push_back({2 * at, std::min(run, bytes - at)});
+    runs_.clear();
+    for (uint64_t at = 0; at < bytes; at += run) runs_.push_back({2 * at, std::min(run, bytes - at)});
     NoBus port_alone;
-    return transfer_each(dir, request_cycle, runs.data(), runs.size(), client, limiter, port_alone, open_run,
+    return transfer_each(dir, request_cycle, runs_.data(), runs_.size(), client, limiter, port_alone, open_run,
                          added_latency_cycles);
   }
   const uint64_t t = request_cycle * num_;
@@ -360,8 +359,9 @@ Completion AxiPortTiming::write(uint64_t request_cycle, const AddressRun* runs, 
 
 // transfer()'s rules without its closed forms: every transaction is booked, asked of the bus and held until the
 // later of the port's time and the bus's answer.
+template <class Bus>
 Completion AxiPortTiming::transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count,
-                                        isa::Access client, unsigned limiter, TransactionBus& bus, bool open_run,
+                                        isa::Access client, unsigned limiter, Bus& bus, bool open_run,
                                         uint32_t added_latency_cycles) {
   size_t last = count;  // the last run with bytes
   uint64_t bytes = 0;

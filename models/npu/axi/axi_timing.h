@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <deque>
 #include <utility>
+#include <vector>
 
 #include "isa/access.h"
 #include "sim/int_math.h"
@@ -208,8 +209,10 @@ class AxiPortTiming {
 
   Completion transfer(Dir dir, uint64_t request_cycle, uint64_t bytes, uint32_t run_bytes,
                       isa::Access client, unsigned limiter, uint32_t added_latency_cycles, bool open_run = false);
+  // Bus: TransactionBus, or the port alone (NoBus: its answers compile away).
+  template <class Bus>
   Completion transfer_each(Dir dir, uint64_t request_cycle, const AddressRun* runs, size_t count, isa::Access client,
-                           unsigned limiter, TransactionBus& bus, bool open_run, uint32_t added_latency_cycles = 0);
+                           unsigned limiter, Bus& bus, bool open_run, uint32_t added_latency_cycles = 0);
   // One traffic class's read buffer: the room its transactions in flight hold, oldest first (they complete in
   // booking order), until when (ticks).
   struct ReadBuffer {
@@ -230,6 +233,7 @@ class AxiPortTiming {
   std::array<uint64_t, 2> data_free_ticks_{};  // [READ], [WRITE]; [READ] only when shared
   std::array<std::array<SlotRing, 2>, kLimitersPerPort> rings_{};
   std::array<ReadBuffer, isa::kAccessCount> read_buffers_{};  // by client
+  std::vector<AddressRun> runs_;  // transfer()'s runs for transfer_each(), reused
   Counters counters_;
 };
 

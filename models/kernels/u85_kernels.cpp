@@ -361,47 +361,88 @@ void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights,
     conv_tile(p, weights, rows, scratch, sink);
 }
 
+namespace {
+
+// finish() with the case without a table inlined: one clamp to the activation range within the OFM type.
+class Finisher {
+ public:
+  explicit Finisher(const Output& o)
+      : o_(o),
+        lo_(o.clip ? std::max<int64_t>(o.min, type_min(o.type)) : type_min(o.type)),
+        hi_(o.clip ? std::min<int64_t>(o.max, type_max(o.type)) : type_max(o.type)),
+        simple_(o.lut == Lut::None && lo_ <= hi_) {}
+  int32_t operator()(int64_t scaled) const {
+    if (!simple_) return finish(o_, scaled);
+    return static_cast<int32_t>(clamp64(add_saturating(scaled, o_.zero_point), lo_, hi_));
+  }
+
+ private:
+  const Output& o_;
+  int64_t lo_, hi_;
+  bool simple_;
+};
+
+}  // namespace
+
 void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scaling, const Output& out,
           const Destination& ofm) {
   const Padded in = gather_for(ifm, w, ofm);
-  const int depth = mode == PoolMode::ReduceSum ? 1 : ofm.depth;
+  const auto depth = static_cast<size_t>(std::max(mode == PoolMode::ReduceSum ? 1 : ofm.depth, 0));
   const Scaler scale(scaling);
+  const Finisher finisher(out);
+  const bool argmax = mode == PoolMode::ArgmaxX || mode == PoolMode::ArgmaxY;
+  // A pixel at a time: every tap a loop over the channels, the mode's switch outside it.
+  std::vector<int64_t> acc(depth), best(depth);
+  std::vector<int32_t> index(depth), values(depth);
+  const int64_t start = mode == PoolMode::Max ? INT64_MIN : mode == PoolMode::Min ? INT64_MAX : 0;
   for (int oy = 0; oy < ofm.height; ++oy)
-    for (int ox = 0; ox < ofm.width; ++ox)
-      for (int oc = 0; oc < depth; ++oc) {
-        int64_t acc = mode == PoolMode::Max ? INT64_MIN : mode == PoolMode::Min ? INT64_MAX : 0;
-        int64_t count = 0, best = INT64_MIN, index = 0;
-        for (int ky = 0; ky < w.kernel_height; ++ky)
-          for (int kx = 0; kx < w.kernel_width; ++kx) {
-            const int iy = oy * w.stride_y - w.pad_top + ky * w.dilation_y;
-            const int ix = ox * w.stride_x - w.pad_left + kx * w.dilation_x;
-            const bool valid = inside(iy, ifm.height) && inside(ix, ifm.width);
-            const int32_t* px = in.at(iy, ix);
-            switch (mode) {
-              case PoolMode::Max:
-                if (valid) acc = std::max<int64_t>(acc, px[oc]);
-                break;
-              case PoolMode::Min:
-                if (valid) acc = std::min<int64_t>(acc, px[oc]);
-                break;
-              case PoolMode::Average:
-                if (valid) acc += px[oc], ++count;
-                break;
-              case PoolMode::Sum: acc += px[oc]; break;
-              case PoolMode::ReduceSum:
-                for (int c = 0; c < ifm.depth; ++c) acc += px[c];
-                break;
-              case PoolMode::ArgmaxX:
-              case PoolMode::ArgmaxY:
-                if (valid && px[oc] > best) best = px[oc], index = mode == PoolMode::ArgmaxX ? kx : ky;
-                break;
-            }
+    for (int ox = 0; ox < ofm.width; ++ox) {
+      std::fill(acc.begin(), acc.end(), start);
+      std::fill(best.begin(), best.end(), INT64_MIN);
+      std::fill(index.begin(), index.end(), 0);
+      int64_t count = 0;
+      for (int ky = 0; ky < w.kernel_height; ++ky)
+        for (int kx = 0; kx < w.kernel_width; ++kx) {
+          const int iy = oy * w.stride_y - w.pad_top + ky * w.dilation_y;
+          const int ix = ox * w.stride_x - w.pad_left + kx * w.dilation_x;
+          const bool valid = inside(iy, ifm.height) && inside(ix, ifm.width);
+          const int32_t* px = in.at(iy, ix);
+          switch (mode) {
+            case PoolMode::Max:
+              if (valid)
+                for (size_t c = 0; c < depth; ++c) acc[c] = std::max<int64_t>(acc[c], px[c]);
+              break;
+            case PoolMode::Min:
+              if (valid)
+                for (size_t c = 0; c < depth; ++c) acc[c] = std::min<int64_t>(acc[c], px[c]);
+              break;
+            case PoolMode::Average:
+              if (!valid) break;
+              for (size_t c = 0; c < depth; ++c) acc[c] += px[c];
+              ++count;
+              break;
+            case PoolMode::Sum:
+              for (size_t c = 0; c < depth; ++c) acc[c] += px[c];
+              break;
+            case PoolMode::ReduceSum:
+              for (int c = 0; c < ifm.depth; ++c) acc[0] += px[c];
+              break;
+            case PoolMode::ArgmaxX:
+            case PoolMode::ArgmaxY:
+              if (!valid) break;
+              for (size_t c = 0; c < depth; ++c)
+                if (px[c] > best[c]) best[c] = px[c], index[c] = mode == PoolMode::ArgmaxX ? kx : ky;
+              break;
           }
-        if (mode == PoolMode::Average && count > 0)
-          acc = acc >= 0 ? (acc + count / 2) / count : -((-acc + count / 2) / count);
-        if (mode == PoolMode::ArgmaxX || mode == PoolMode::ArgmaxY) acc = index * 65536;
-        store(ofm, ox, oy, oc, finish(out, scale(acc)));
+        }
+      for (size_t c = 0; c < depth; ++c) {
+        int64_t a = acc[c];
+        if (mode == PoolMode::Average && count > 0) a = a >= 0 ? (a + count / 2) / count : -((-a + count / 2) / count);
+        if (argmax) a = int64_t{index[c]} * 65536;
+        values[c] = finisher(scale(a));
       }
+      store_channels(ofm.map, ox, oy, 0, static_cast<int>(depth), values.data());
+    }
 }
 
 namespace {
@@ -455,24 +496,6 @@ class ScaledOperand {
   const uint8_t* pixel_ = nullptr;
 };
 
-// finish() with the case without a table inlined: one clamp to the activation range within the OFM type.
-class Finisher {
- public:
-  explicit Finisher(const Output& o)
-      : o_(o),
-        lo_(o.clip ? std::max<int64_t>(o.min, type_min(o.type)) : type_min(o.type)),
-        hi_(o.clip ? std::min<int64_t>(o.max, type_max(o.type)) : type_max(o.type)),
-        simple_(o.lut == Lut::None && lo_ <= hi_) {}
-  int32_t operator()(int64_t scaled) const {
-    if (!simple_) return finish(o_, scaled);
-    return static_cast<int32_t>(clamp64(add_saturating(scaled, o_.zero_point), lo_, hi_));
-  }
-
- private:
-  const Output& o_;
-  int64_t lo_, hi_;
-  bool simple_;
-};
 
 }  // namespace
 

@@ -3,7 +3,7 @@
 // elementwise and resize kernels over feature maps in memory or in a chaining buffer.
 //
 // Contract: every function is exact (128-bit products) and reads only the elements its parameters address; bounds
-// are the caller's. The rules are ../notes/u85/datapath.md's, from Vela 5.1 (hapv3/neural-compiler @478f864f:
+// are the caller's. The rules are Vela 5.1's (hapv3/neural-compiler @478f864f:
 // ethos_u85_register_cs_generator.cpp, graphir_optimiser.cpp Scale<T>()) and checked against corpus-u85:
 //  * scale(v) = (v * M + r) >> shift, r by the rounding mode, with the double-rounding term D = 2^(30 - dbl_rnd)
 //    when shift > 31 - dbl_rnd (DOUBLE_SYMMETRIC adds D with the sign of v, DOUBLE_ASYMMETRIC adds +D; at

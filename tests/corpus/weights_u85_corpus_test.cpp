@@ -280,7 +280,7 @@ void check_compilation(const fs::path& dir, Totals& t) {
   ASSERT_EQ(model.ethosu_operators.size(), 1u);
   const auto& npu = model.ethosu_operators[0];
   ASSERT_TRUE(npu.payload.config.has_value());
-  // CONFIG: macs_per_cc 3:0 (log2), num_wd 13:12 (log2) [../notes/u85/registers.md].
+  // CONFIG: macs_per_cc 3:0 (log2), num_wd 13:12 (log2) (Arm's ethosu85_interface.h; docs/registers.md).
   const uint32_t config = npu.payload.config->config_word;
   const int macs = 1 << (config & 0xF), decoders = 1 << ((config >> 12) & 3);
   ASSERT_EQ(dir.filename().string(), "ethos-u85-" + std::to_string(macs));

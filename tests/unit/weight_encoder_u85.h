@@ -1,5 +1,5 @@
-// Test-side encoder of Ethos-U85 weight streams: the order written again, line by line, from the loop nest of
-// ../notes/u85/weights.md section 4 (each position a key into the dense weights, or padding), the interleave of the
+// Test-side encoder of Ethos-U85 weight streams: the order written again, line by line, from the loop nest of Vela
+// 5.1's EthosU85WeightOrdering (each position a key into the dense weights, or padding), the interleave of the
 // fast format, the FWD bitstream, and SWD streams through the U55/U65 slice encoder of weight_encoder.h.
 #pragma once
 

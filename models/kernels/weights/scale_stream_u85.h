@@ -3,7 +3,7 @@
 // Contract: one 10-byte little-endian record per OFM channel of the operation, channel k in record k (one stream
 // for all weight decoders), in the form ACC_FORMAT.acc_format selects: I32 = bias int32 | multiplier uint31 |
 // shift uint6 | 0, I48 = bias int48 | multiplier uint15 | shift uint6 | 0 (Vela 5.1 EncodeBias32/EncodeBias48,
-// ethos_u85_weight_encoder.cpp @478f864f; ../notes/u85/weights.md section 7). Vela pads the records to a multiple of
+// ethos_u85_weight_encoder.cpp, hapv3/neural-compiler @478f864f). Vela pads the records to a multiple of
 // the micro-block depth rounded up to 16 channels, with zero records; decode() requires those bytes and ignores
 // their content and the records' unused bits, as the U65 reader does. A stream shorter than that throws
 // ethosu::InputError naming the lengths. Plain C++, no SystemC.

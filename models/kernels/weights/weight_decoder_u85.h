@@ -14,7 +14,7 @@
 //    consumes, and 2:4-sparse weights that break the 2:4 pattern. The work is bounded by the layout's weight count,
 //    itself at most kDefaultMaxWeights per stream.
 //  * The order (Vela 5.1's EthosU85WeightOrdering / EthosU85WeightOrderingFwd, hapv3/neural-compiler @478f864f,
-//    ethosu/regor/architecture/ethosu85/ethos_u85_weight_encoder.cpp; ../notes/u85/weights.md section 4) is walked
+//    ethosu/regor/architecture/ethosu85/ethos_u85_weight_encoder.cpp) is walked
 //    once per stream, one 4-OFM-channel group at a time; each group goes straight from the decoder's buffer to
 //    its place in the destination.
 #pragma once

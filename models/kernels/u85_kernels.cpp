@@ -39,37 +39,37 @@ int64_t double_round_term(const Scaling& s) {
   return int64_t{1} << (30 - s.double_round);
 }
 
+// The rounding term r of each mode for a value v >= 0 and v < 0: scale(v) = (v * M + r) >> shift.
+struct RoundingTerms {
+  int64_t pos = 0, neg = 0;
+};
+RoundingTerms rounding_terms(const Scaling& s) {
+  if (s.shift == 0) return {};
+  const int64_t half = int64_t{1} << (s.shift - 1);
+  const int64_t d = double_round_term(s);
+  switch (s.rounding) {
+    case Rounding::DoubleSymmetric: return {half + d, half - d};
+    case Rounding::Natural: return {half, half};
+    case Rounding::DoubleAsymmetric: return {half + d, half + d};
+    case Rounding::Symmetric: return {half, half - 1};
+    case Rounding::TruncateToZero: return {0, static_cast<int64_t>((uint64_t{1} << s.shift) - 1)};
+    case Rounding::TruncateToLower: break;
+  }
+  return {};
+}
+
 }  // namespace
 
 int64_t apply(const Scaling& s, int64_t v) {
   const int128_t p = static_cast<int128_t>(v) * s.multiplier;
   if (s.shift == 0) return saturate_int64(p);
-  const int128_t half = int128_t{1} << (s.shift - 1);
-  const int128_t d = double_round_term(s);
-  int128_t r = 0;
-  switch (s.rounding) {
-    case Rounding::DoubleSymmetric: r = half + (v >= 0 ? d : -d); break;
-    case Rounding::Natural: r = half; break;
-    case Rounding::DoubleAsymmetric: r = half + d; break;
-    case Rounding::Symmetric: r = half - (v < 0 ? 1 : 0); break;
-    case Rounding::TruncateToZero: r = v >= 0 ? 0 : (int128_t{1} << s.shift) - 1; break;
-    case Rounding::TruncateToLower: r = 0; break;
-  }
-  return saturate_int64((p + r) >> s.shift);
+  const RoundingTerms r = rounding_terms(s);
+  return saturate_int64((p + (v < 0 ? r.neg : r.pos)) >> s.shift);
 }
 
 Scaler::Scaler(const Scaling& s) : s_(s), fast_(s.shift <= 62) {
-  if (s.shift == 0) return;
-  const int64_t half = int64_t{1} << (s.shift - 1);
-  const int64_t d = double_round_term(s);
-  switch (s.rounding) {
-    case Rounding::DoubleSymmetric: pos_ = half + d, neg_ = half - d; break;
-    case Rounding::Natural: pos_ = neg_ = half; break;
-    case Rounding::DoubleAsymmetric: pos_ = neg_ = half + d; break;
-    case Rounding::Symmetric: pos_ = half, neg_ = half - 1; break;
-    case Rounding::TruncateToZero: neg_ = static_cast<int64_t>((uint64_t{1} << s.shift) - 1); break;
-    case Rounding::TruncateToLower: break;
-  }
+  const RoundingTerms r = rounding_terms(s);
+  pos_ = r.pos, neg_ = r.neg;
 }
 
 unsigned lut_bytes(Lut lut) {
@@ -248,6 +248,28 @@ void convolution_reference(const Tensor& ifm, const Window& w, const int16_t* we
 
 namespace {
 
+// finish() with the case without a table inlined: one clamp to the activation range within the OFM type.
+class Finisher {
+ public:
+  explicit Finisher(const Output& o)
+      : o_(o),
+        lo_(o.clip ? std::max<int64_t>(o.min, type_min(o.type)) : type_min(o.type)),
+        hi_(o.clip ? std::min<int64_t>(o.max, type_max(o.type)) : type_max(o.type)),
+        simple_(o.lut == Lut::None && lo_ <= hi_) {}
+  // The clamp of the case without a table.
+  int64_t low() const { return lo_; }
+  int64_t high() const { return hi_; }
+  int32_t operator()(int64_t scaled) const {
+    if (!simple_) return finish(o_, scaled);
+    return static_cast<int32_t>(clamp64(add_saturating(scaled, o_.zero_point), lo_, hi_));
+  }
+
+ private:
+  const Output& o_;
+  int64_t lo_, hi_;
+  bool simple_;
+};
+
 ChannelScaling channel_scaling(const ChannelScale& c) {
   const Scaler s(c.scaling);
   return {c.bias, c.scaling.multiplier, c.scaling.shift, s.round_pos(), s.round_neg()};
@@ -260,11 +282,10 @@ ChannelScaling channel_scaling(const ChannelScale& c) {
 class ConvOutput : public SumSink {
  public:
   ConvOutput(const std::vector<ChannelScale>& channels, const Output& out, const Destination& ofm, KernelScratch& s)
-      : channels_(channels), out_(out), ofm_(ofm), s_(s) {
-    const int64_t tmin = type_min(out.type), tmax = type_max(out.type);
+      : channels_(channels), out_(out), ofm_(ofm), s_(s), finisher_(out) {
     if (out.lut == Lut::None) {
-      lo_ = out.clip ? std::max<int64_t>(out.min, tmin) : tmin;
-      hi_ = out.clip ? std::min<int64_t>(out.max, tmax) : tmax;
+      lo_ = finisher_.low();
+      hi_ = finisher_.high();
     } else {
       lo_ = out.clip ? out.min : INT32_MIN;
       hi_ = out.clip ? out.max : INT32_MAX;
@@ -313,7 +334,7 @@ class ConvOutput : public SumSink {
     if (s_.values.size() < static_cast<size_t>(cb - ca)) s_.values.resize(static_cast<size_t>(cb - ca));
     for (int c = ca; c < cb; ++c) {
       const ChannelScale& ch = channels_[static_cast<size_t>(c)];
-      s_.values[static_cast<size_t>(c - ca)] = finish(out_, apply(ch.scaling, ch.bias + int64_t{sums[c - ca]}));
+      s_.values[static_cast<size_t>(c - ca)] = finisher_(apply(ch.scaling, ch.bias + int64_t{sums[c - ca]}));
     }
     store_channels(ofm_.map, x, y, ca, cb - ca, s_.values.data());
   }
@@ -322,6 +343,7 @@ class ConvOutput : public SumSink {
   const Output& out_;
   const Destination& ofm_;
   KernelScratch& s_;
+  const Finisher finisher_;
   int64_t lo_ = 0, hi_ = 0;
   bool simd_ = false, sums_fit_ = false;
   int c0_ = 0;
@@ -360,29 +382,6 @@ void convolution(const Tensor& ifm, const Window& w, const ConvWeights& weights,
   else
     conv_tile(p, weights, rows, scratch, sink);
 }
-
-namespace {
-
-// finish() with the case without a table inlined: one clamp to the activation range within the OFM type.
-class Finisher {
- public:
-  explicit Finisher(const Output& o)
-      : o_(o),
-        lo_(o.clip ? std::max<int64_t>(o.min, type_min(o.type)) : type_min(o.type)),
-        hi_(o.clip ? std::min<int64_t>(o.max, type_max(o.type)) : type_max(o.type)),
-        simple_(o.lut == Lut::None && lo_ <= hi_) {}
-  int32_t operator()(int64_t scaled) const {
-    if (!simple_) return finish(o_, scaled);
-    return static_cast<int32_t>(clamp64(add_saturating(scaled, o_.zero_point), lo_, hi_));
-  }
-
- private:
-  const Output& o_;
-  int64_t lo_, hi_;
-  bool simple_;
-};
-
-}  // namespace
 
 void pool(const Tensor& ifm, const Window& w, PoolMode mode, const Scaling& scaling, const Output& out,
           const Destination& ofm) {
@@ -495,7 +494,6 @@ class ScaledOperand {
   int64_t scalar_ = 0;
   const uint8_t* pixel_ = nullptr;
 };
-
 
 }  // namespace
 

@@ -193,24 +193,6 @@ unsigned kernel_bands(const Operation& op, const Regions& regions, unsigned thre
   return static_cast<unsigned>(most);
 }
 
-// Runs kernel(block, scratch) over the OFM in bands of rows (kernel_bands()), each band on its own thread.
-template <typename Kernel>
-void OpRunner::in_bands(const Operation& op, const Kernel& kernel) {
-  const int ofm_height = static_cast<int>(op.ofm.height);
-  const kernels::OfmTile whole{0, static_cast<int>(op.ofm.width), 0, ofm_height, 0, static_cast<int>(op.ofm.depth)};
-  const unsigned n = kernel_bands(op, regions_, threads_.threads());
-  if (n == 1) {
-    kernel(whole, scratch_[0]);
-    return;
-  }
-  threads_.run(n, [&](unsigned band) {
-    kernels::OfmTile b = whole;
-    b.y0 = static_cast<int>(int64_t{ofm_height} * band / n);
-    b.y1 = static_cast<int>(int64_t{ofm_height} * (band + 1) / n);
-    kernel(b, scratch_[band]);
-  });
-}
-
 kernels::FeatureMap OpRunner::feature_map(const isa::FeatureMap& fm) const {
   kernels::FeatureMap k;
   k.region = regions_.at(fm.region).data;
@@ -344,7 +326,7 @@ uint64_t OpRunner::conv(const Operation& op) {
   const bool dw = op.kind == OpKind::DEPTHWISE;
   {
     const sim::HostTimer timer(host_seconds_.kernels);
-    in_bands(op, [&](const kernels::OfmTile& b, kernels::KernelScratch& s) {
+    run_in_bands(op, regions_, threads_, scratch_, [&](const kernels::OfmTile& b, kernels::KernelScratch& s) {
       if (dw) kernels::depthwise_tile(p, *w, b, s);
       else kernels::conv_tile(p, *w, b, s);
     });
@@ -360,7 +342,8 @@ uint64_t OpRunner::pool(const Operation& op) {
   windowed(op, p);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  in_bands(op, [&](const kernels::OfmTile& b, kernels::KernelScratch& s) { kernels::pool_tile(p, b, s); });
+  run_in_bands(op, regions_, threads_, scratch_,
+               [&](const kernels::OfmTile& b, kernels::KernelScratch& s) { kernels::pool_tile(p, b, s); });
   return 0;
 }
 
@@ -390,7 +373,8 @@ uint64_t OpRunner::elementwise(const Operation& op) {
   p.ifm_round_mode = static_cast<kernels::RoundMode>(op.ifm.round_mode);
   p.output = output_stage(op);
   const sim::HostTimer timer(host_seconds_.kernels);
-  in_bands(op, [&](const kernels::OfmTile& b, kernels::KernelScratch&) { kernels::elementwise_tile(p, b); });
+  run_in_bands(op, regions_, threads_, scratch_,
+               [&](const kernels::OfmTile& b, kernels::KernelScratch&) { kernels::elementwise_tile(p, b); });
   return 0;
 }
 

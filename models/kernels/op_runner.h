@@ -70,6 +70,27 @@ OpCost cost(const isa::Operation& op);
 // depends on the threads. Bounds already checked.
 unsigned kernel_bands(const isa::Operation& op, const Regions& regions, unsigned threads);
 
+// Runs kernel(tile, scratch) over op's OFM in kernel_bands() bands of rows, each on its own host thread with its own
+// scratch (one per thread).
+template <typename Kernel>
+void run_in_bands(const isa::Operation& op, const Regions& regions, sim::HostThreads& threads,
+                  std::vector<KernelScratch>& scratch, const Kernel& kernel) {
+  const int ofm_height = static_cast<int>(op.ofm.height);
+  const OfmTile whole{0, static_cast<int>(op.ofm.width), 0, ofm_height, 0, static_cast<int>(op.ofm.depth)};
+  // Qualified: argument-dependent lookup would need Region, incomplete here.
+  const unsigned n = kernels::kernel_bands(op, regions, threads.threads());
+  if (n == 1) {
+    kernel(whole, scratch[0]);
+    return;
+  }
+  threads.run(n, [&](unsigned band) {
+    OfmTile b = whole;
+    b.y0 = static_cast<int>(int64_t{ofm_height} * band / n);
+    b.y1 = static_cast<int>(int64_t{ofm_height} * (band + 1) / n);
+    kernel(b, scratch[band]);
+  });
+}
+
 class OpRunner {
  public:
   // host_threads: how many host threads one operation's kernels may use (cc::Limits::host_threads).
@@ -95,8 +116,6 @@ class OpRunner {
   uint64_t conv(const isa::Operation& op);
   uint64_t pool(const isa::Operation& op);
   uint64_t elementwise(const isa::Operation& op);
-  template <typename Kernel>
-  void in_bands(const isa::Operation& op, const Kernel& kernel);
 
   const Regions& regions_;
   std::vector<std::vector<uint8_t>>& shram_;

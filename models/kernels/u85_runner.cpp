@@ -341,18 +341,10 @@ uint64_t U85Runner::convolution(const Operation& op, const TensorOf& tensor, con
   const u85::Tensor ifm = tensor(op.ifm, op.ifm.width, op.ifm.height, dw ? op.ofm.depth : op.ifm.depth);
   weight_stats_ = packed->stats();
   const sim::HostTimer timer(host_seconds_.kernels);
-  // Bands of OFM rows, one per host thread, as the U65's kernels run (kernel_bands()).
-  const unsigned n = kernel_bands(op, regions_, threads_.threads());
   const u85::Window window = window_of(op);
-  if (n == 1) {
-    u85::convolution(ifm, window, *packed, dw, channels, out, ofm, scratch_[0]);
-  } else {
-    threads_.run(n, [&](unsigned band) {
-      u85::convolution(ifm, window, *packed, dw, channels, out, ofm, scratch_[band],
-                       static_cast<int>(int64_t{ofm.height} * band / n),
-                       static_cast<int>(int64_t{ofm.height} * (band + 1) / n));
-    });
-  }
+  run_in_bands(op, regions_, threads_, scratch_, [&](const OfmTile& b, KernelScratch& s) {
+    u85::convolution(ifm, window, *packed, dw, channels, out, ofm, s, b.y0, b.y1);
+  });
   return uint64_t{op.ofm.width} * op.ofm.height * op.ofm.depth * op.kernel.width * op.kernel.height *
          (dw ? 1 : op.ifm.depth);
 }
